@@ -1,0 +1,1 @@
+"""The Lark grammar of lcnotation (``lcnotation.lark``), shipped as package data."""

@@ -1,0 +1,211 @@
+"""The typed, immutable syntax tree of a Lost Cities record.
+
+Every node is a frozen dataclass.  Nodes compare by meaning, not by where
+they were written: ``span`` (the source position) and a move's written
+``number`` and ``turn`` are left out of ``==``, so a tree parsed from
+canonical text equals the same tree parsed from any dialect.
+
+>>> card = Card("R", 3)
+>>> card, card.is_handshake
+(Card(color='R', rank=3), False)
+>>> Move(Placement(Card("B", HANDSHAKE), discard=True), Draw(None))
+Move(placement=Placement(card=Card(color='B', rank=0), discard=True), draw=Draw(color=None), comments=())
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Literal, Optional, Tuple, Union
+
+__all__ = [
+    "HANDSHAKE",
+    "Span",
+    "Card",
+    "Placement",
+    "Draw",
+    "Comment",
+    "Move",
+    "Header",
+    "Game",
+]
+
+#: The rank of a handshake (wager) card.  Number cards have ranks 2 to 10.
+HANDSHAKE = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """Where a node stands in its source text.
+
+    Lines and columns count from 1; columns count characters, as editors do.
+    ``end_line``/``end_column`` point just past the last character, and
+    ``start``/``end`` are character offsets into the text that was read
+    (the whole file, for a game read from a file).
+
+    >>> Span(1, 1, 1, 5, 0, 4).length
+    4
+    """
+
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    start: int
+    end: int
+
+    @property
+    def length(self) -> int:
+        """The number of characters the span covers."""
+        return self.end - self.start
+
+
+def _no_span() -> Optional[Span]:
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """A card: a colour letter and a rank (2 to 10, or ``HANDSHAKE``).
+
+    The colour is the upper-case letter, whatever case the source used.
+
+    >>> Card("G", 10).is_handshake, Card("G", HANDSHAKE).is_handshake
+    (False, True)
+    """
+
+    color: str
+    rank: int
+    span: Optional[Span] = field(default=None, compare=False, repr=False)
+
+    @property
+    def is_handshake(self) -> bool:
+        """True for a handshake (wager) card."""
+        return self.rank == HANDSHAKE
+
+
+@dataclass(frozen=True, slots=True)
+class Placement:
+    """The first half of a move: a card played to an expedition or discarded.
+
+    >>> Placement(Card("R", 3)).discard
+    False
+    """
+
+    card: Card
+    discard: bool = False
+    span: Optional[Span] = field(default=None, compare=False, repr=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    """The second half of a move: the draw pile (``color=None``) or the top of
+    a colour's discard pile.
+
+    >>> Draw(None).from_draw_pile, Draw("B").from_draw_pile
+    (True, False)
+    """
+
+    color: Optional[str]
+    span: Optional[Span] = field(default=None, compare=False, repr=False)
+
+    @property
+    def from_draw_pile(self) -> bool:
+        """True when the card is drawn from the face-down draw pile."""
+        return self.color is None
+
+
+@dataclass(frozen=True, slots=True)
+class Comment:
+    """A comment, with its text exactly as written between the delimiters.
+
+    ``kind`` is ``"brace"`` for ``{ ... }`` and ``"line"`` for ``; ...``.
+
+    >>> Comment(" a good start", "line").text
+    ' a good start'
+    """
+
+    text: str
+    kind: Literal["brace", "line"] = "brace"
+    span: Optional[Span] = field(default=None, compare=False, repr=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """One turn: a placement and a draw, with the comments that follow it.
+
+    ``number`` is the move number written before the move (``None`` when
+    there was none) and ``turn`` its 0-based turn index in the game, which
+    also counts unreadable moves; neither takes part in ``==``.  Player 1
+    moves on even turns.
+    """
+
+    placement: Placement
+    draw: Draw
+    comments: Tuple[Comment, ...] = ()
+    number: Optional[int] = field(default=None, compare=False, repr=False)
+    turn: Optional[int] = field(default=None, compare=False, repr=False)
+    span: Optional[Span] = field(default=None, compare=False, repr=False)
+
+    @property
+    def card(self) -> Card:
+        """The card placed this turn."""
+        return self.placement.card
+
+
+@dataclass(frozen=True, slots=True)
+class Header:
+    """A ``[Name "value"]`` header; ``value`` has its escapes resolved.
+
+    >>> Header("Event", 'The "Open"').value
+    'The "Open"'
+    """
+
+    name: str
+    value: str
+    comments: Tuple[Comment, ...] = ()
+    span: Optional[Span] = field(default=None, compare=False, repr=False)
+    #: Where the value stands, between the quotes.
+    value_span: Optional[Span] = field(default=None, compare=False, repr=False)
+
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .errors import NotationError
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    """A game record: headers, moves and comments.
+
+    ``comments`` holds the comments written before the first header or move;
+    every other comment belongs to the header or move it follows.  ``errors``
+    lists the syntax errors met while reading (empty for a clean record) and,
+    like ``span``, is not part of ``==``.
+
+    >>> game = Game(headers=(Header("Player1", "Ann"),))
+    >>> game.header("Player1"), game.header("Player2", "?")
+    ('Ann', '?')
+    """
+
+    headers: Tuple[Header, ...] = ()
+    moves: Tuple[Move, ...] = ()
+    comments: Tuple[Comment, ...] = ()
+    errors: Tuple["NotationError", ...] = field(default=(), compare=False, repr=False)
+    span: Optional[Span] = field(default=None, compare=False, repr=False)
+
+    def header(self, name: str, default: Optional[str] = None) -> Optional[str]:
+        """The value of the first header called ``name`` (case-sensitive)."""
+        for h in self.headers:
+            if h.name == name:
+                return h.value
+        return default
+
+    @property
+    def tags(self) -> dict:
+        """The headers as a dict (the first of any repeated name wins)."""
+        result: dict = {}
+        for h in self.headers:
+            result.setdefault(h.name, h.value)
+        return result
+
+
+Node = Union[Card, Placement, Draw, Comment, Move, Header, Game]

@@ -1,0 +1,129 @@
+"""Writing syntax trees back as text.
+
+The canonical form: headers first, one per line; a blank line; then one
+numbered move per line (one number per turn), each followed by its comments.
+Letters are upper case and ``D`` marks a discard; other dialects change only
+the spelling of the moves.
+
+>>> from lcnotation import parse_game
+>>> print(format_game(parse_game('[Event "Club"] r3-d {start} bhx-d')), end="")
+[Event "Club"]
+<BLANKLINE>
+1. R3-D {start}
+2. BHD-D
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, List, Sequence, Union
+
+from .ast import HANDSHAKE, Card, Comment, Game, Header, Move
+from .dialects import Dialect, get_dialect
+
+__all__ = ["format_card", "format_move", "format_comment", "format_header",
+           "format_game", "format_games"]
+
+_COLOR_LETTERS = frozenset("ABCEFGIJKLMNOPQRSTUVWYZ")
+_RANK_TEXT = {HANDSHAKE: "H", **{n: str(n) for n in range(2, 11)}}
+
+
+def format_card(card: Card) -> str:
+    """``R3``, ``BH``, ``W10``.
+
+    >>> format_card(Card("B", HANDSHAKE))
+    'BH'
+    """
+    if card.color not in _COLOR_LETTERS:
+        raise ValueError(f"cannot write card colour {card.color!r}: a colour is one "
+                         "upper-case letter other than D, H and X")
+    try:
+        return card.color + _RANK_TEXT[card.rank]
+    except KeyError:
+        raise ValueError(f"cannot write rank {card.rank!r}: ranks are 2 to 10 "
+                         "or HANDSHAKE (0)") from None
+
+
+def format_move(move: Move, dialect: Union[str, Dialect] = "v1") -> str:
+    """Write one move, e.g. ``R3-D``; ``dialect`` chooses the spelling.
+
+    >>> from lcnotation import parse_move
+    >>> format_move(parse_move("bhd-d")), format_move(parse_move("BHD-D"), "x-discard")
+    ('BHD-D', 'BHX-D')
+    """
+    d = get_dialect(dialect)
+    draw = move.draw.color
+    if draw is not None and draw not in _COLOR_LETTERS:
+        raise ValueError(f"cannot write draw colour {draw!r}")
+    text = (format_card(move.placement.card)
+            + (d.discard if move.placement.discard else "")
+            + "-" + ("D" if draw is None else draw))
+    return text.lower() if d.lowercase else text
+
+
+def format_comment(comment: Comment) -> str:
+    """``{text}`` or ``;text``, the text exactly as stored."""
+    if comment.kind == "line":
+        if "\n" in comment.text or "\r" in comment.text:
+            raise ValueError("a ';' comment cannot contain a line break")
+        return ";" + comment.text
+    if "}" in comment.text:
+        raise ValueError("a '{' comment cannot contain '}'")
+    return "{" + comment.text + "}"
+
+
+def format_header(header: Header) -> str:
+    """``[Name "value"]`` with ``"`` and ``\\`` escaped."""
+    if not header.name or not header.name[0].isascii() or not header.name[0].isalpha() \
+            or not all(c.isascii() and (c.isalnum() or c == "_") for c in header.name):
+        raise ValueError(f"cannot write header name {header.name!r}")
+    if "\n" in header.value or "\r" in header.value:
+        raise ValueError(f"header {header.name} has a line break in its value")
+    value = header.value.replace("\\", "\\\\").replace('"', '\\"')
+    return f'[{header.name} "{value}"]'
+
+
+def _with_comments(text: str, comments: Sequence[Comment], out: List[str]) -> None:
+    """Append ``text`` and its comments as lines; a ';' comment ends its line."""
+    line = text
+    for c in comments:
+        written = format_comment(c)
+        line = written if not line else line + " " + written
+        if c.kind == "line":
+            out.append(line)
+            line = ""
+    if line:
+        out.append(line)
+
+
+def format_game(game: Game, dialect: Union[str, Dialect] = "v1") -> str:
+    """Write a game in the canonical layout (see the module docstring)."""
+    out: List[str] = []
+    _with_comments("", game.comments, out)
+    for h in game.headers:
+        _with_comments(format_header(h), h.comments, out)
+    if game.headers and game.moves:
+        out.append("")
+    for i, move in enumerate(game.moves, 1):
+        _with_comments(f"{i}. {format_move(move, dialect)}", move.comments, out)
+    return "".join(line + "\n" for line in out)
+
+
+def format_games(games: Iterable[Game], dialect: Union[str, Dialect] = "v1") -> str:
+    """Write several games, separated by blank lines.
+
+    A game without moves can only be the last one: a header after it would
+    read as more headers of the same game.
+    """
+    parts: List[str] = []
+    previous = None
+    for i, game in enumerate(games, 1):
+        if previous is not None:
+            if not previous.moves:
+                raise ValueError(f"game {i - 1} has no moves: only the last game of a "
+                                 "file can be without moves")
+            if not game.headers or game.comments:
+                raise ValueError(f"game {i} needs a header first: it would read as part "
+                                 "of the game before it")
+        parts.append(format_game(game, dialect))
+        previous = game
+    return "\n".join(parts)

@@ -1,0 +1,132 @@
+"""The known headers and their typed values.
+
+Header values are kept as text on the syntax tree; these functions read the
+ones with a structure (``Colors``, ``Hand1``, ``Hand2``, ``Deck``,
+``Result``) through the same grammar as the moves, and report problems with
+positions inside the header.
+
+>>> parse_colors("RGWBYK")
+('R', 'G', 'W', 'B', 'Y', 'K')
+>>> [format_card(c) for c in parse_cards("R3 BH W10")]
+['R3', 'BH', 'W10']
+>>> parse_result("87-42"), parse_result("-12--40"), parse_result("*")
+((87, 42), (-12, -40), None)
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Optional, Tuple, Union
+
+from .ast import Card, Game, Header, Span
+from .errors import NotationError
+from .formatter import format_card
+from .parser import parser
+
+__all__ = ["KNOWN_TAGS", "DEFAULT_COLORS", "RESERVED_LETTERS", "parse_colors",
+           "parse_cards", "parse_result", "game_colors"]
+
+#: Tags with a meaning to lcnotation; any other tag is kept as it is.
+KNOWN_TAGS = ("Event", "Site", "Date", "Round", "Player1", "Player2", "Colors",
+              "Hand1", "Hand2", "Deck", "Result")
+#: The colours in play when a game has no Colors header.
+DEFAULT_COLORS: Tuple[str, ...] = ("R", "G", "W", "B", "Y")
+#: Letters that can never be colours.
+RESERVED_LETTERS = "DHX"
+
+_COLOR_CHOICES = frozenset("ABCEFGIJKLMNOPQRSTUVWYZ")
+_RESERVED_WHY = {"D": "D is reserved for the draw pile", "H": "H is the handshake rank",
+                 "X": "X is the discard marker of the x-discard notation"}
+_RESULT = re.compile(r"\s*(-?[0-9]+)\s*-\s*(-?[0-9]+)\s*\Z")
+
+
+def _source(value: Union[str, Header]) -> Tuple[str, int, int, str]:
+    """The text to parse, padded so that positions are those of the file."""
+    if isinstance(value, Header):
+        span = value.value_span
+        if span is not None and span.length == len(value.value):
+            pad = span.column - 1
+            return " " * pad + value.value, span.line, span.start - pad, value.name
+        value = value.value
+    return value, 1, 0, ""
+
+
+def _fail(message: str, code: str, start: int, end: int, first_line: int,
+          first_offset: int) -> NotationError:
+    """An error at ``start:end`` of a (padded, single-line) header value."""
+    return NotationError(message, Span(first_line, start + 1, first_line, end + 1,
+                                       first_offset + start, first_offset + end), code=code)
+
+
+def parse_colors(value: Union[str, Header]) -> Tuple[str, ...]:
+    """The colour letters of a ``Colors`` header, upper case, in order.
+
+    >>> parse_colors("rgwbyp")
+    ('R', 'G', 'W', 'B', 'Y', 'P')
+    >>> parse_colors("RGWBYD")
+    Traceback (most recent call last):
+    ...
+    lcnotation.errors.NotationError: line 1, column 6: Colors: 'D' is not a colour letter: D is reserved for the draw pile (N120)
+    """
+    text, line, offset, _ = _source(value)
+    try:
+        b = parser().run("colors", text, strict=True, first_line=line, first_offset=offset)
+    except NotationError as err:
+        bad = next((i for i, c in enumerate(text) if not c.isspace()
+                    and c.upper() not in _COLOR_CHOICES), None)
+        if bad is None:
+            raise NotationError("Colors: expected at least one colour letter", err.span,
+                                code="N120") from None
+        char = text[bad]
+        why = (_RESERVED_WHY[char.upper()] if char.upper() in _RESERVED_WHY
+               else "a colour is a single letter")
+        raise _fail(f"Colors: '{char}' is not a colour letter: {why}", "N120", bad, bad + 1,
+                    line, offset) from None
+    seen = set()
+    for letter, tok in zip(b.found_colors, b.colors_tokens):
+        if letter in seen:
+            raise _fail(f"Colors: '{letter}' is listed twice", "N120", tok.start_pos,
+                        tok.end_pos, line, offset)
+        seen.add(letter)
+    return tuple(b.found_colors)
+
+
+def parse_cards(value: Union[str, Header]) -> Tuple[Card, ...]:
+    """The cards of a ``Hand1``, ``Hand2`` or ``Deck`` header, separated by spaces.
+
+    >>> parse_cards("R3 R11")
+    Traceback (most recent call last):
+    ...
+    lcnotation.errors.NotationError: line 1, column 5: expected a rank (2 to 10, or H) after the colour 'R', found '11' (N121)
+    """
+    text, line, offset, name = _source(value)
+    try:
+        b = parser().run("cards", text, strict=True, first_line=line, first_offset=offset)
+    except NotationError as err:
+        prefix = f"{name}: " if name else ""
+        raise NotationError(prefix + err.message, err.span, code="N121") from None
+    cards = b.found_cards
+    for before, after in zip(cards, cards[1:]):
+        if before.span.end == after.span.start:
+            raise NotationError(f"{format_card(before)}{format_card(after)}: cards are "
+                                "separated by spaces", after.span, code="N121")
+    return tuple(cards)
+
+
+def parse_result(value: Union[str, Header]) -> Optional[Tuple[int, int]]:
+    """The two scores of a ``Result`` header (``"87-42"``); ``None`` for ``"*"``."""
+    text, line, offset, _ = _source(value)
+    if text.strip() == "*":
+        return None
+    m = _RESULT.match(text)
+    if m is None:
+        start = len(text) - len(text.lstrip())
+        raise _fail(f"Result: expected two scores such as \"87-42\" (or \"*\"), found "
+                    f"{text.strip()!r}", "N122", start, len(text.rstrip()), line, offset)
+    return int(m.group(1)), int(m.group(2))
+
+
+def game_colors(game: Game) -> Tuple[str, ...]:
+    """The colours of ``game``: its Colors header, or the five base colours."""
+    header = next((h for h in game.headers if h.name == "Colors"), None)
+    return DEFAULT_COLORS if header is None else parse_colors(header)

@@ -1,0 +1,198 @@
+"""Friendly messages for syntax errors.
+
+The grammar decides *whether* text is valid; this module only explains *why
+not*, from what the parser had read of the current move (its ``parts``) and
+the text at the point where it stopped.  Every function returns
+``(code, message, start, end)``: a diagnostic code, a message that names
+what was expected, and the character range to report.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import List, Optional, Sequence, Tuple
+
+from lark import Token
+
+__all__ = ["explain", "explain_header", "word_end", "SYNTAX_CODES"]
+
+#: Every syntax code, with a one-line summary (the spec has the full list).
+SYNTAX_CODES = {
+    "N101": "text that is not a move, a move number, a comment or a header",
+    "N102": "a reserved letter (D, H or X) used as a colour",
+    "N103": "a rank that is not 2 to 10 or H",
+    "N104": "a placement without its '-' and draw",
+    "N105": "a missing or invalid draw after '-'",
+    "N106": "a discard marker written after the hyphen",
+    "N107": "characters run on after a complete move",
+    "N108": "a malformed [Name \"value\"] header",
+    "N109": "a header that does not begin its own line, or follows the moves",
+    "N110": "a '{' comment that is never closed",
+    "N111": "a move number that is not followed by a move",
+    "N120": "a Colors header that is not a list of distinct colour letters",
+    "N121": "a Hand1, Hand2 or Deck header that is not a list of cards",
+    "N122": "a Result header that is not two scores (or *)",
+    "N001": "bytes that are not UTF-8 text",
+}
+
+Explanation = Tuple[str, str, int, int]
+
+_STOP = re.compile(r"[\s\ufeff{;]")
+_RUN = re.compile(r"[^\s\ufeff{;]*")
+_ALNUM = re.compile(r"[0-9A-Za-z]*")
+_DRAW_LETTERS = set("ABCDEFGIJKLMNOPQRSTUVWYZabcdefgijklmnopqrstuvwyz")
+_RESERVED = {
+    "D": "D is reserved for the draw pile",
+    "H": "H is the handshake rank",
+    "X": "X is the discard marker of the x-discard notation",
+}
+
+
+def word_end(text: str, pos: int) -> int:
+    """The end of the whitespace-delimited word that contains ``pos``.
+
+    A word also stops before ``{`` and ``;``, which always start a comment.
+    """
+    m = _STOP.search(text, pos)
+    return m.start() if m else len(text)
+
+
+def _run(text: str, pos: int, limit: int = 24) -> str:
+    run = _RUN.match(text, pos).group()
+    return run if len(run) <= limit else run[: limit - 1] + "\u2026"
+
+
+def _joined(parts: Sequence[Token]) -> str:
+    return "".join(str(t) for t in parts if t.type != "MOVE_NUMBER")
+
+
+def explain(
+    text: str,
+    bad: int,
+    parts: Sequence[Token],
+    broken: bool,
+    after_move: Optional[str] = None,
+) -> Explanation:
+    """Explain why parsing stopped at offset ``bad``.
+
+    ``parts`` are the tokens of the unfinished move (possibly just a move
+    number); ``broken`` says that white space, a comment or the end of the
+    text separates them from ``bad`` (the move was cut short rather than
+    misspelt); ``after_move`` is the move that ends right at ``bad``, if any.
+    """
+    at_end = bad >= len(text)
+    char = "" if at_end else text[bad]
+    found = "the end of the text" if at_end else f"'{_run(text, bad) or char}'"
+    last = parts[-1].type if parts else None
+    end = bad if at_end else max(word_end(text, bad), bad + 1)
+    so_far = _joined(parts)
+
+    if last == "MOVE_NUMBER" and broken:
+        tok = parts[-1]
+        return ("N111", f"move number '{tok}' is not followed by a move",
+                tok.start_pos, tok.end_pos)
+
+    if last is None or last == "MOVE_NUMBER":
+        return _explain_item(text, bad, char, found, end, after_move)
+
+    if last == "COLOR":
+        rank = _ALNUM.match(text, bad).group()
+        shown = f"'{rank}'" if rank else found
+        return ("N103", f"expected a rank (2 to 10, or H) after the colour '{so_far}', "
+                f"found {shown}", bad, bad + len(rank) if rank else end)
+
+    if last in ("RANK", "DISCARD"):
+        if broken:
+            at = parts[-1].end_pos
+            return ("N104", f"incomplete move '{so_far}': expected '-' and a draw, "
+                    f"as in '{so_far}-D'", at, at)
+        if last == "RANK" and char.isdigit():
+            rank = parts[-1]
+            digits = re.match(r"[0-9]*", text[rank.start_pos:]).group()
+            return ("N103", f"'{digits}' is not a rank: ranks are 2 to 10, or H",
+                    rank.start_pos, rank.start_pos + len(digits))
+        marker = " (or the discard marker D or X)" if last == "RANK" else ""
+        return ("N104", f"expected '-'{marker} after '{so_far}', found {found}", bad, end)
+
+    # last == "MINUS": the draw is missing or malformed.
+    if broken:
+        at = parts[-1].end_pos
+        return ("N105", f"missing draw after '{so_far}': expected a colour letter "
+                "or D (the draw pile)", at, at)
+    nxt = text[bad + 1] if bad + 1 < len(text) else ""
+    if char in _DRAW_LETTERS and nxt:
+        if nxt in "DdXx":
+            return ("N106", f"'{nxt}' after the draw '{char}': a discard marker belongs "
+                    f"to the placement, before the hyphen (as in '{so_far[:-1]}{nxt}-{char}')",
+                    bad + 1, end)
+        return ("N107", f"unexpected '{_run(text, bad + 1)}' after the draw '{char}': "
+                "a move ends with its draw", bad + 1, end)
+    if char.upper() in ("H", "X"):
+        return ("N105", f"'{char}' is not a draw source: expected a colour letter or D "
+                "(the draw pile)", bad, end)
+    return ("N105", f"expected a draw after '{so_far}' (a colour letter or D for the "
+            f"draw pile), found {found}", bad, end)
+
+
+def _explain_item(text: str, bad: int, char: str, found: str, end: int,
+                  after_move: Optional[str]) -> Explanation:
+    if after_move is not None and char:
+        return ("N107", f"unexpected {found} after the move '{after_move}': "
+                "moves are separated by spaces or new lines", bad, end)
+    if char == "{":
+        line_end = text.find("\n", bad)
+        return ("N110", "comment '{' is never closed: expected '}'", bad,
+                len(text) if line_end < 0 else line_end)
+    if char == "}":
+        return ("N101", "'}' without an opening '{'", bad, bad + 1)
+    if char == "[":
+        return explain_header(text, bad)
+    upper = char.upper()
+    if upper in _RESERVED:
+        return ("N102", f"'{char}' is not a colour letter: {_RESERVED[upper]}", bad, bad + 1)
+    if char.isdigit() or char == "-":
+        digits = re.match(r"[0-9]*", text[bad:]).group()
+        if digits and text[bad + len(digits): bad + len(digits) + 1] not in ("-",) \
+                and not text[bad + len(digits):].startswith(("D", "d", "X", "x")):
+            return ("N101", f"unexpected {found}: a move number is written with a dot, "
+                    f"as '{digits}.'", bad, end)
+        return ("N101", f"unexpected {found}: a move starts with a colour letter, "
+                "as in 'R3-D'", bad, end)
+    if not char:
+        return ("N101", "unexpected end of the text", bad, bad)
+    return ("N101", f"unexpected {found}: expected a move (such as 'R3-D'), "
+            "a move number or a comment", bad, end)
+
+
+_TAG = re.compile(r"\[[ \t]*([A-Za-z][A-Za-z0-9_]*)")
+_VALUE = re.compile(r'[ \t]+"((?:[^"\\\r\n]|\\.)*)("?)')
+
+
+def explain_header(text: str, bad: int) -> Explanation:
+    """Explain a header line that does not have the form ``[Name "value"]``."""
+    line_end = text.find("\n", bad)
+    line_end = len(text) if line_end < 0 else line_end
+    if line_end > bad and text[line_end - 1] == "\r":
+        line_end -= 1
+    m = _TAG.match(text, bad)
+    if m is None:
+        return ("N108", "malformed header: expected a name after '[', as in "
+                "[Event \"value\"]", bad, line_end)
+    v = _VALUE.match(text, m.end())
+    if v is None:
+        return ("N108", f"malformed header '{m.group(1)}': expected a space and a value "
+                "in double quotes", m.end(), line_end)
+    escape = re.search(r'\\[^"\\]', v.group(1))
+    if escape is not None:
+        at = v.start(1) + escape.start()
+        return ("N108", f"unknown escape '{escape.group()}' in the value of header "
+                f"'{m.group(1)}': only \\\" and \\\\ are escapes", at, at + 2)
+    if not v.group(2):
+        return ("N108", f"the value of header '{m.group(1)}' has no closing '\"'",
+                v.start(1) - 1, line_end)
+    return ("N108", f"header '{m.group(1)}' is missing its closing ']'", v.end(), line_end)
+
+
+def describe_parts(parts: List[Token]) -> str:
+    """The text of an unfinished move, for messages."""
+    return _joined(parts)

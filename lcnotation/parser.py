@@ -1,0 +1,331 @@
+"""From text to syntax tree: Lark drives, this module builds and recovers.
+
+The LALR parser calls :class:`_Builder` as it reduces, so no parse tree is
+ever built.  The builder records moves, headers and comments in source order
+as they complete; :meth:`_Builder.assemble` then attaches each comment to the
+header or move it follows.
+
+In lax mode a syntax error does not stop the game: the error is recorded,
+the unfinished move is dropped from the parser's stack, the input is skipped
+to the end of the bad word, and parsing resumes.  A bad word that contains a
+letter is counted as an (unreadable) turn, so the players' alternation after
+it stays as the author meant.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from dataclasses import replace
+from importlib import resources
+from pathlib import Path
+from typing import List, Optional, Sequence, Tuple
+
+from lark import Lark, Token
+from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+
+from .ast import HANDSHAKE, Card, Comment, Draw, Game, Header, Move, Placement, Span
+from .errors import NotationError
+from .messages import explain, word_end
+
+__all__ = ["grammar_text", "GameParser"]
+
+GRAMMAR_FILE = "lcnotation.lark"
+START_SYMBOLS = ["file", "game", "move", "cards", "colors"]
+
+_RANKS = {"2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "10": 10,
+          "H": HANDSHAKE, "h": HANDSHAKE}
+_UPPER = {c: c.upper() for c in "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"}
+_DRAWS = ("DRAW_COLOR", "DRAW_PILE")
+# Tokens that can stand on the parser's stack inside an unfinished move.
+_MOVE_PARTS = frozenset({"MOVE_NUMBER", "COLOR", "RANK", "DISCARD", "MINUS", *_DRAWS})
+_POPPABLE = _MOVE_PARTS | {"BRACE_COMMENT", "LINE_COMMENT"}
+# Tokens that may directly follow an unfinished move without being part of it.
+_BREAKS = frozenset({"BRACE_COMMENT", "LINE_COMMENT", "HEADER", "$END"})
+_HEADER = re.compile(r'\[[ \t]*([A-Za-z][A-Za-z0-9_]*)[ \t]+"((?:[^"\\\r\n]|\\["\\])*)"')
+_UNESCAPE = re.compile(r'\\(["\\])')
+_LETTER = re.compile(r"[^\W\d_]")
+
+
+def grammar_text() -> str:
+    """The text of the Lark grammar, from the installed package.
+
+    >>> "move:" in grammar_text()
+    True
+    """
+    try:
+        return resources.files("lcnotation.grammar").joinpath(GRAMMAR_FILE).read_text("utf-8")
+    except (ModuleNotFoundError, FileNotFoundError):
+        # Running from a source checkout that was not installed.
+        source = Path(__file__).resolve().parent.parent / "grammar" / GRAMMAR_FILE
+        return source.read_text("utf-8")
+
+
+class _Builder:
+    """Parser callbacks: build nodes as the LALR parser completes them."""
+
+    def __init__(self) -> None:
+        self.reset("", 1, 0)
+
+    def reset(self, text: str, first_line: int, first_offset: int) -> None:
+        self.text = text
+        self.line_delta = first_line - 1
+        self.offset = first_offset
+        self.headers: List[Header] = []
+        self.moves: List[Move] = []
+        self.comments: List[Comment] = []
+        self.found_cards: List[Card] = []
+        self.found_colors: List[str] = []
+        self.colors_tokens: Sequence[Token] = ()
+        self.errors: List[Tuple[str, str, Span]] = []
+        self.turn = 0
+
+    # -- positions --------------------------------------------------------
+
+    def span(self, first: Token, last: Token) -> Span:
+        d = self.line_delta
+        o = self.offset
+        return Span(first.line + d, first.column, last.end_line + d, last.end_column,
+                    first.start_pos + o, last.end_pos + o)
+
+    def span_at(self, start: int, end: int) -> Span:
+        """A span from offsets into the text being parsed."""
+        text = self.text
+        line = text.count("\n", 0, start) + 1
+        col = start - (text.rfind("\n", 0, start) + 1) + 1
+        end_line = line + text.count("\n", start, end)
+        end_col = end - (text.rfind("\n", 0, end) + 1) + 1
+        d = self.line_delta
+        return Span(line + d, col, end_line + d, end_col, start + self.offset, end + self.offset)
+
+    def error(self, code: str, message: str, start: int, end: int) -> None:
+        self.errors.append((code, message, self.span_at(start, end)))
+
+    # -- terminals (called when the parser shifts them) ---------------------
+
+    def HEADER(self, tok: Token) -> Token:
+        m = _HEADER.match(tok)
+        raw = m.group(2)
+        value = _UNESCAPE.sub(r"\1", raw) if "\\" in raw else raw
+        d = self.line_delta
+        value_span = Span(tok.line + d, tok.column + m.start(2), tok.line + d,
+                          tok.column + m.end(2), tok.start_pos + self.offset + m.start(2),
+                          tok.start_pos + self.offset + m.end(2))
+        self.headers.append(Header(m.group(1), value, (), self.span(tok, tok), value_span))
+        text = self.text
+        line_start = text.rfind("\n", 0, tok.start_pos) + 1
+        if text[line_start:tok.start_pos].strip(" \t\ufeff\r\f\v"):
+            self.error("N109", f"header '{m.group(1)}' must begin its own line",
+                       tok.start_pos, tok.end_pos)
+        return tok
+
+    def BRACE_COMMENT(self, tok: Token) -> Token:
+        self.comments.append(Comment(tok[1:-1], "brace", self.span(tok, tok)))
+        return tok
+
+    def LINE_COMMENT(self, tok: Token) -> Token:
+        self.comments.append(Comment(tok[1:], "line", self.span(tok, tok)))
+        return tok
+
+    # -- rules ------------------------------------------------------------
+
+    def move(self, children: Sequence[Token]) -> None:
+        self.emit_move([t for t in children if t.type in _MOVE_PARTS])
+
+    def emit_move(self, parts: Sequence[Token]) -> None:
+        """Build a move from its tokens: [MOVE_NUMBER] COLOR RANK [DISCARD] [MINUS] DRAW."""
+        draw_tok = parts[-1]
+        i = len(parts) - 2
+        if parts[i].type == "MINUS":
+            i -= 1
+        discard_tok = parts[i] if parts[i].type == "DISCARD" else None
+        if discard_tok is not None:
+            i -= 1
+        rank_tok = parts[i]
+        color_tok = parts[i - 1]
+        number = int(parts[0][:-1]) if parts[0].type == "MOVE_NUMBER" else None
+        card = Card(_UPPER[color_tok], _RANKS[rank_tok], self.span(color_tok, rank_tok))
+        placement = Placement(card, discard_tok is not None,
+                              self.span(color_tok, discard_tok or rank_tok))
+        draw = Draw(None if draw_tok.type == "DRAW_PILE" else _UPPER[draw_tok],
+                    self.span(draw_tok, draw_tok))
+        self.moves.append(Move(placement, draw, (), number, self.turn,
+                               self.span(color_tok, draw_tok)))
+        self.turn += 1
+
+    def card(self, children: Sequence[Token]) -> None:
+        color_tok, rank_tok = children
+        self.found_cards.append(Card(_UPPER[color_tok], _RANKS[rank_tok],
+                               self.span(color_tok, rank_tok)))
+
+    def colors(self, children: Sequence[Token]) -> None:
+        self.colors_tokens = children
+        self.found_colors = [_UPPER[t] for t in children]
+
+    def _ignore(self, children: Sequence[object]) -> None:
+        return None
+
+    file = game = header_block = movetext = cards = _ignore
+
+    # -- the result -------------------------------------------------------
+
+    def assemble(self, path: Optional[str]) -> Game:
+        """The game read, with every comment attached to what it follows."""
+        headers: list = self.headers
+        moves: list = self.moves
+        comments = self.comments
+        leading: Tuple[Comment, ...] = ()
+        if comments:
+            anchors = headers + moves
+            ci = 0
+            first = anchors[0].span.start if anchors else None
+            while ci < len(comments) and (first is None or comments[ci].span.start < first):
+                ci += 1
+            leading = tuple(comments[:ci])
+            for k, anchor in enumerate(anchors):
+                nxt = anchors[k + 1].span.start if k + 1 < len(anchors) else None
+                cj = ci
+                while cj < len(comments) and (nxt is None or comments[cj].span.start < nxt):
+                    cj += 1
+                if cj > ci:
+                    anchors[k] = replace(anchor, comments=tuple(comments[ci:cj]))
+                    ci = cj
+            headers = anchors[: len(headers)]
+            moves = anchors[len(headers):]
+        errors = tuple(NotationError(message, span, code=code, path=path)
+                       for code, message, span in sorted(self.errors, key=lambda e: e[2].start))
+        return Game(tuple(headers), tuple(moves), leading, errors, self.span_at(0, len(self.text)))
+
+
+class GameParser:
+    """A Lark LALR parser wired to a builder.  Not thread-safe: see :func:`parser`."""
+
+    def __init__(self) -> None:
+        self.builder = _Builder()
+        self.lark = Lark(
+            grammar_text(),
+            parser="lalr",
+            lexer="contextual",
+            start=START_SYMBOLS,
+            transformer=self.builder,
+            maybe_placeholders=False,
+            cache=True,
+        )
+
+    def run(self, start: str, text: str, *, strict: bool, first_line: int = 1,
+            first_offset: int = 0) -> _Builder:
+        """Parse ``text`` from rule ``start`` and return the builder's records.
+
+        With ``strict`` the first syntax error is raised as NotationError;
+        otherwise errors are recorded and parsing resumes after them.
+        """
+        b = self.builder
+        b.reset(text, first_line, first_offset)
+        ip = self.lark.parse_interactive(text, start)
+        while True:
+            try:
+                ip.resume_parse()
+                break
+            except UnexpectedInput as e:
+                if not self._recover(ip, e, text):
+                    break
+                if strict:
+                    break
+        if strict and b.errors:
+            code, message, span = b.errors[0]
+            raise NotationError(message, span, code=code)
+        return b
+
+    def _recover(self, ip, e: UnexpectedInput, text: str) -> bool:
+        """Record the error, drop the unfinished move, and reposition the lexer.
+
+        Returns False when the parse cannot go on (the end of the text).
+        """
+        b = self.builder
+        state = ip.parser_state
+        values, states = state.value_stack, state.state_stack
+        popped: List[Token] = []
+        while values and isinstance(values[-1], Token) and values[-1].type in _POPPABLE:
+            popped.append(values.pop())
+            states.pop()
+        parts = [t for t in reversed(popped) if t.type in _MOVE_PARTS]
+
+        bad_token: Optional[Token] = None
+        if isinstance(e, UnexpectedToken):
+            bad_token = e.token
+            bad = len(text) if bad_token.type == "$END" else bad_token.start_pos
+        else:
+            bad = e.pos_in_stream
+
+        after_move = None
+        if parts and parts[-1].type in _DRAWS:
+            b.emit_move(parts)
+            if parts[-1].end_pos == bad:
+                after_move = "".join(str(t) for t in parts if t.type != "MOVE_NUMBER")
+            parts = []
+
+        if bad_token is not None and bad_token.type == "HEADER":
+            # A well-formed header in the wrong place: report it, then go on after it.
+            line_start = text.rfind("\n", 0, bad) + 1
+            if text[line_start:bad].strip(" \t\ufeff\r\f\v"):
+                message = "a header must begin its own line"
+            else:
+                message = ("a header after the moves starts a new game: read records "
+                           "of several games with read_games()")
+            if parts:
+                b.error(*explain(text, bad, parts, True))
+                if parts[-1].type != "MOVE_NUMBER":
+                    b.turn += 1
+            b.error("N109", message, bad, bad_token.end_pos)
+            return self._seek(ip, bad_token.end_pos, text)
+
+        broken = bool(parts) and (
+            bad > parts[-1].end_pos or (bad_token is not None and bad_token.type in _BREAKS))
+        code, message, start, end = explain(text, bad, parts, broken, after_move)
+        b.error(code, message, start, end)
+        if broken:
+            # A move cut short: it was a turn; what follows is read afresh.
+            if parts[-1].type != "MOVE_NUMBER":
+                b.turn += 1
+            if bad >= len(text):
+                return False
+            return self._seek(ip, bad, text, bad_token)
+        word_start = parts[0].start_pos if parts else bad
+        if bad >= len(text):
+            if parts and _LETTER.search(text, word_start, bad):
+                b.turn += 1
+            return False
+        if text[bad] in "[{" and not parts:
+            resume = text.find("\n", bad)
+            resume = len(text) if resume < 0 else resume
+        else:
+            resume = max(word_end(text, bad), bad + 1)
+        if text[word_start] not in "[{" and _LETTER.search(text, word_start, resume):
+            b.turn += 1
+        return self._seek(ip, resume, text, bad_token)
+
+    @staticmethod
+    def _seek(ip, pos: int, text: str, rewind_to: Optional[Token] = None) -> bool:
+        """Move the lexer to offset ``pos``, keeping its line and column right."""
+        counter = ip.lexer_thread.state.line_ctr
+        if counter.char_pos > pos:
+            # Only ever back to the start of a token the lexer has just read.
+            assert rewind_to is not None and rewind_to.start_pos <= pos
+            counter.char_pos = rewind_to.start_pos
+            counter.line = rewind_to.line
+            counter.column = rewind_to.column
+            counter.line_start_pos = rewind_to.start_pos - rewind_to.column + 1
+        if counter.char_pos < pos:
+            counter.feed(text[counter.char_pos:pos])
+        return True
+
+
+_local = threading.local()
+
+
+def parser() -> GameParser:
+    """This thread's parser (Lark parsers with callbacks keep per-parse state)."""
+    p = getattr(_local, "parser", None)
+    if p is None:
+        p = _local.parser = GameParser()
+    return p

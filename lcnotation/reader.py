@@ -1,0 +1,261 @@
+"""Reading notation: single moves, single games, and files of many games.
+
+Files are read as a stream, one game at a time: a game ends where a header
+line follows its movetext, so a file of a million games never sits in memory.
+
+>>> parse_move("bhd-d")
+Move(placement=Placement(card=Card(color='B', rank=0), discard=True), draw=Draw(color=None), comments=())
+>>> game = parse_game('[Player1 "Ann"]\\n1. R3-D {a start}\\n2. BHD-D')
+>>> [format_move(m) for m in game.moves], game.moves[0].comments[0].text
+(['R3-D', 'BHD-D'], 'a start')
+>>> len(list(parse_games('[Round "1"]\\nR3-D\\n[Round "2"]\\nG4-D')))
+2
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+from typing import IO, Iterable, Iterator, List, NamedTuple, Optional, Tuple, Union
+
+from .ast import Game, Move, Span
+from .errors import NotationError
+from .formatter import format_move
+from .parser import parser
+
+__all__ = ["parse_move", "parse_game", "parse_games", "read_games", "GameText", "split_games"]
+
+Source = Union[str, "os.PathLike[str]", IO[str], IO[bytes]]
+
+_HEADER_TOKEN = re.compile(r'\[[ \t]*[A-Za-z][A-Za-z0-9_]*[ \t]+"(?:[^"\\\r\n]|\\["\\])*"[ \t]*\]')
+_INTERESTING = re.compile(r"[{};\[]")
+
+
+class GameText(NamedTuple):
+    """The text of one game in a file and where it starts there."""
+
+    text: str
+    line: int
+    offset: int
+    #: Problems met while decoding these lines (code, message, span).
+    problems: Tuple[NotationError, ...] = ()
+
+
+def parse_move(text: str) -> Move:
+    """Parse a single move such as ``R3-D``, ``BHD-D`` or ``bhx-d``.
+
+    Raises :class:`NotationError` for anything else.
+
+    >>> parse_move("R10-B").card
+    Card(color='R', rank=10)
+    >>> parse_move("R11-D")
+    Traceback (most recent call last):
+    ...
+    lcnotation.errors.NotationError: line 1, column 2: expected a rank (2 to 10, or H) after the colour 'R', found '11' (N103)
+    """
+    return parser().run("move", text, strict=True).moves[0]
+
+
+def parse_game(text: str, *, strict: bool = False, path: Optional[str] = None) -> Game:
+    """Parse the text of one game.
+
+    Lax by default: syntax errors are collected on ``game.errors`` and the
+    rest of the game is still read.  With ``strict=True`` the first syntax
+    error is raised as :class:`NotationError`.
+
+    >>> game = parse_game("1. R3-D 2. R11-D 3. R4-B")
+    >>> [format_move(m) for m in game.moves], [e.code for e in game.errors]
+    (['R3-D', 'R4-B'], ['N103'])
+    >>> game.moves[1].turn
+    2
+    """
+    return _parse(GameText(text, 1, 0), strict, path)
+
+
+def parse_games(text: str, *, strict: bool = False, path: Optional[str] = None) -> Iterator[Game]:
+    """Parse a text that may hold several games, one after another."""
+    for part in split_games(_lines_of(text)):
+        yield _parse(part, strict, path)
+
+
+def read_games(source: Source, *, strict: bool = False,
+               path: Optional[str] = None) -> Iterator[Game]:
+    """Read the games of a file one at a time.
+
+    ``source`` is a path or an open file (text or binary).  Files are read as
+    UTF-8 (a byte-order mark is skipped); CRLF and CR line ends read as LF.
+    Positions in errors are those of the file.
+
+    >>> import io
+    >>> games = read_games(io.StringIO('[Round "1"]\\nR3-D\\n\\n[Round "2"]\\nB4-D\\n'))
+    >>> [(g.header("Round"), g.moves[0].span.line) for g in games]
+    [('1', 2), ('2', 5)]
+    """
+    if isinstance(source, (str, os.PathLike)):
+        path = path if path is not None else os.fspath(source)
+        with open(source, "rb") as handle:
+            yield from _read_lines(_decoded_lines(handle), strict, path)
+        return
+    if path is None:
+        name = getattr(source, "name", None)
+        path = name if isinstance(name, str) else None
+    if isinstance(source, io.TextIOBase) or isinstance(source.read(0), str):
+        yield from _read_lines(_universal(source), strict, path)
+    else:
+        yield from _read_lines(_decoded_lines(source), strict, path)
+
+
+def _read_lines(lines: Iterable[object], strict: bool, path: Optional[str]) -> Iterator[Game]:
+    for part in split_games(lines):
+        yield _parse(part, strict, path)
+
+
+def _parse(part: GameText, strict: bool, path: Optional[str]) -> Game:
+    if strict and part.problems:
+        raise _with_path(part.problems[0], path)
+    try:
+        builder = parser().run("game", part.text, strict=strict,
+                               first_line=part.line, first_offset=part.offset)
+    except NotationError as err:
+        raise _with_path(err, path) from None
+    game = builder.assemble(path)
+    if part.problems:
+        errors = tuple(_with_path(p, path) for p in part.problems) + game.errors
+        game = Game(game.headers, game.moves, game.comments,
+                    tuple(sorted(errors, key=lambda e: e.span.start)), game.span)
+    return game
+
+
+def _with_path(err: NotationError, path: Optional[str]) -> NotationError:
+    if err.path != path:
+        err = NotationError(err.message, err.span, code=err.code, path=path)
+    return err
+
+
+# ---------------------------------------------------------------- lines
+
+
+def _lines_of(text: str) -> Iterator[str]:
+    start = 0
+    n = len(text)
+    while start < n:
+        end = text.find("\n", start)
+        if end < 0:
+            yield text[start:]
+            return
+        yield text[start:end + 1]
+        start = end + 1
+
+
+def _universal(handle: Iterable[str]) -> Iterator[str]:
+    """Lines of a text file with CRLF and lone CR read as LF."""
+    for line in handle:
+        if "\r" in line:
+            yield from _lines_of(line.replace("\r\n", "\n").replace("\r", "\n"))
+        else:
+            yield line
+
+
+def _decoded_lines(handle: IO[bytes]) -> Iterator[object]:
+    """Decode a binary file line by line as UTF-8.
+
+    A line that is not valid UTF-8 is decoded with replacement characters and
+    preceded by a NotationError (code N001) that names the byte offset.
+    """
+    offset = 0
+    chars = 0
+    line_no = 1
+    first = True
+    for raw in handle:
+        if first:
+            first = False
+            if raw.startswith(b"\xef\xbb\xbf"):
+                raw = raw[3:]
+                offset = 3
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            text = raw.decode("utf-8", errors="replace")
+            col = len(raw[: exc.start].decode("utf-8", errors="replace")) + 1
+            yield NotationError(
+                f"not UTF-8 text: byte 0x{raw[exc.start]:02x} at byte offset "
+                f"{offset + exc.start} cannot be decoded",
+                Span(line_no, col, line_no, col + 1, chars + col - 1, chars + col),
+                code="N001")
+        offset += len(raw)
+        if "\r" in text:
+            text = text.replace("\r\n", "\n").replace("\r", "\n")
+        chars += len(text)
+        for piece in _lines_of(text):
+            line_no += 1
+            yield piece
+
+
+# ---------------------------------------------------------------- splitting
+
+
+def split_games(lines: Iterable[object]) -> Iterator[GameText]:
+    """Split a stream of lines into the texts of its games.
+
+    A game ends where a header line (one whose first non-blank character is
+    ``[``, outside any comment) follows a move or move number.  The rule is
+    the grammar's: ``file`` in ``grammar/lcnotation.lark``.
+    """
+    buf: List[str] = []
+    problems: List[NotationError] = []
+    first_line = line_no = 1
+    first_offset = offset = 0
+    has_moves = False
+    in_brace = False
+    for line in lines:
+        if isinstance(line, NotationError):
+            problems.append(line)
+            continue
+        if has_moves and not in_brace and line.lstrip(" \t\f\v\ufeff").startswith("["):
+            yield GameText("".join(buf), first_line, first_offset, tuple(problems))
+            buf, problems = [], []
+            first_line, first_offset = line_no, offset
+            has_moves = False
+        buf.append(line)
+        if in_brace or _INTERESTING.search(line):
+            in_brace, moves_here = _scan(line, in_brace)
+            has_moves = has_moves or moves_here
+        elif not has_moves and not line.isspace() and line:
+            has_moves = True
+        line_no += 1
+        offset += len(line)
+    if buf or problems:
+        yield GameText("".join(buf), first_line, first_offset, tuple(problems))
+
+
+def _scan(line: str, in_brace: bool) -> Tuple[bool, bool]:
+    """Scan one line: is a ``{`` comment open at its end, and does it hold movetext?"""
+    i = 0
+    n = len(line)
+    moves = False
+    while i < n:
+        if in_brace:
+            j = line.find("}", i)
+            if j < 0:
+                return True, moves
+            in_brace = False
+            i = j + 1
+            continue
+        c = line[i]
+        if c == "{":
+            in_brace = True
+            i += 1
+        elif c == ";":
+            break
+        elif c == "[":
+            m = _HEADER_TOKEN.match(line, i)
+            if m is None:
+                break  # a malformed header: the parser skips the rest of the line
+            i = m.end()
+        elif c.isspace() or c == "\ufeff":
+            i += 1
+        else:
+            moves = True
+            i += 1
+    return in_brace, moves
