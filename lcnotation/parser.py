@@ -295,12 +295,14 @@ class GameParser:
             if parts and _LETTER.search(text, word_start, bad):
                 b.turn += 1
             return False
-        if text[bad] in "[{" and not parts:
+        if text[bad] in "[{" and (not parts or parts[-1].type == "MOVE_NUMBER"):
+            # A malformed header or an unclosed comment (perhaps right after a
+            # move number, as in "1.{..."): its line is not movetext.
             resume = text.find("\n", bad)
             resume = len(text) if resume < 0 else resume
-        else:
-            resume = max(word_end(text, bad), bad + 1)
-        if text[word_start] not in "[{" and _LETTER.search(text, word_start, resume):
+            return self._seek(ip, resume, text, bad_token)
+        resume = max(word_end(text, bad), bad + 1)
+        if _LETTER.search(text, word_start, resume):
             b.turn += 1
         return self._seek(ip, resume, text, bad_token)
 
