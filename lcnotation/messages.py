@@ -40,6 +40,8 @@ Explanation = Tuple[str, str, int, int]
 _STOP = re.compile(r"[\s\ufeff{;]")
 _RUN = re.compile(r"[^\s\ufeff{;]*")
 _ALNUM = re.compile(r"[0-9A-Za-z]*")
+# What was meant as a rank: digits, after an H when one was written ("RH3").
+_RANK_RUN = re.compile(r"[Hh]?[0-9]*")
 _DRAW_LETTERS = set("ABCDEFGIJKLMNOPQRSTUVWYZabcdefgijklmnopqrstuvwyz")
 _RESERVED = {
     "D": "D is reserved for the draw pile",
@@ -108,7 +110,7 @@ def explain(
                     f"as in '{so_far}-D'", at, at)
         if last == "RANK" and char.isdigit():
             rank = parts[-1]
-            digits = re.match(r"[0-9]*", text[rank.start_pos:]).group()
+            digits = _RANK_RUN.match(text, rank.start_pos).group()
             return ("N103", f"'{digits}' is not a rank: ranks are 2 to 10, or H",
                     rank.start_pos, rank.start_pos + len(digits))
         marker = " (or the discard marker D or X)" if last == "RANK" else ""
