@@ -1,9 +1,11 @@
 """The typed, immutable syntax tree of a Lost Cities record.
 
-Every node is a frozen dataclass.  Nodes compare by meaning, not by where
-they were written: ``span`` (the source position) and a move's written
-``number`` and ``turn`` are left out of ``==``, so a tree parsed from
-canonical text equals the same tree parsed from any dialect.
+Every node is an immutable named tuple (cheap to build: a parser makes
+millions of them).  Nodes compare by meaning, not by where they were written:
+``span`` (the source position) and a move's written ``number`` and ``turn``
+are left out of ``==`` and ``hash``, so a tree parsed from canonical text
+equals the same tree parsed from any dialect.  ``node._replace(field=...)``
+makes a changed copy.
 
 >>> card = Card("R", 3)
 >>> card, card.is_handshake
@@ -14,8 +16,7 @@ Move(placement=Placement(card=Card(color='B', rank=0), discard=True), draw=Draw(
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Optional, Tuple, Union
 
 __all__ = [
     "HANDSHAKE",
@@ -33,8 +34,7 @@ __all__ = [
 HANDSHAKE = 0
 
 
-@dataclass(frozen=True, slots=True)
-class Span:
+class Span(NamedTuple):
     """Where a node stands in its source text.
 
     Lines and columns count from 1; columns count characters, as editors do.
@@ -59,12 +59,7 @@ class Span:
         return self.end - self.start
 
 
-def _no_span() -> Optional[Span]:
-    return None
-
-
-@dataclass(frozen=True, slots=True)
-class Card:
+class Card(NamedTuple):
     """A card: a colour letter and a rank (2 to 10, or ``HANDSHAKE``).
 
     The colour is the upper-case letter, whatever case the source used.
@@ -75,7 +70,7 @@ class Card:
 
     color: str
     rank: int
-    span: Optional[Span] = field(default=None, compare=False, repr=False)
+    span: Optional[Span] = None
 
     @property
     def is_handshake(self) -> bool:
@@ -83,8 +78,7 @@ class Card:
         return self.rank == HANDSHAKE
 
 
-@dataclass(frozen=True, slots=True)
-class Placement:
+class Placement(NamedTuple):
     """The first half of a move: a card played to an expedition or discarded.
 
     >>> Placement(Card("R", 3)).discard
@@ -93,11 +87,10 @@ class Placement:
 
     card: Card
     discard: bool = False
-    span: Optional[Span] = field(default=None, compare=False, repr=False)
+    span: Optional[Span] = None
 
 
-@dataclass(frozen=True, slots=True)
-class Draw:
+class Draw(NamedTuple):
     """The second half of a move: the draw pile (``color=None``) or the top of
     a colour's discard pile.
 
@@ -106,7 +99,7 @@ class Draw:
     """
 
     color: Optional[str]
-    span: Optional[Span] = field(default=None, compare=False, repr=False)
+    span: Optional[Span] = None
 
     @property
     def from_draw_pile(self) -> bool:
@@ -114,8 +107,7 @@ class Draw:
         return self.color is None
 
 
-@dataclass(frozen=True, slots=True)
-class Comment:
+class Comment(NamedTuple):
     """A comment, with its text exactly as written between the delimiters.
 
     ``kind`` is ``"brace"`` for ``{ ... }`` and ``"line"`` for ``; ...``.
@@ -126,11 +118,10 @@ class Comment:
 
     text: str
     kind: Literal["brace", "line"] = "brace"
-    span: Optional[Span] = field(default=None, compare=False, repr=False)
+    span: Optional[Span] = None
 
 
-@dataclass(frozen=True, slots=True)
-class Move:
+class Move(NamedTuple):
     """One turn: a placement and a draw, with the comments that follow it.
 
     ``number`` is the move number written before the move (``None`` when
@@ -142,9 +133,9 @@ class Move:
     placement: Placement
     draw: Draw
     comments: Tuple[Comment, ...] = ()
-    number: Optional[int] = field(default=None, compare=False, repr=False)
-    turn: Optional[int] = field(default=None, compare=False, repr=False)
-    span: Optional[Span] = field(default=None, compare=False, repr=False)
+    number: Optional[int] = None
+    turn: Optional[int] = None
+    span: Optional[Span] = None
 
     @property
     def card(self) -> Card:
@@ -152,8 +143,7 @@ class Move:
         return self.placement.card
 
 
-@dataclass(frozen=True, slots=True)
-class Header:
+class Header(NamedTuple):
     """A ``[Name "value"]`` header; ``value`` has its escapes resolved.
 
     >>> Header("Event", 'The "Open"').value
@@ -163,17 +153,16 @@ class Header:
     name: str
     value: str
     comments: Tuple[Comment, ...] = ()
-    span: Optional[Span] = field(default=None, compare=False, repr=False)
+    span: Optional[Span] = None
     #: Where the value stands, between the quotes.
-    value_span: Optional[Span] = field(default=None, compare=False, repr=False)
+    value_span: Optional[Span] = None
 
 
 if TYPE_CHECKING:  # pragma: no cover
     from .errors import NotationError
 
 
-@dataclass(frozen=True, slots=True)
-class Game:
+class Game(NamedTuple):
     """A game record: headers, moves and comments.
 
     ``comments`` holds the comments written before the first header or move;
@@ -189,8 +178,8 @@ class Game:
     headers: Tuple[Header, ...] = ()
     moves: Tuple[Move, ...] = ()
     comments: Tuple[Comment, ...] = ()
-    errors: Tuple["NotationError", ...] = field(default=(), compare=False, repr=False)
-    span: Optional[Span] = field(default=None, compare=False, repr=False)
+    errors: Tuple["NotationError", ...] = ()
+    span: Optional[Span] = None
 
     def header(self, name: str, default: Optional[str] = None) -> Optional[str]:
         """The value of the first header called ``name`` (case-sensitive)."""
@@ -209,3 +198,32 @@ class Game:
 
 
 Node = Union[Card, Placement, Draw, Comment, Move, Header, Game]
+
+
+def _by_meaning(cls: Any, n: int) -> None:
+    """Make ``cls`` compare, hash and print by its first ``n`` fields only."""
+    names = cls._fields[:n]
+
+    def __eq__(self: Any, other: Any) -> Any:
+        if type(other) is not type(self):
+            return NotImplemented
+        return self[:n] == other[:n]
+
+    def __ne__(self: Any, other: Any) -> Any:
+        if type(other) is not type(self):
+            return NotImplemented
+        return self[:n] != other[:n]
+
+    def __hash__(self: Any) -> int:
+        return hash(self[:n])
+
+    def __repr__(self: Any) -> str:
+        inner = ", ".join(f"{name}={value!r}" for name, value in zip(names, self))
+        return f"{type(self).__name__}({inner})"
+
+    cls.__eq__, cls.__ne__, cls.__hash__, cls.__repr__ = __eq__, __ne__, __hash__, __repr__
+
+
+for _cls, _n in ((Card, 2), (Placement, 2), (Draw, 1), (Comment, 2), (Move, 3),
+                 (Header, 3), (Game, 3)):
+    _by_meaning(_cls, _n)

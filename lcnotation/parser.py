@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import re
 import threading
-from dataclasses import replace
 from importlib import resources
 from pathlib import Path
 from typing import List, Optional, Sequence, Tuple
@@ -188,7 +187,7 @@ class _Builder:
                 while cj < len(comments) and (nxt is None or comments[cj].span.start < nxt):
                     cj += 1
                 if cj > ci:
-                    anchors[k] = replace(anchor, comments=tuple(comments[ci:cj]))
+                    anchors[k] = anchor._replace(comments=tuple(comments[ci:cj]))
                     ci = cj
             headers = anchors[: len(headers)]
             moves = anchors[len(headers):]
