@@ -138,10 +138,12 @@ def explain(
 
 def _explain_item(text: str, bad: int, char: str, found: str, end: int,
                   after_move: Optional[str]) -> Explanation:
-    if after_move is not None and char:
-        return ("N107", f"unexpected {found} after the move '{after_move}': "
-                "moves are separated by spaces or new lines", bad, end)
     if char == "{":
+        close = text.find("}", bad)
+        if close >= 0:
+            # Only where the start symbol allows no comment (parse_move).
+            return ("N101", "unexpected comment: expected a move such as 'R3-D'",
+                    bad, close + 1)
         line_end = text.find("\n", bad)
         return ("N110", "comment '{' is never closed: expected '}'", bad,
                 len(text) if line_end < 0 else line_end)
@@ -149,6 +151,9 @@ def _explain_item(text: str, bad: int, char: str, found: str, end: int,
         return ("N101", "'}' without an opening '{'", bad, bad + 1)
     if char == "[":
         return explain_header(text, bad)
+    if after_move is not None and char:
+        return ("N107", f"unexpected {found} after the move '{after_move}': "
+                "moves are separated by spaces or new lines", bad, end)
     upper = char.upper()
     if upper in _RESERVED:
         return ("N102", f"'{char}' is not a colour letter: {_RESERVED[upper]}", bad, bad + 1)
@@ -161,7 +166,7 @@ def _explain_item(text: str, bad: int, char: str, found: str, end: int,
         return ("N101", f"unexpected {found}: a move starts with a colour letter, "
                 "as in 'R3-D'", bad, end)
     if not char:
-        return ("N101", "unexpected end of the text", bad, bad)
+        return ("N101", "expected a move such as 'R3-D', found the end of the text", bad, bad)
     return ("N101", f"unexpected {found}: expected a move (such as 'R3-D'), "
             "a move number or a comment", bad, end)
 
