@@ -294,13 +294,18 @@ class GameParser:
             if parts and _LETTER.search(text, word_start, bad):
                 b.turn += 1
             return False
-        if text[bad] in "[{" and (not parts or parts[-1].type == "MOVE_NUMBER"):
+        between_moves = not parts or parts[-1].type == "MOVE_NUMBER"
+        if text[bad] in "[{" and between_moves:
             # A malformed header or an unclosed comment (perhaps right after a
             # move number, as in "1.{..."): its line is not movetext.
             resume = text.find("\n", bad)
             resume = len(text) if resume < 0 else resume
             return self._seek(ip, resume, text, bad_token)
-        resume = max(word_end(text, bad), bad + 1)
+        if text[bad] == "}" and between_moves:
+            # The error names only the stray '}': what follows it is read.
+            resume = bad + 1
+        else:
+            resume = max(word_end(text, bad), bad + 1)
         if _LETTER.search(text, word_start, resume):
             b.turn += 1
         return self._seek(ip, resume, text, bad_token)
