@@ -54,7 +54,19 @@ def parse_move(text: str) -> Move:
     ...
     lcnotation.errors.NotationError: line 1, column 2: expected a rank (2 to 10, or H) after the colour 'R', found '11' (N103)
     """
-    return parser().run("move", text, strict=True).moves[0]
+    b = parser().run("move", text, strict=False)
+    if not b.errors:
+        return b.moves[0]
+    code, message, span = b.errors[0]
+    if b.moves and span.start >= b.moves[0].span.end:
+        # The grammar's message would ask for another move, which is wrong here.
+        move = b.moves[0].span
+        code = "N107"
+        message = (f"unexpected {text[span.start:max(span.end, span.start + 1)]!r} after "
+                   f"the move {text[move.start:move.end]!r}: parse_move reads one move")
+    elif code == "N109":
+        message = "expected a move such as 'R3-D', found a header"
+    raise NotationError(message, span, code=code)
 
 
 def parse_game(text: str, *, strict: bool = False, path: Optional[str] = None) -> Game:
