@@ -18,12 +18,11 @@ from __future__ import annotations
 from typing import Iterable, List, Sequence, Union
 
 from .ast import HANDSHAKE, Card, Comment, Game, Header, Move
-from .dialects import Dialect, get_dialect
+from .dialects import COLOR_LETTERS, Dialect, get_dialect
 
 __all__ = ["format_card", "format_move", "format_comment", "format_header",
            "format_game", "format_games"]
 
-_COLOR_LETTERS = frozenset("ABCEFGIJKLMNOPQRSTUVWYZ")
 _RANK_TEXT = {HANDSHAKE: "H", **{n: str(n) for n in range(2, 11)}}
 
 
@@ -33,7 +32,7 @@ def format_card(card: Card) -> str:
     >>> format_card(Card("B", HANDSHAKE))
     'BH'
     """
-    if card.color not in _COLOR_LETTERS:
+    if card.color not in COLOR_LETTERS:
         raise ValueError(f"cannot write card colour {card.color!r}: a colour is one "
                          "upper-case letter other than D, H and X")
     try:
@@ -49,11 +48,23 @@ def format_move(move: Move, dialect: Union[str, Dialect] = "v1") -> str:
     >>> from lcnotation import parse_move
     >>> format_move(parse_move("bhd-d")), format_move(parse_move("BHD-D"), "x-discard")
     ('BHD-D', 'BHX-D')
+
+    A colour the dialect cannot write is refused:
+
+    >>> format_move(parse_move("P3-D"), "v1-draft")
+    Traceback (most recent call last):
+    ...
+    ValueError: dialect v1-draft cannot write the colour P (only RGWBYK)
     """
     d = get_dialect(dialect)
     draw = move.draw.color
-    if draw is not None and draw not in _COLOR_LETTERS:
+    if draw is not None and draw not in COLOR_LETTERS:
         raise ValueError(f"cannot write draw colour {draw!r}")
+    if d.colors is not None:
+        for letter in (move.placement.card.color, draw):
+            if letter is not None and letter not in d.colors:
+                raise ValueError(f"dialect {d.name} cannot write the colour {letter} "
+                                 f"(only {d.colors})")
     text = (format_card(move.placement.card)
             + (d.discard if move.placement.discard else "")
             + "-" + ("D" if draw is None else draw))
@@ -96,7 +107,13 @@ def _with_comments(text: str, comments: Sequence[Comment], out: List[str]) -> No
 
 
 def format_game(game: Game, dialect: Union[str, Dialect] = "v1") -> str:
-    """Write a game in the canonical layout (see the module docstring)."""
+    """Write a game in the canonical layout (see the module docstring).
+
+    A dialect that cannot write comments refuses a game that has some.
+    """
+    d = get_dialect(dialect)
+    if not d.comments and _has_comments(game):
+        raise ValueError(f"dialect {d.name} cannot write comments")
     out: List[str] = []
     _with_comments("", game.comments, out)
     for h in game.headers:
@@ -104,8 +121,13 @@ def format_game(game: Game, dialect: Union[str, Dialect] = "v1") -> str:
     if game.headers and game.moves:
         out.append("")
     for i, move in enumerate(game.moves, 1):
-        _with_comments(f"{i}. {format_move(move, dialect)}", move.comments, out)
+        _with_comments(f"{i}. {format_move(move, d)}", move.comments, out)
     return "".join(line + "\n" for line in out)
+
+
+def _has_comments(game: Game) -> bool:
+    return bool(game.comments) or any(h.comments for h in game.headers) \
+        or any(m.comments for m in game.moves)
 
 
 def format_games(games: Iterable[Game], dialect: Union[str, Dialect] = "v1") -> str:
