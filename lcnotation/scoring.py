@@ -1,0 +1,129 @@
+"""Scoring: expeditions, rounds and matches.
+
+An expedition with cards scores ``(sum of its numbers - 20) * (1 + handshakes)``,
+plus 20 when it holds 8 cards or more (handshakes count toward the 8, and
+the bonus is not multiplied); an expedition without cards scores 0.
+
+>>> score_expedition([2, 3, 7, 8, 10])
+10
+>>> from lcnotation.ast import Card
+>>> score_expedition([Card("R", HANDSHAKE), Card("R", 4), Card("R", 6), Card("R", 7)])
+-6
+>>> score_expedition([])
+0
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Dict, Iterable, Optional, Tuple, Union
+
+from .ast import HANDSHAKE, Card, Game
+
+__all__ = ["score_expedition", "GameScore", "score", "match_totals"]
+
+#: The cost of starting an expedition.
+EXPEDITION_COST = 20
+#: The bonus of an expedition of at least ``BONUS_LENGTH`` cards.
+BONUS = 20
+BONUS_LENGTH = 8
+
+
+def score_expedition(cards: Iterable[Union[Card, int]]) -> int:
+    """The score of one expedition, from its cards or their ranks (0 = handshake).
+
+    >>> score_expedition([HANDSHAKE, HANDSHAKE, 4, 5, 6, 7, 8, 10])
+    80
+    >>> score_expedition([HANDSHAKE] * 3)
+    -80
+    """
+    numbers = 0
+    handshakes = 0
+    count = 0
+    for card in cards:
+        rank = card if isinstance(card, int) else card.rank
+        count += 1
+        if rank == HANDSHAKE:
+            handshakes += 1
+        else:
+            numbers += rank
+    if not count:
+        return 0
+    bonus = BONUS if count >= BONUS_LENGTH else 0
+    return (numbers - EXPEDITION_COST) * (1 + handshakes) + bonus
+
+
+@dataclass(frozen=True)
+class GameScore:
+    """The score of one round: per player and colour, and the totals.
+
+    ``expeditions[i][k]`` is player ``i``'s score in ``colors[k]`` (player 0
+    is Player1, who moves first).  ``complete`` is False when the record ends
+    before the draw pile is spent: the score is then that of the round as it
+    stands.
+
+    >>> s = GameScore(("Ann", "Bob"), ("R", "G"), ((10, -6), (0, 3)), True)
+    >>> s.totals, s.by_color(0), s.winner
+    ((4, 3), {'R': 10, 'G': -6}, 'Ann')
+    """
+
+    players: Tuple[str, str]
+    colors: Tuple[str, ...]
+    expeditions: Tuple[Tuple[int, ...], Tuple[int, ...]]
+    complete: bool = True
+
+    @property
+    def totals(self) -> Tuple[int, int]:
+        """Each player's round score."""
+        return sum(self.expeditions[0]), sum(self.expeditions[1])
+
+    def by_color(self, player: int) -> Dict[str, int]:
+        """Player ``player``'s (0 or 1) score per colour."""
+        return dict(zip(self.colors, self.expeditions[player]))
+
+    @property
+    def winner(self) -> Optional[str]:
+        """The name of the player with the higher total; None for a tie."""
+        a, b = self.totals
+        if a == b:
+            return None
+        return self.players[0] if a > b else self.players[1]
+
+
+def score(game: Game) -> GameScore:
+    """Replay ``game`` and score it (as it stands, if the record is incomplete).
+
+    Rules violations do not stop the replay; :func:`lcnotation.checker.check`
+    reports them.
+
+    >>> from lcnotation.reader import parse_game
+    >>> s = score(parse_game('[Player1 "Ann"]\\n[Player2 "Bob"]\\nR5-D BH-D R8-D'))
+    >>> s.players, s.totals, s.complete
+    (('Ann', 'Bob'), (-7, -40), False)
+    """
+    # Imported here: the game state scores itself with this module.
+    from .state import GameState
+
+    state = GameState.from_game(game)
+    for move in game.moves:
+        state.apply(move)
+    return state.scores()
+
+
+def match_totals(games_or_scores: Iterable[Union[Game, GameScore]]) -> Dict[str, int]:
+    """Total score per player name over the rounds of a match.
+
+    Players may swap seats between rounds; totals follow the names in the
+    ``Player1``/``Player2`` headers.
+
+    >>> r1 = GameScore(("Ann", "Bob"), ("R",), ((10,), (-6,)))
+    >>> r2 = GameScore(("Bob", "Ann"), ("R",), ((30,), (0,)))
+    >>> match_totals([r1, r2])
+    {'Ann': 10, 'Bob': 24}
+    """
+    totals: Dict[str, int] = {}
+    for item in games_or_scores:
+        result = item if isinstance(item, GameScore) else score(item)
+        for name, points in zip(result.players, result.totals):
+            totals[name] = totals.get(name, 0) + points
+    return totals
