@@ -266,3 +266,26 @@ def test_diagnostic_lines_are_well_formed() -> None:
             if info == "diagnostics":
                 for line in body.splitlines():
                     assert _DIAGNOSTIC.fullmatch(line), f"{e.id}: cannot read {line!r}"
+
+
+_LINK = re.compile(r"\]\(([A-Za-z0-9_.-]+\.md)?(?:#([^)\s]+))?\)")
+
+
+def _anchors(document: str) -> set:
+    """GitHub's anchors for the headings of ``document``."""
+    text = _FENCE.sub("", (SPEC / document).read_text("utf-8"))
+    return {re.sub(r"[^\w\- ]", "", m.group(1).strip().lower()).replace(" ", "-")
+            for m in re.finditer(r"^#{1,6} (.+)$", text, re.M)}
+
+
+@pytest.mark.parametrize("document", ("README.md",) + DOCUMENTS)
+def test_links_between_spec_documents_resolve(document: str) -> None:
+    text = _FENCE.sub("", (SPEC / document).read_text("utf-8"))
+    for m in _LINK.finditer(text):
+        target = m.group(1) or document
+        if not (SPEC / target).exists():
+            # rules.md and json-form.md are written alongside; only they may lag.
+            assert target in ("rules.md", "json-form.md"), f"{document}: no spec/{target}"
+            continue
+        if m.group(2):
+            assert m.group(2) in _anchors(target), f"{document}: no heading #{m.group(2)} in {target}"
