@@ -289,3 +289,18 @@ def test_links_between_spec_documents_resolve(document: str) -> None:
             continue
         if m.group(2):
             assert m.group(2) in _anchors(target), f"{document}: no heading #{m.group(2)} in {target}"
+
+
+GRAMMAR = Path(__file__).resolve().parent.parent / "grammar" / "lcnotation.lark"
+
+
+@pytest.mark.parametrize("document", DOCUMENTS)
+def test_grammar_quotes_are_verbatim(document: str) -> None:
+    # A ```lark block quotes the grammar: each of its lines must be a line of it.
+    rules = {line.strip() for line in GRAMMAR.read_text("utf-8").splitlines()}
+    text = (SPEC / document).read_text("utf-8")
+    for m in _FENCE.finditer(text):
+        if m.group(1).strip() == "lark":
+            for line in m.group(2).splitlines():
+                assert not line.strip() or line.strip() in rules, (
+                    f"{document}: {line.strip()!r} is not in grammar/lcnotation.lark")
