@@ -44,6 +44,7 @@ _BREAKS = frozenset({"BRACE_COMMENT", "LINE_COMMENT", "HEADER", "$END"})
 _HEADER = re.compile(r'\[[ \t]*([A-Za-z][A-Za-z0-9_]*)[ \t]+"((?:[^"\\\r\n]|\\["\\])*)"')
 _UNESCAPE = re.compile(r'\\(["\\])')
 _LETTER = re.compile(r"[^\W\d_]")
+_NUMBER = re.compile(r"[0-9]+\.")
 
 
 def grammar_text() -> str:
@@ -228,7 +229,7 @@ class GameParser:
             except UnexpectedInput as e:
                 if not self._recover(ip, e, text):
                     break
-                if strict:
+                if strict and b.errors:
                     break
         if strict and b.errors:
             code, message, span = b.errors[0]
@@ -280,6 +281,12 @@ class GameParser:
 
         broken = bool(parts) and (
             bad > parts[-1].end_pos or (bad_token is not None and bad_token.type in _BREAKS))
+        if (broken and len(parts) == 1 and parts[0].type == "MOVE_NUMBER"
+                and (bad_token is None or bad_token.type not in _BREAKS)
+                and not _NUMBER.match(text, bad)):
+            # "2. D3-D": the number did get a move, a bad one.  Drop the number
+            # and read the word afresh, so that the word's own error is reported.
+            return self._seek(ip, bad, text, bad_token)
         code, message, start, end = explain(text, bad, parts, broken, after_move)
         b.error(code, message, start, end)
         if broken:
