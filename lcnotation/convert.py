@@ -41,7 +41,7 @@ from __future__ import annotations
 import re
 from typing import Dict, Iterable, Iterator, List, NamedTuple, Optional, Tuple, Union
 
-from .ast import Game, Span
+from .ast import Comment, Game, Span
 from .dialects import DIALECTS, ConversionError, Dialect, get_dialect
 from .errors import NotationError
 from .formatter import format_card, format_games, format_move
@@ -212,6 +212,24 @@ def _problems(part: _Part, source: Optional[Dialect], target: Union[Dialect, str
     return found
 
 
+def _exact_comments(part: _Part) -> Game:
+    """The game, with each comment's text as in the original text: the reader
+    saw LF for every lone CR, and a '{' comment may hold one."""
+    game = part.game
+    if "\r" not in part.text:
+        return game
+    text = part.text
+
+    def exact(comments: Tuple[Comment, ...]) -> Tuple[Comment, ...]:
+        return tuple(c._replace(text=text[c.span.start + 1:c.span.end - (c.kind == "brace")])
+                     for c in comments)
+
+    return game._replace(
+        comments=exact(game.comments),
+        headers=tuple(h._replace(comments=exact(h.comments)) for h in game.headers),
+        moves=tuple(m._replace(comments=exact(m.comments)) for m in game.moves))
+
+
 def _rewrite(part: _Part, target: Dialect) -> str:
     """The game's text with each move token spelt in ``target``, nothing else changed."""
     text = part.text
@@ -279,7 +297,7 @@ def convert_text(text: str, to: DialectName = "v1", *, source: Optional[DialectN
             errors.extend(problems)
         elif not errors:
             if target is JSON:
-                games.append(part.game)
+                games.append(_exact_comments(part))
             else:
                 chunks.append(_rewrite(part, target))
     if errors:
@@ -332,7 +350,7 @@ def convert_lines(lines: Iterable[str], to: DialectName = "v1", *,
             yield part
 
     if target is JSON:
-        yield from iter_json(part.game for part in checked())
+        yield from iter_json(_exact_comments(part) for part in checked())
     else:
         for part in checked():
             yield _rewrite(part, target)
