@@ -69,7 +69,8 @@ def generate_game(
     draw pile; ``build`` (0 to 1) the chance that a player adds a card to an
     expedition when one fits rather than discarding, so higher values make
     longer expeditions.  ``turns`` stops the game after that many turns (an
-    incomplete record, with Result ``*``).
+    incomplete record, with Result ``*``).  The moves depend only on ``seed``,
+    ``colors``, ``take``, ``build`` and ``turns``.
 
     >>> game = generate_game(seed=1, colors="RGWBYK", deal=True, headers=False)
     >>> [h.name for h in game.headers], len(game.header("Deck").split())
@@ -88,16 +89,16 @@ def generate_game(
         palette = parse_colors("".join(colors))
     if len(palette) * len(_RANKS) < 2 * HAND_SIZE + 1:
         raise ValueError(f"colours {''.join(palette)!r}: too few cards for a deal")
-    if players is None:
-        names = tuple(rng.sample(NAMES, 2))
-    else:
-        names = (str(players[0]), str(players[1]))
-
     deck = [Card(c, r) for c in palette for r in _RANKS]
     rng.shuffle(deck)
     hands = [deck[:HAND_SIZE], deck[HAND_SIZE:2 * HAND_SIZE]]
     draw_pile = deck[:2 * HAND_SIZE - 1:-1]  # top card last, to draw with pop()
     moves = _play(rng, palette, hands, draw_pile, take, build, turns)
+    # Drawn after the play, so that the names never change the moves.
+    if players is None:
+        names = tuple(rng.sample(NAMES, 2))
+    else:
+        names = (str(players[0]), str(players[1]))
 
     tags: List[Tuple[str, str]] = []
     if headers:

@@ -188,6 +188,29 @@ class GameState:
         setup = read_setup(game)
         return cls(setup.colors, setup.hands, setup.deck, setup.players)
 
+    def copy(self) -> "GameState":
+        """An independent copy, to try moves on.
+
+        >>> from lcnotation.reader import parse_move
+        >>> state = GameState()
+        >>> trial = state.copy()
+        >>> trial.apply(parse_move("R5-D")), trial.turn, state.turn
+        ([], 1, 0)
+        """
+        other = GameState.__new__(GameState)
+        other.colors = self.colors
+        other.players = self.players
+        other._exp = tuple({c: list(e) for c, e in side.items()} for side in self._exp)
+        other._piles = {c: list(pile) for c, pile in self._piles.items()}
+        other._doubt = set(self._doubt)
+        other._held = tuple({c: list(row) for c, row in side.items()} for side in self._held)
+        other._pool = {c: list(row) for c, row in self._pool.items()}
+        other._unknown = list(self._unknown)
+        other._deck = None if self._deck is None else list(self._deck)
+        other._high, other._low = self._high, self._low
+        other._turn, other._end_turn, other._certain = self._turn, self._end_turn, self._certain
+        return other
+
     # ------------------------------------------------------------ reading
 
     @property
@@ -253,9 +276,9 @@ class GameState:
 
         >>> from lcnotation.reader import parse_move
         >>> state = GameState()
-        >>> _ = state.apply(parse_move("R5D-R"))
+        >>> _ = state.apply(parse_move("R5D-D"))
         >>> state.locate(Card("R", 5))
-        (Location(kind='hand', player=0),)
+        (Location(kind='discard', player=None),)
         >>> state.locate(Card("G", HANDSHAKE))[0]
         Location(kind='unknown', player=None)
         """
@@ -345,26 +368,16 @@ class GameState:
         card = placement.card
         c = card.color
         r = card.rank
-        discarded = None
+        discard = placement.discard
         held = self._held[p].get(c)
         if held is None:
-            found.append(self._outside(move, turn, p, c, placement.discard))
+            found.append(self._outside(move, turn, p, c, discard))
             self._lose_unknown_card(p)
-            if placement.discard:
+            if discard:
                 self._forget_piles()
         else:
-            if held[r]:
-                held[r] -= 1
-            elif self._unknown[p] and self._pool[c][r]:
-                self._pool[c][r] -= 1
-                self._unknown[p] -= 1
-            else:
-                found.append(self._misplaced(move, turn, p, c, r))
-                self._lose_unknown_card(p)
-            if placement.discard:
-                self._piles[c].append(r)
-                discarded = c
-            else:
+            misplayed = False
+            if not discard:
                 exp = self._exp[p][c]
                 if exp:
                     last = exp[-1]
@@ -372,6 +385,26 @@ class GameState:
                     # follow handshakes.
                     if (r <= last) if r else (last != HANDSHAKE):
                         found.append(self._out_of_order(move, turn, p, c, r, last))
+                        misplayed = True
+            if misplayed:
+                # Most likely a typo: the card named stays where it was, so
+                # that its real play later is not refused.
+                self._lose_unknown_card(p)
+            elif held[r]:
+                held[r] -= 1
+            elif self._unknown[p] and self._pool[c][r]:
+                self._pool[c][r] -= 1
+                self._unknown[p] -= 1
+            else:
+                found.append(self._misplaced(move, turn, p, c, r))
+                self._lose_unknown_card(p)
+                if discard:
+                    # The card really discarded is unknown, and so is its pile.
+                    self._forget_piles()
+                    discard = False
+            if discard:
+                self._piles[c].append(r)
+            elif not placement.discard:
                 exp.append(r)
         source = move.draw.color
         if source is None:
@@ -386,15 +419,18 @@ class GameState:
                 self._low -= 1
             if not self._high:
                 self._end_turn = turn
+        elif source == c and placement.discard:
+            found.append(self._diag(
+                "R108", f"{self.players[p]} cannot draw back the {card_name(c, r)}: a card "
+                "discarded this turn stays on its pile until the next turn", move, turn))
+            self._unknown_draw(p)
         else:
             pile = self._piles.get(source)
             if pile:
-                if source == discarded:
-                    found.append(self._diag(
-                        "R108", f"{self.players[p]} cannot draw back the {card_name(c, r)}: a card "
-                        "discarded this turn stays on its pile until the next turn", move, turn))
                 self._held[p][source][pile.pop()] += 1
-            elif pile is None or source not in self._doubt:
+            elif pile is not None and source in self._doubt:
+                self._unknown[p] += 1
+            else:
                 if pile is None:
                     found.append(self._diag(
                         "R106", f"{self.players[p]} draws from the {source} discard pile, but "
@@ -405,8 +441,6 @@ class GameState:
                         "R107", f"{self.players[p]} draws from the {color_name(source)} "
                         "discard pile, but it is empty", move, turn))
                 self._unknown_draw(p)
-            else:
-                self._unknown[p] += 1
         return found
 
     # ------------------------------------------------------------ diagnostics
@@ -451,14 +485,14 @@ class GameState:
                 return self._diag("R103", f"{name} cannot place a {card}: all three "
                                   f"{color_name(c)} handshakes are already on the table",
                                   move, turn)
-            return self._diag("R103", f"{card} is already {places[0]}: there is only one "
-                              f"{card}", move, turn)
+            return self._diag("R103", f"{name} cannot place {card}: it is already "
+                              f"{places[0]}, and there is only one {card}", move, turn)
         if self._held[1 - p][c][r]:
             return self._diag("R104", f"{name} cannot place {card}: {other} holds it", move, turn)
         if self._deck is not None and (c, r) in self._deck:
             why = "by the deal it is still in the draw pile"
         else:
-            hand = " ".join(card_name(k.color, k.rank) for k in self.known_cards(p))
+            hand = ", ".join(card_name(k.color, k.rank) for k in self.known_cards(p))
             why = f"{name}'s hand is {hand}" if hand else f"{name}'s hand is empty"
         return self._diag("R105", f"{name} does not hold {card}: {why}", move, turn)
 
@@ -550,7 +584,8 @@ def deal_problems(colors: Sequence[str], parts: Dict[str, Optional[Deal]]
             continue
         if len(cards) != expected[part]:
             whom = "each player is dealt" if part != "Deck" else "after the deal the draw pile holds"
-            problems.append(("R201", f"{part} holds {len(cards)} cards: {whom} "
+            plural = "" if len(cards) == 1 else "s"
+            problems.append(("R201", f"{part} holds {len(cards)} card{plural}: {whom} "
                              f"{expected[part]}", part, -1))
         for i, key in enumerate(cards):
             c, r = key
