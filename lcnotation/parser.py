@@ -20,7 +20,7 @@ from importlib import resources
 from pathlib import Path
 from typing import List, Optional, Sequence, Tuple
 
-from lark import Lark, Token
+from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from .ast import HANDSHAKE, Card, Comment, Draw, Game, Header, Move, Placement, Span
@@ -38,7 +38,8 @@ _UPPER = {c: c.upper() for c in "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTU
 _DRAWS = ("DRAW_COLOR", "DRAW_PILE")
 # Tokens that can stand on the parser's stack inside an unfinished move.
 _MOVE_PARTS = frozenset({"MOVE_NUMBER", "COLOR", "RANK", "DISCARD", "MINUS", *_DRAWS})
-_POPPABLE = _MOVE_PARTS | {"BRACE_COMMENT", "LINE_COMMENT"}
+_COMMENTS = frozenset({"BRACE_COMMENT", "LINE_COMMENT"})
+_POPPABLE = _MOVE_PARTS | _COMMENTS
 # Tokens that may directly follow an unfinished move without being part of it.
 _BREAKS = frozenset({"BRACE_COMMENT", "LINE_COMMENT", "HEADER", "$END"})
 _HEADER = re.compile(r'\[[ \t]*([A-Za-z][A-Za-z0-9_]*)[ \t]+"((?:[^"\\\r\n]|\\["\\])*)"')
@@ -244,11 +245,11 @@ class GameParser:
         b = self.builder
         state = ip.parser_state
         values, states = state.value_stack, state.state_stack
-        popped: List[Token] = []
-        while values and isinstance(values[-1], Token) and values[-1].type in _POPPABLE:
+        popped: List[object] = []
+        while values and _poppable(values[-1]):
             popped.append(values.pop())
             states.pop()
-        parts = [t for t in reversed(popped) if t.type in _MOVE_PARTS]
+        parts = [t for t in reversed(popped) if isinstance(t, Token) and t.type in _MOVE_PARTS]
 
         bad_token: Optional[Token] = None
         if isinstance(e, UnexpectedToken):
@@ -331,6 +332,16 @@ class GameParser:
         if counter.char_pos < pos:
             counter.feed(text[counter.char_pos:pos])
         return True
+
+
+def _poppable(value: object) -> bool:
+    """Whether recovery may drop ``value`` from the parser's stack: a token of
+    an unfinished move, or comments (already recorded by the builder), either
+    as tokens or as the tree of a ``_comment*`` that Lark has reduced."""
+    if isinstance(value, Token):
+        return value.type in _POPPABLE
+    return isinstance(value, Tree) and all(
+        isinstance(c, Token) and c.type in _COMMENTS for c in value.children)
 
 
 _local = threading.local()
