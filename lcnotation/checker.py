@@ -89,7 +89,7 @@ def check(game: Game, *, path: Optional[str] = None) -> CheckReport:
     setup = read_setup(game)
     diagnostics: List[Diagnostic] = [e.to_diagnostic() for e in game.errors]
     diagnostics += setup.diagnostics
-    state = GameState(setup.colors, setup.hands, setup.deck, setup.players)
+    state = GameState.from_setup(setup)
     apply = state.apply
     moves = game.moves
     for i, move in enumerate(moves):
@@ -99,9 +99,11 @@ def check(game: Game, *, path: Optional[str] = None) -> CheckReport:
                 diagnostics.append(_after_the_end(found[0], len(moves) - i - 1))
                 break
             diagnostics += found
-    result = next((h for h in game.headers if h.name == "Result"), None)
-    if result is not None:
-        diagnostics += _check_result(result, state)
+    score = state.scores()
+    for header in game.headers:
+        if header.name == "Result":
+            diagnostics += _check_result(header, state, score)
+            break
     if not state.is_over and state.draw_pile_range[0]:
         where = moves[-1].span if moves else game.span
         diagnostics.append(Diagnostic(
@@ -112,7 +114,7 @@ def check(game: Game, *, path: Optional[str] = None) -> CheckReport:
         diagnostics.sort(key=_position)
     if path is not None:
         diagnostics = [d.with_path(path) for d in diagnostics]
-    return CheckReport(tuple(diagnostics), state, state.scores(), state.is_over)
+    return CheckReport(tuple(diagnostics), state, score, state.is_over)
 
 
 def _position(d: Diagnostic) -> int:
@@ -133,7 +135,7 @@ def _after_the_end(found: Diagnostic, rest: int) -> Diagnostic:
     return replace(found, message=f"{found.message} ({more})")
 
 
-def _check_result(header: Header, state: GameState) -> List[Diagnostic]:
+def _check_result(header: Header, state: GameState, score: GameScore) -> List[Diagnostic]:
     """The Result header against the score (only a complete, certain replay is scored
     for sure)."""
     try:
@@ -142,7 +144,7 @@ def _check_result(header: Header, state: GameState) -> List[Diagnostic]:
         return [err.to_diagnostic()]
     if claimed is None or not state.is_over or not state.certain:
         return []
-    actual = state.scores().totals
+    actual = score.totals
     if claimed == actual:
         return []
     a, b = state.players

@@ -13,7 +13,7 @@ and options always give the same game.
 [Round "1"]
 [Player1 "North"]
 [Player2 "South"]
-[Result "-8--22"]
+[Result "-23--2"]
 <BLANKLINE>
 1. GH-D
 2. R10D-D
@@ -121,6 +121,7 @@ def _play(rng: random.Random, palette: Tuple[str, ...], hands: List[List[Card]],
     """Play the round: fill ``moves``; ``hands`` and ``draw_pile`` are used up."""
     random_ = rng.random
     choice = rng.choice
+    randrange = rng.randrange
     lasts: List[Dict[str, int]] = [dict.fromkeys(palette, -1), dict.fromkeys(palette, -1)]
     piles: Dict[str, List[Card]] = {c: [] for c in palette}
     draws = {c: Draw(c) for c in palette}
@@ -131,23 +132,29 @@ def _play(rng: random.Random, palette: Tuple[str, ...], hands: List[List[Card]],
         p = turn & 1
         hand = hands[p]
         last = lasts[p]
-        # Cards that fit their expedition, with how far they jump ahead.
+        # The cards that fit their expedition, as (how far they jump ahead,
+        # index in hand), and the indices of those that do not.
         fits = []
-        for card in hand:
+        dead = []
+        for i, card in enumerate(hand):
             top = last[card.color]
             rank = card.rank
             if top < 0 or (rank > top if rank else top == HANDSHAKE):
-                fits.append((rank - max(top, 1) if rank else 0, card))
+                fits.append((rank - (top if top > 1 else 1) if rank else 0, i))
+            else:
+                dead.append(i)
         if fits and random_() < build:
-            card = min(fits)[1] if random_() < 0.7 else choice(fits)[1]
+            i = min(fits)[1] if random_() < 0.7 else choice(fits)[1]
+            card = hand[i]
             discard = False
             last[card.color] = card.rank
         else:
-            dead = [k for k in hand if all(k is not f for _, f in fits)]
-            card = choice(dead or hand)
+            i = choice(dead) if dead else randrange(len(hand))
+            card = hand[i]
             discard = True
             piles[card.color].append(card)
-        hand.remove(card)
+        hand[i] = hand[-1]
+        hand.pop()
         draw = _FROM_DRAW_PILE
         if random_() < take:
             open_piles = [c for c, pile in piles.items()

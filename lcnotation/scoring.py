@@ -16,11 +16,11 @@ the bonus is not multiplied); an expedition without cards scores 0.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Dict, Iterable, Optional, Tuple, Union
+from typing import Dict, Iterable, Optional, Sequence, Tuple, Union
 
 from .ast import HANDSHAKE, Card, Game
 
-__all__ = ["score_expedition", "GameScore", "score", "match_totals"]
+__all__ = ["score_expedition", "score_ranks", "GameScore", "score", "match_totals"]
 
 #: The cost of starting an expedition.
 EXPEDITION_COST = 20
@@ -37,20 +37,20 @@ def score_expedition(cards: Iterable[Union[Card, int]]) -> int:
     >>> score_expedition([HANDSHAKE] * 3)
     -80
     """
-    numbers = 0
-    handshakes = 0
-    count = 0
-    for card in cards:
-        rank = card if isinstance(card, int) else card.rank
-        count += 1
-        if rank == HANDSHAKE:
-            handshakes += 1
-        else:
-            numbers += rank
-    if not count:
+    return score_ranks([card if isinstance(card, int) else card.rank for card in cards])
+
+
+def score_ranks(ranks: Sequence[int]) -> int:
+    """:func:`score_expedition` for a list of ranks (the fast path of the checker).
+
+    >>> score_ranks([HANDSHAKE, 3, 5, 7])
+    -10
+    """
+    if not ranks:
         return 0
-    bonus = BONUS if count >= BONUS_LENGTH else 0
-    return (numbers - EXPEDITION_COST) * (1 + handshakes) + bonus
+    bonus = BONUS if len(ranks) >= BONUS_LENGTH else 0
+    # A handshake's rank is 0, so the sum of all ranks is the sum of the numbers.
+    return (sum(ranks) - EXPEDITION_COST) * (1 + ranks.count(HANDSHAKE)) + bonus
 
 
 @dataclass(frozen=True)

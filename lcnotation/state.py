@@ -35,7 +35,7 @@ from typing import (Dict, Iterable, List, NamedTuple, Optional, Sequence, Set, T
 from .ast import HANDSHAKE, Card, Draw, Game, Header, Move, Placement, Span
 from .errors import Diagnostic, NotationError, Severity
 from .headers import DEFAULT_COLORS, parse_cards, parse_colors
-from .scoring import GameScore, score_expedition
+from .scoring import GameScore, score_ranks
 
 __all__ = ["GameState", "Location", "Setup", "read_setup", "HAND_SIZE", "CARDS_PER_COLOR",
            "draw_pile_start", "card_name", "color_name", "NO_SPAN"]
@@ -136,8 +136,19 @@ class GameState:
                                  "upper-case letter other than D, H and X")
         if len(set(colors)) != len(colors) or not colors:
             raise ValueError(f"colours {''.join(colors)!r}: expected distinct letters")
+        parts = [None if h is None else _pairs(h) for h in (hands or (None, None))]
+        deck_pairs = None if deck is None else _pairs(deck)
+        problems = deal_problems(colors, {"Hand1": parts[0], "Hand2": parts[1],
+                                          "Deck": deck_pairs})
+        if problems:
+            raise ValueError(problems[0][1])
+        self._setup(colors, (str(players[0]), str(players[1])), parts, deck_pairs)
+
+    def _setup(self, colors: Tuple[str, ...], players: Tuple[str, str],
+               hands: Sequence[Optional[Deal]], deck: Optional[Deal]) -> None:
+        """Set up the round from a deal that is known to be sound."""
         self.colors = colors
-        self.players = (str(players[0]), str(players[1]))
+        self.players = players
         self._exp: Tuple[Dict[str, List[int]], Dict[str, List[int]]] = (
             {c: [] for c in colors}, {c: [] for c in colors})
         self._piles: Dict[str, List[int]] = {c: [] for c in colors}
@@ -148,7 +159,7 @@ class GameState:
             {c: [0] * 11 for c in colors}, {c: [0] * 11 for c in colors})
         # Copies of each card whose place is unknown: the draw pile (when the
         # deal is not known), the unknown cards of the hands, doubtful piles.
-        self._pool: Dict[str, List[int]] = {c: list(_COPIES) for c in colors}
+        pool = self._pool = {c: list(_COPIES) for c in colors}
         self._unknown = [HAND_SIZE, HAND_SIZE]
         # The known draw pile, top card last (so drawing is a pop).
         self._deck: Optional[List[Tuple[str, int]]] = None
@@ -158,24 +169,17 @@ class GameState:
         self._turn = 0
         self._end_turn: Optional[int] = None
         self._certain = True
-        parts = [None if h is None else _pairs(h) for h in (hands or (None, None))]
-        deck_pairs = None if deck is None else _pairs(deck)
-        problems = deal_problems(colors, {"Hand1": parts[0], "Hand2": parts[1],
-                                          "Deck": deck_pairs})
-        if problems:
-            raise ValueError(problems[0][1])
-        pool = self._pool
-        for p, hand in enumerate(parts):
+        for p, hand in enumerate(hands):
             if hand is not None:
                 held = self._held[p]
                 for c, r in hand:
                     held[c][r] += 1
                     pool[c][r] -= 1
                 self._unknown[p] = 0
-        if deck_pairs is not None:
-            for c, r in deck_pairs:
+        if deck is not None:
+            for c, r in deck:
                 pool[c][r] -= 1
-            self._deck = list(reversed(deck_pairs))
+            self._deck = list(reversed(deck))
 
     @classmethod
     def from_game(cls, game: Game) -> "GameState":
@@ -185,8 +189,15 @@ class GameState:
         out: an unreadable Colors header gives its readable letters, a deal
         with a problem is not used.
         """
-        setup = read_setup(game)
-        return cls(setup.colors, setup.hands, setup.deck, setup.players)
+        return cls.from_setup(read_setup(game))
+
+    @classmethod
+    def from_setup(cls, setup: "Setup") -> "GameState":
+        """The state at the start of the round ``setup`` describes (its deal was
+        checked by :func:`read_setup`)."""
+        state = cls.__new__(cls)
+        state._setup(setup.colors, setup.players, setup.hands, setup.deck)
+        return state
 
     def copy(self) -> "GameState":
         """An independent copy, to try moves on.
@@ -299,7 +310,7 @@ class GameState:
     def scores(self) -> GameScore:
         """The score of the round as it stands."""
         colors = self.colors
-        per_player = tuple(tuple(score_expedition(self._exp[p][c]) for c in colors)
+        per_player = tuple(tuple(score_ranks(self._exp[p][c]) for c in colors)
                            for p in (0, 1))
         return GameScore(self.players, colors, per_player, self._high == 0)  # type: ignore[arg-type]
 
@@ -575,6 +586,11 @@ def deal_problems(colors: Sequence[str], parts: Dict[str, Optional[Deal]]
     >>> deal_problems("RGWBY", {"Hand1": (("R", 3),) * 2, "Hand2": None, "Deck": None})
     [('R201', 'Hand1 holds 2 cards: each player is dealt 8', 'Hand1', -1), ('R202', 'Red 3 is dealt twice (Hand1): there is only one Red 3', 'Hand1', 1)]
     """
+    hand1, hand2, deck = parts.get("Hand1"), parts.get("Hand2"), parts.get("Deck")
+    if hand1 is not None and hand2 is not None and deck is not None \
+            and len(hand1) == len(hand2) == HAND_SIZE \
+            and sorted(hand1 + hand2 + deck) == _full_deck(colors):
+        return []
     expected = {"Hand1": HAND_SIZE, "Hand2": HAND_SIZE, "Deck": draw_pile_start(len(colors))}
     problems: List[Tuple[str, str, str, int]] = []
     seen: Dict[Tuple[str, int], List[str]] = {}
@@ -614,9 +630,25 @@ def deal_problems(colors: Sequence[str], parts: Dict[str, Optional[Deal]]
 
 _CARD_LIST = re.compile(r" *(?:[A-CE-GI-WYZa-ce-gi-wyz](?:10|[2-9Hh]))(?: +[A-CE-GI-WYZa-ce-gi-wyz]"
                         r"(?:10|[2-9Hh]))* *")
-_CARD = re.compile(r"([A-CE-GI-WYZa-ce-gi-wyz])(10|[2-9Hh])")
 _RANK_OF = {"H": HANDSHAKE, "h": HANDSHAKE, **{str(n): n for n in range(2, 11)}}
+# Every card as written in a deal header, with its (colour, rank) pair.
+_CARD_PAIRS = {letter + rank: (letter.upper(), value) for letter in
+               _COLOR_LETTERS | {x.lower() for x in _COLOR_LETTERS}
+               for rank, value in _RANK_OF.items()}
+_full_decks: Dict[Tuple[str, ...], List[Tuple[str, int]]] = {}
 _colors_seen: Dict[str, Tuple[str, ...]] = {}
+
+
+def _full_deck(colors: Sequence[str]) -> List[Tuple[str, int]]:
+    """Every card of the colours, as sorted ``(colour, rank)`` pairs."""
+    key = tuple(colors)
+    deck = _full_decks.get(key)
+    if deck is None:
+        deck = sorted((c, r) for c in key for r in _RANKS for _ in range(_COPIES[r]))
+        if len(_full_decks) > 64:
+            _full_decks.clear()
+        _full_decks[key] = deck
+    return deck
 
 
 def _cards_of(header: Header) -> Deal:
@@ -625,7 +657,7 @@ def _cards_of(header: Header) -> Deal:
     # Plain space-separated cards, by far the common case, skip the grammar
     # (which accepts all of them too); anything else goes through it.
     if _CARD_LIST.fullmatch(value):
-        return tuple((c.upper(), _RANK_OF[r]) for c, r in _CARD.findall(value))
+        return tuple(map(_CARD_PAIRS.__getitem__, value.split()))
     return _pairs(parse_cards(header))
 
 
