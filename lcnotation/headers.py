@@ -122,7 +122,8 @@ def parse_result(value: Union[str, Header]) -> Optional[Tuple[int, int]]:
     if m is None:
         start = len(text) - len(text.lstrip())
         raise _fail(f"Result: expected two scores such as \"87-42\" (or \"*\"), found "
-                    f"{text.strip()!r}", "N122", start, len(text.rstrip()), line, offset)
+                    f"{text.strip()!r}", "N122", start, max(start, len(text.rstrip())),
+                    line, offset)
     return int(m.group(1)), int(m.group(2))
 
 
