@@ -64,6 +64,7 @@ DialectName = Union[str, Dialect]
 # A line with its end: LF, CRLF or a lone CR (old Mac files).
 _LINE = re.compile(r"[^\r\n]*(?:\r\n?|\n)|[^\r\n]+")
 _CARD_HEADERS = ("Hand1", "Hand2", "Deck")
+_SPACE = re.compile(r"[\s\ufeff]+")
 
 
 def dialect_names() -> List[str]:
@@ -184,9 +185,15 @@ def _letter_span(header, letter: str) -> Optional[Span]:
                 span.start + i, span.start + i + 1)
 
 
+def _letters(written: str) -> str:
+    """A move as written, without the white space the reader allows inside it
+    (no dialect spells that)."""
+    return _SPACE.sub("", written)
+
+
 def _misspelt(part: _Part, source: Dialect, path: Optional[str]) -> Iterator[NotationError]:
     for move in part.game.moves:
-        written = part.text[move.span.start:move.span.end]
+        written = _letters(part.text[move.span.start:move.span.end])
         try:
             expected = format_move(move, source)
         except ValueError as err:
@@ -237,10 +244,26 @@ def _rewrite(part: _Part, target: Dialect) -> str:
     pos = 0
     for move in part.game.moves:
         out.append(text[pos:move.span.start])
-        out.append(format_move(move, target))
+        out.append(_respell(text[move.span.start:move.span.end], format_move(move, target)))
         pos = move.span.end
     out.append(text[pos:])
     return "".join(out)
+
+
+def _respell(written: str, spelt: str) -> str:
+    """``spelt`` with the white space the reader allowed inside ``written`` kept.
+
+    Both have the same tokens with the same lengths (a rank is the same rank,
+    a discard marker one letter in every dialect), so the characters that are
+    not white space correspond one to one.
+
+    >>> _respell("r3 -\\r\\nd", "R3-D")
+    'R3 -\\r\\nD'
+    """
+    if len(written) == len(spelt):
+        return spelt
+    letters = iter(spelt)
+    return "".join(c if c.isspace() or c == "\ufeff" else next(letters) for c in written)
 
 
 # ---------------------------------------------------------------- converting
@@ -405,6 +428,7 @@ def detect_dialect(text: str, games: Optional[Iterable[Game]] = None) -> Detecti
     unknown_at: Optional[Span] = None
     n = 0
     for written, move, span in _written_moves(text, games):
+        written = _letters(written)
         fit = fits.get(written)
         if fit is None:
             fit = fits[written] = tuple(d.name for d in dialects if _spells(d, move, written))

@@ -35,20 +35,22 @@ comment_texts = st.text(st.sampled_from(" a1-;[]\"\\\tü✓Rd"), max_size=8)
 @st.composite
 def move_tokens(draw, colors: str = "RGWBYKP", spelling: str = "any") -> str:
     """A move as someone might type it; ``spelling`` is a dialect name or 'any'."""
-    token = (draw(st.sampled_from(colors)) + draw(st.sampled_from(_RANKS))
-             + draw(st.sampled_from(["", "D", "X"])) + "-"
-             + draw(st.sampled_from(colors + "D")))
+    parts = [draw(st.sampled_from(colors)), draw(st.sampled_from(_RANKS)),
+             draw(st.sampled_from(["", "D", "X"])), "-", draw(st.sampled_from(colors + "D"))]
     if spelling != "any":
         d = get_dialect(spelling)
-        token = re.sub(r"(?<=[0-9H])[DX](?=-)", d.discard, token)
-        return token.lower() if d.lowercase else token
-    case = draw(st.sampled_from(["upper", "lower", "each"]))
-    if case == "lower":
-        return token.lower()
-    if case == "each":
-        flips = draw(st.lists(st.booleans(), min_size=len(token), max_size=len(token)))
-        return "".join(c.lower() if f else c for c, f in zip(token, flips))
-    return token
+        parts[2] = parts[2] and d.discard
+        parts = [p.lower() if d.lowercase else p for p in parts]
+    else:
+        case = draw(st.sampled_from(["upper", "lower", "each"]))
+        if case == "lower":
+            parts = [p.lower() for p in parts]
+        elif case == "each":
+            parts = [p.lower() if draw(st.booleans()) else p for p in parts]
+    # The reader allows white space between the tokens of a move: rarely, put some.
+    gaps = draw(st.lists(st.sampled_from(["", "", "", "", "", "", " ", "\n", "\t "]),
+                         min_size=4, max_size=4))
+    return parts[0] + "".join(g + p for g, p in zip(gaps, parts[1:]))
 
 
 @st.composite
@@ -94,6 +96,10 @@ def record_files(draw, colors: str = "RGWBYKP", spelling: str = "any") -> str:
     return "".join(out)
 
 
+_SPACE = re.compile(r"[\s\ufeff]")
+_NOT_SPACE = re.compile(r"[^\s\ufeff]")
+
+
 def _moves_and_gaps(text: str) -> Tuple[list, List[str], List[str]]:
     """The moves of ``text``, their tokens, and the text around them."""
     games = list(parse_games(text))
@@ -118,7 +124,7 @@ def _colors_of(games) -> set:
 @settings(max_examples=150, deadline=None)
 @given(record_files(), st.sampled_from(TEXT_DIALECTS))
 def test_conversion_rewrites_only_the_move_tokens(text, to):
-    games, _, gaps = _moves_and_gaps(text)
+    games, tokens, gaps = _moves_and_gaps(text)
     if to == "v1-draft" and not _colors_of(games) <= DRAFT_COLORS:
         with pytest.raises(ConversionError) as info:
             convert_text(text, to)
@@ -128,7 +134,11 @@ def test_conversion_rewrites_only_the_move_tokens(text, to):
     out_games, out_tokens, out_gaps = _moves_and_gaps(out)
     assert out_gaps == gaps
     assert out_games == games  # the same moves, with the same comments and headers
-    assert out_tokens == [format_move(m, to) for g in games for m in g.moves]
+    assert [_SPACE.sub("", t) for t in out_tokens] == [format_move(m, to)
+                                                       for g in games for m in g.moves]
+    # White space inside a move stays where it was.
+    assert [_NOT_SPACE.sub(".", t) for t in out_tokens] == [_NOT_SPACE.sub(".", t)
+                                                            for t in tokens]
 
 
 @settings(max_examples=100, deadline=None)
@@ -193,6 +203,12 @@ def test_empty_and_blank_texts():
     for text in ("", "\n", "  \r\n\t", "{only a comment}", "{}"):
         for to in TEXT_DIALECTS:
             assert convert_text(text, to) == text
+
+
+def test_white_space_inside_a_move_stays():
+    text = "1. R3 -d  2. B H x - d\n3. R3-\r\nD\n"
+    assert convert_text(text, "lower") == "1. r3 -d  2. b h d - d\n3. r3-\r\nd\n"
+    assert convert_text(convert_text(text, "lower"), "v1") == "1. R3 -D  2. B H D - D\n3. R3-\r\nD\n"
 
 
 def test_mixed_spellings_are_normalised():
