@@ -15,8 +15,9 @@ positions inside the header.
 
 from __future__ import annotations
 
+import functools
 import re
-from typing import Optional, Tuple, Union
+from typing import Callable, Optional, Tuple, TypeVar, Union
 
 from .ast import Card, Game, Header, Span
 from .errors import NotationError
@@ -38,17 +39,48 @@ _COLOR_CHOICES = frozenset("ABCEFGIJKLMNOPQRSTUVWYZ")
 _RESERVED_WHY = {"D": "D is reserved for the draw pile", "H": "H is the handshake rank",
                  "X": "X is the discard marker of the x-discard notation"}
 _RESULT = re.compile(r"\s*(-?[0-9]+)\s*-\s*(-?[0-9]+)\s*\Z")
+_T = TypeVar("_T")
 
 
 def _source(value: Union[str, Header]) -> Tuple[str, int, int, str]:
-    """The text to parse, padded so that positions are those of the file."""
+    """The text to parse, padded so that positions are those of the file.
+
+    A value written with escapes is parsed as it is (positions relative to
+    the value); :func:`_in_file` then moves its errors into the file.
+    """
     if isinstance(value, Header):
         span = value.value_span
         if span is not None and span.length == len(value.value):
             pad = span.column - 1
             return " " * pad + value.value, span.line, span.start - pad, value.name
-        value = value.value
+        return value.value, 1, 0, value.name
     return value, 1, 0, ""
+
+
+def _in_file(read: Callable[[Union[str, Header]], _T]) -> Callable[[Union[str, Header]], _T]:
+    """Report the errors of ``read`` where they stand in the file, also for a
+    header value written with escapes (each \\" or \\\\ is two characters there)."""
+
+    @functools.wraps(read)
+    def read_in_file(value: Union[str, Header]) -> _T:
+        try:
+            return read(value)
+        except NotationError as err:
+            span = value.value_span if isinstance(value, Header) else None
+            if span is None or span.length == len(value.value):
+                raise
+            text = value.value
+
+            def raw(i: int) -> int:  # offset i of the value, in the written value
+                return i + text.count("\\", 0, i) + text.count('"', 0, i)
+
+            start, end = raw(err.span.start), raw(err.span.end)
+            raise NotationError(err.message, Span(span.line, span.column + start, span.line,
+                                                  span.column + end, span.start + start,
+                                                  span.start + end),
+                                code=err.code) from None
+
+    return read_in_file
 
 
 def _fail(message: str, code: str, start: int, end: int, first_line: int,
@@ -58,6 +90,7 @@ def _fail(message: str, code: str, start: int, end: int, first_line: int,
                                        first_offset + start, first_offset + end), code=code)
 
 
+@_in_file
 def parse_colors(value: Union[str, Header]) -> Tuple[str, ...]:
     """The colour letters of a ``Colors`` header, upper case, in order.
 
@@ -91,6 +124,7 @@ def parse_colors(value: Union[str, Header]) -> Tuple[str, ...]:
     return tuple(b.found_colors)
 
 
+@_in_file
 def parse_cards(value: Union[str, Header]) -> Tuple[Card, ...]:
     """The cards of a ``Hand1``, ``Hand2`` or ``Deck`` header, separated by spaces.
 
@@ -113,6 +147,7 @@ def parse_cards(value: Union[str, Header]) -> Tuple[Card, ...]:
     return tuple(cards)
 
 
+@_in_file
 def parse_result(value: Union[str, Header]) -> Optional[Tuple[int, int]]:
     """The two scores of a ``Result`` header (``"87-42"``); ``None`` for ``"*"``."""
     text, line, offset, _ = _source(value)
