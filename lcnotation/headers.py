@@ -138,7 +138,18 @@ def parse_cards(value: Union[str, Header]) -> Tuple[Card, ...]:
         b = parser().run("cards", text, strict=True, first_line=line, first_offset=offset)
     except NotationError as err:
         prefix = f"{name}: " if name else ""
-        raise NotationError(prefix + err.message, err.span, code="N121") from None
+        if err.code in ("N102", "N103"):  # a bad colour or rank, named by the message
+            raise NotationError(prefix + err.message, err.span, code="N121") from None
+        # The grammar's other messages speak of moves: say what a card list holds.
+        at = err.span.start - offset
+        while at < len(text) and text[at].isspace():
+            at += 1
+        end = at
+        while end < len(text) and not text[end].isspace():
+            end += 1
+        found = repr(text[at:end]) if end > at else "the end of the value"
+        raise _fail(f"{prefix}expected cards such as \"R3 BH W10\" (a colour letter, then "
+                    f"2 to 10 or H), found {found}", "N121", at, end, line, offset) from None
     cards = b.found_cards
     for before, after in zip(cards, cards[1:]):
         if before.span.end == after.span.start:
