@@ -231,6 +231,17 @@ def test_conversion_to_json_and_back(games):
     assert convert_text(document, to="json") == document
 
 
+@settings(max_examples=50, deadline=None)
+@given(game_lists())
+def test_a_document_survives_the_way_through_lcn(games):
+    document = dumped(games)
+    back = convert_text(convert_text(document, to="v1"), to="json")
+    if games == [Game()]:  # white space only: no game in the file written
+        assert json.loads(back)["games"] == []
+    else:
+        assert back == document
+
+
 MESSY = """{a file} ; comments first
 [Event  "The \\"Open\\""]   {header note}
 [Site "Bar"]
@@ -470,6 +481,44 @@ def test_locate_walks_strings_with_brackets_and_escapes():
         for key in path:
             value = value[key]
         assert json.loads(text[spans[path].start:spans[path].end]) == value
+
+
+# ---------------------------------------------------------------- spec/json-form.md
+
+_FENCE = re.compile(r"^```([^\n]*)\n(.*?)^```$", re.M | re.S)
+
+
+def _spec_blocks() -> Dict[str, List[str]]:
+    blocks: Dict[str, List[str]] = {}
+    for m in _FENCE.finditer((ROOT / "spec" / "json-form.md").read_text("utf-8")):
+        blocks.setdefault(m.group(1).strip(), []).append(m.group(2))
+    return blocks
+
+
+def test_the_example_of_the_spec_is_what_the_code_writes():
+    blocks = _spec_blocks()
+    (record,), (document,) = blocks["lcn"], blocks["json"]
+    assert convert_text(record, to="json") == checked(document)
+    back = convert_text(document, to="v1")
+    assert back == format_games(parse_games(record)) and "1. W2D-Y\n" in back
+    assert from_json(document) == list(parse_games(record))
+
+
+def test_the_refused_example_of_the_spec_gives_the_errors_it_shows():
+    blocks = _spec_blocks()
+    (document,), (shown,) = blocks["json refused"], blocks["errors"]
+    with pytest.raises(ConversionError) as info:
+        from_json(document)
+    assert "".join(f"{e.line}:{e.column} {e.code} {e.message}\n"
+                   for e in info.value.errors) == shown
+    assert schema_errors(json.loads(document))
+
+
+def test_the_codes_of_the_spec_are_the_codes_used():
+    text = (ROOT / "spec" / "json-form.md").read_text("utf-8")
+    documented = set(re.findall(r"^\| `(J\d{3})` \|", text, re.M))
+    used = set(re.findall(r'"(J\d{3})"', (ROOT / "lcnotation" / "jsonform.py").read_text("utf-8")))
+    assert documented == used == {f"J10{i}" for i in range(1, 7)}
 
 
 # ---------------------------------------------------------------- the validator itself
