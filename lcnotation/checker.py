@@ -40,7 +40,8 @@ RULE_CODES: Dict[str, Tuple[Severity, str]] = {
     "R103": (ERROR, "a card already on the table (every copy is on an expedition or a "
                     "discard pile)"),
     "R104": (ERROR, "a card known to be in the other player's hand"),
-    "R105": (ERROR, "a card that is not in the mover's hand, which is known (the deal)"),
+    "R105": (ERROR, "a card the mover cannot hold: by the deal it is in the draw pile, or "
+                    "the mover's hand is known and lacks it"),
     "R106": (ERROR, "a colour outside the game's colour set"),
     "R107": (ERROR, "a draw from an empty discard pile"),
     "R108": (ERROR, "drawing back the card discarded in the same turn"),
@@ -104,10 +105,12 @@ def check(game: Game, *, path: Optional[str] = None) -> CheckReport:
         if header.name == "Result":
             diagnostics += _check_result(header, state, score)
             break
-    if not state.is_over and state.draw_pile_range[0]:
+    low, high = state.draw_pile_range
+    if low:
         where = moves[-1].span if moves else game.span
+        left = f"{high}" if low == high else f"{low} to {high}"
         diagnostics.append(Diagnostic(
-            "R110", f"the record ends with {state.draw_pile_size} cards in the draw pile: "
+            "R110", f"the record ends with {left} cards in the draw pile: "
             "the round is incomplete, and is scored as it stands",
             _end_of(where), INFO))
     if len(diagnostics) > 1:

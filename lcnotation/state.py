@@ -129,7 +129,7 @@ class GameState:
         deck: Optional[Iterable[Union[Card, Tuple[str, int]]]] = None,
         players: Sequence[str] = ("Player 1", "Player 2"),
     ) -> None:
-        colors = tuple(colors)
+        colors = tuple(letter.upper() for letter in colors)
         for letter in colors:
             if letter not in _COLOR_LETTERS:
                 raise ValueError(f"{letter!r} is not a colour letter: a colour is one "
@@ -182,7 +182,7 @@ class GameState:
             self._deck = list(reversed(deck))
 
     @classmethod
-    def from_game(cls, game: Game) -> "GameState":
+    def from_game(cls, game: Game) -> GameState:
         """The state at the start of ``game``, from its headers.
 
         Header values that cannot be used (see :func:`read_setup`) are left
@@ -192,14 +192,14 @@ class GameState:
         return cls.from_setup(read_setup(game))
 
     @classmethod
-    def from_setup(cls, setup: "Setup") -> "GameState":
+    def from_setup(cls, setup: Setup) -> GameState:
         """The state at the start of the round ``setup`` describes (its deal was
         checked by :func:`read_setup`)."""
         state = cls.__new__(cls)
         state._setup(setup.colors, setup.players, setup.hands, setup.deck)
         return state
 
-    def copy(self) -> "GameState":
+    def copy(self) -> GameState:
         """An independent copy, to try moves on.
 
         >>> from lcnotation.reader import parse_move
@@ -310,9 +310,8 @@ class GameState:
     def scores(self) -> GameScore:
         """The score of the round as it stands."""
         colors = self.colors
-        per_player = tuple(tuple(score_ranks(self._exp[p][c]) for c in colors)
-                           for p in (0, 1))
-        return GameScore(self.players, colors, per_player, self._high == 0)  # type: ignore[arg-type]
+        first, second = (tuple(score_ranks(side[c]) for c in colors) for side in self._exp)
+        return GameScore(self.players, colors, (first, second), self._high == 0)
 
     def legal_moves(self) -> List[Move]:
         """Every legal move of the side to move (empty once the round is over).
@@ -334,7 +333,8 @@ class GameState:
                              "of its cards are unknown): legal moves need the deal (Hand1, "
                              "Hand2 and Deck)")
         if self._doubt:
-            raise ValueError("the discard piles are uncertain after unreadable moves")
+            raise ValueError("the discard piles are uncertain after an unreadable or broken "
+                             "move: legal moves cannot be listed")
         sources = [None] + [c for c in self.colors if self._piles[c]]
         draws = {c: Draw(c) for c in sources}
         moves: List[Move] = []
@@ -388,6 +388,7 @@ class GameState:
                 self._forget_piles()
         else:
             misplayed = False
+            named = True  # the card placed is the one the move names
             if not discard:
                 exp = self._exp[p][c]
                 if exp:
@@ -409,14 +410,14 @@ class GameState:
             else:
                 found.append(self._misplaced(move, turn, p, c, r))
                 self._lose_unknown_card(p)
-                if discard:
-                    # The card really discarded is unknown, and so is its pile.
-                    self._forget_piles()
-                    discard = False
-            if discard:
-                self._piles[c].append(r)
-            elif not placement.discard:
+                named = False
+            if not discard:
                 exp.append(r)
+            elif named:
+                self._piles[c].append(r)
+            else:
+                # The card really discarded is unknown, and so is its pile.
+                self._forget_piles()
         source = move.draw.color
         if source is None:
             deck = self._deck
@@ -430,7 +431,7 @@ class GameState:
                 self._low -= 1
             if not self._high:
                 self._end_turn = turn
-        elif source == c and placement.discard:
+        elif source == c and discard:
             found.append(self._diag(
                 "R108", f"{self.players[p]} cannot draw back the {card_name(c, r)}: a card "
                 "discarded this turn stays on its pile until the next turn", move, turn))

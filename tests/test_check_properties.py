@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from lcnotation.ast import HANDSHAKE, Card, Draw, Game, Move, Placement
-from lcnotation.checker import CheckReport, check
+from lcnotation.checker import RULE_CODES, CheckReport, check
 from lcnotation.errors import Severity
 from lcnotation.formatter import format_game
 from lcnotation.generator import generate_game
@@ -223,3 +223,39 @@ def test_duplicated_card_is_reported(game: Game, data: st.DataObject) -> None:
     spot, card = data.draw(st.sampled_from(choices))
     bad = mutated(game, spot.turn, play(card, True, spot.move.draw))
     assert_reported_at(check(bad), bad, spot.turn, "R103")
+
+
+# ------------------------------------------------------------------ any record
+
+WORDS = st.sampled_from([
+    "R3-D", "R4-D", "R3D-R", "BH-D", "BHD-B", "G10-R", "K5-D", "P2-K", "W7D-W", "Y2-Y",
+    "rh-d", "Q9-D", "R11-D", "B-D", "GH", "??", "1.", "{note}", ";line\n", "\n",
+])
+HEADER_VALUES = {
+    "Colors": st.sampled_from(["RGWBY", "RGWBYK", "rgwbyp", "RG", "RGWBYD", "", "R R"]),
+    "Hand1": st.sampled_from(["R2 R3 R4 R5 R6 R7 R8 R9", "R2 R2", "K3 X", "", "RH RH RH RH"]),
+    "Hand2": st.sampled_from(["G2 G3 G4 G5 G6 G7 G8 G9", "R2 R3 R4 R5 R6 R7 R8 R9", "G2"]),
+    "Deck": st.sampled_from(["R10 G10", "", "B2 B3"]),
+    "Result": st.sampled_from(["0-0", "*", "12--40", "x"]),
+    "Player1": st.sampled_from(["North", "", "Ann \\\"A\\\""]),
+}
+
+
+@st.composite
+def records(draw) -> str:
+    names = draw(st.lists(st.sampled_from(sorted(HEADER_VALUES)), unique=True))
+    headers = "".join(f'[{n} "{draw(HEADER_VALUES[n])}"]\n' for n in names)
+    return headers + " ".join(draw(st.lists(WORDS, max_size=40)))
+
+
+@settings(max_examples=150, deadline=None)
+@given(records())
+def test_any_record_is_checked_without_raising(text: str) -> None:
+    report = check(parse_game(text))
+    starts = [d.span.start for d in report.diagnostics]
+    assert starts == sorted(starts)
+    for d in report.diagnostics:
+        assert d.code[0] in "NR" and d.message
+        if d.code.startswith("R"):
+            assert d.severity is RULE_CODES[d.code][0]
+    assert report.score.totals == report.state.scores().totals

@@ -397,3 +397,8 @@ def test_spec_gives_a_record_for_every_code(code: str) -> None:
 def test_spec_table_matches_rule_codes(code: str) -> None:
     severity, summary = RULE_CODES[code]
     assert f"| `{code}` | {severity} | {summary} |" in SPEC.read_text("utf-8")
+
+
+def test_r110_gives_the_range_after_an_unreadable_move() -> None:
+    d = only(run("1. R5-D 2. G?-D 3. B2-D"), "R110")
+    assert "ends with 41 to 42 cards" in d.message
