@@ -189,12 +189,16 @@ def _decoded_lines(handle: IO[bytes]) -> Iterator[object]:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
             text = raw.decode("utf-8", errors="replace")
-            col = len(raw[: exc.start].decode("utf-8", errors="replace")) + 1
+            before = raw[: exc.start].decode("utf-8", errors="replace")
+            if "\r" in before:  # lone CRs end lines too (CRLF counts once)
+                before = before.replace("\r\n", "\n").replace("\r", "\n")
+            line = line_no + before.count("\n")
+            col = len(before) - (before.rfind("\n") + 1) + 1
+            at = chars + len(before)
             yield NotationError(
                 f"not UTF-8 text: byte 0x{raw[exc.start]:02x} at byte offset "
                 f"{offset + exc.start} cannot be decoded",
-                Span(line_no, col, line_no, col + 1, chars + col - 1, chars + col),
-                code="N001")
+                Span(line, col, line, col + 1, at, at + 1), code="N001")
         offset += len(raw)
         if "\r" in text:
             text = text.replace("\r\n", "\n").replace("\r", "\n")
