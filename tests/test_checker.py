@@ -402,3 +402,10 @@ def test_spec_table_matches_rule_codes(code: str) -> None:
 def test_r110_gives_the_range_after_an_unreadable_move() -> None:
     d = only(run("1. R5-D 2. G?-D 3. B2-D"), "R110")
     assert "ends with 41 to 42 cards" in d.message
+
+
+def test_result_not_compared_after_a_broken_move() -> None:
+    moves = discard_everything()
+    moves[3] = "R2D-D"  # the red 2 again, instead of the red 5
+    report = run('[Result "1-0"]\n' + " ".join(moves))
+    assert codes(report) == ["R103"]
