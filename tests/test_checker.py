@@ -379,18 +379,22 @@ SPEC = Path(__file__).resolve().parent.parent / "spec" / "rules.md"
 
 
 def spec_examples() -> dict:
-    """The record given for each code in spec/rules.md."""
+    """The record given for each code in spec/rules.md, and what it reports."""
     text = SPEC.read_text("utf-8")
-    found = re.findall(r"^### `(R\d{3})`\n+```lcn\n(.*?)^```", text, re.M | re.S)
-    return dict(found)
+    found = re.findall(r"^### `(R\d{3})`\n+```lcn\n(.*?)^```\n+```diagnostics\n(.*?)^```",
+                       text, re.M | re.S)
+    return {code: (record, reported) for code, record, reported in found}
 
 
 @pytest.mark.parametrize("code", sorted(RULE_CODES))
 def test_spec_gives_a_record_for_every_code(code: str) -> None:
-    record = spec_examples()[code]
+    record, reported = spec_examples()[code]
     game = parse_game(record)
     assert game.errors == ()
-    assert code in codes(check(game))
+    report = check(game)
+    assert code in codes(report)
+    assert "".join(f"{d.line}:{d.column}-{d.end_line}:{d.end_column} {d.code} {d.message}\n"
+                   for d in report.diagnostics) == reported
 
 
 @pytest.mark.parametrize("code", sorted(RULE_CODES))
