@@ -32,7 +32,7 @@ from typing import Dict, Optional, Sequence, Union
 from .errors import NotationError
 
 __all__ = ["Dialect", "DIALECTS", "register_dialect", "get_dialect", "ConversionError",
-           "COLOR_LETTERS"]
+           "COLOR_LETTERS", "RESERVED_NAMES"]
 
 #: Every letter that can name a colour: any upper-case letter but D, H and X.
 COLOR_LETTERS = frozenset("ABCEFGIJKLMNOPQRSTUVWYZ")
@@ -78,8 +78,21 @@ class Dialect:
 DIALECTS: Dict[str, Dialect] = {}
 
 
+#: Names a dialect cannot have: conversion and detection use them for other things.
+RESERVED_NAMES = ("json", "mixed", "unknown")
+
+
 def register_dialect(dialect: Dialect) -> Dialect:
-    """Register ``dialect`` under its name (replacing one of the same name)."""
+    """Register ``dialect`` under its name (replacing one of the same name).
+
+    >>> register_dialect(Dialect("json", "a spelling"))
+    Traceback (most recent call last):
+    ...
+    ValueError: 'json' cannot name a dialect: it is reserved (json, mixed, unknown)
+    """
+    if dialect.name in RESERVED_NAMES:
+        raise ValueError(f"{dialect.name!r} cannot name a dialect: it is reserved "
+                         f"({', '.join(RESERVED_NAMES)})")
     DIALECTS[dialect.name] = dialect
     return dialect
 

@@ -65,6 +65,13 @@ def test_registering_adds_and_replaces(registry):
     assert "loud" in detect_dialect("BHD-D").candidates
 
 
+@pytest.mark.parametrize("name", ["json", "mixed", "unknown"])
+def test_names_that_mean_something_else_are_refused(registry, name):
+    with pytest.raises(ValueError, match="reserved"):
+        register_dialect(Dialect(name, "a spelling"))
+    assert name not in registry
+
+
 def test_can_write_color():
     draft = get_dialect("v1-draft")
     assert [c for c in sorted(COLOR_LETTERS) if draft.can_write_color(c)] == sorted("RGWBYK")
