@@ -83,11 +83,17 @@ def _in_file(read: Callable[[Union[str, Header]], _T]) -> Callable[[Union[str, H
     return read_in_file
 
 
-def _fail(message: str, code: str, start: int, end: int, first_line: int,
+def _fail(message: str, code: str, start: int, end: int, text: str, first_line: int,
           first_offset: int) -> NotationError:
-    """An error at ``start:end`` of a (padded, single-line) header value."""
-    return NotationError(message, Span(first_line, start + 1, first_line, end + 1,
-                                       first_offset + start, first_offset + end), code=code)
+    """An error at ``start:end`` of the (padded) header value ``text``.
+
+    A value read from a file is one line; a string given directly may not be.
+    """
+    def where(i: int) -> Tuple[int, int]:
+        return first_line + text.count("\n", 0, i), i - text.rfind("\n", 0, i)
+
+    return NotationError(message, Span(*where(start), *where(end), first_offset + start,
+                                       first_offset + end), code=code)
 
 
 @_in_file
@@ -114,12 +120,12 @@ def parse_colors(value: Union[str, Header]) -> Tuple[str, ...]:
         why = (_RESERVED_WHY[char.upper()] if char.upper() in _RESERVED_WHY
                else "a colour is a single letter")
         raise _fail(f"Colors: '{char}' is not a colour letter: {why}", "N120", bad, bad + 1,
-                    line, offset) from None
+                    text, line, offset) from None
     seen = set()
     for letter, tok in zip(b.found_colors, b.colors_tokens):
         if letter in seen:
             raise _fail(f"Colors: '{letter}' is listed twice", "N120", tok.start_pos,
-                        tok.end_pos, line, offset)
+                        tok.end_pos, text, line, offset)
         seen.add(letter)
     return tuple(b.found_colors)
 
@@ -149,7 +155,7 @@ def parse_cards(value: Union[str, Header]) -> Tuple[Card, ...]:
             end += 1
         found = repr(text[at:end]) if end > at else "the end of the value"
         raise _fail(f"{prefix}expected cards such as \"R3 BH W10\" (a colour letter, then "
-                    f"2 to 10 or H), found {found}", "N121", at, end, line, offset) from None
+                    f"2 to 10 or H), found {found}", "N121", at, end, text, line, offset) from None
     cards = b.found_cards
     for before, after in zip(cards, cards[1:]):
         if before.span.end == after.span.start:
@@ -169,7 +175,7 @@ def parse_result(value: Union[str, Header]) -> Optional[Tuple[int, int]]:
         start = len(text) - len(text.lstrip())
         raise _fail(f"Result: expected two scores such as \"87-42\" (or \"*\"), found "
                     f"{text.strip()!r}", "N122", start, max(start, len(text.rstrip())),
-                    line, offset)
+                    text, line, offset)
     return int(m.group(1)), int(m.group(2))
 
 
