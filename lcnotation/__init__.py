@@ -23,6 +23,14 @@ from .formatter import (format_card, format_comment, format_game, format_games,
 from .headers import (DEFAULT_COLORS, KNOWN_TAGS, RESERVED_LETTERS, game_colors,
                       parse_cards, parse_colors, parse_result)
 from .reader import parse_game, parse_games, parse_move, read_games
+from .checker import RULE_CODES, CheckReport, check
+from .state import GameState, Location
+from .scoring import GameScore, match_totals, score, score_expedition
+from .generator import generate_game, generate_games, generate_match
+from .convert import convert_text, detect_dialect
+from .jsonform import from_json, to_json
+from .lint import FileReport, LintConfig, lint_file, lint_text
+from .codes import ALL_CODES
 
 __version__ = "0.1.0"
 
@@ -35,4 +43,9 @@ __all__ = [
     "DEFAULT_COLORS", "KNOWN_TAGS", "RESERVED_LETTERS", "game_colors", "parse_cards",
     "parse_colors", "parse_result",
     "parse_game", "parse_games", "parse_move", "read_games",
+    "RULE_CODES", "CheckReport", "check", "GameState", "Location",
+    "GameScore", "match_totals", "score", "score_expedition",
+    "generate_game", "generate_games", "generate_match",
+    "convert_text", "detect_dialect", "from_json", "to_json",
+    "FileReport", "LintConfig", "lint_file", "lint_text", "ALL_CODES",
 ]

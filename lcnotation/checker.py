@@ -25,7 +25,7 @@ from typing import Dict, List, Optional, Tuple
 
 from .ast import Game, Header, Span
 from .errors import Diagnostic, NotationError, Severity
-from .headers import parse_result
+from .headers import DEFAULT_COLORS, parse_result
 from .scoring import GameScore
 from .state import NO_SPAN, GameState, read_setup
 
@@ -82,12 +82,14 @@ class CheckReport:
         return all(d.severity is INFO for d in self.diagnostics)
 
 
-def check(game: Game, *, path: Optional[str] = None) -> CheckReport:
+def check(game: Game, *, path: Optional[str] = None,
+          default_colors: Tuple[str, ...] = DEFAULT_COLORS) -> CheckReport:
     """Check ``game`` against the rules; see the module docstring.
 
-    ``path`` names the file in the diagnostics.
+    ``path`` names the file in the diagnostics; ``default_colors`` are the
+    colours of a game without a Colors header.
     """
-    setup = read_setup(game)
+    setup = read_setup(game, default_colors)
     diagnostics: List[Diagnostic] = [e.to_diagnostic() for e in game.errors]
     diagnostics += setup.diagnostics
     state = GameState.from_setup(setup)

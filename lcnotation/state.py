@@ -678,8 +678,10 @@ def _where(header: Optional[Header]) -> Span:
     return header.value_span or header.span or NO_SPAN
 
 
-def read_setup(game: Game) -> Setup:
+def read_setup(game: Game, default_colors: Tuple[str, ...] = DEFAULT_COLORS) -> Setup:
     """Read the Colors, Player1/Player2 and deal headers of ``game``.
+
+    ``default_colors`` are the colours of a game without a Colors header.
 
     Problems become diagnostics: syntax (``N120``, ``N121``) and rules
     (``R201`` to ``R203``, ``R205``).  An unreadable Colors header yields its
@@ -695,7 +697,7 @@ def read_setup(game: Game) -> Setup:
         if h.name not in found:
             found[h.name] = h
     diagnostics: List[Diagnostic] = []
-    colors = DEFAULT_COLORS
+    colors = default_colors
     header = found.get("Colors")
     if header is not None:
         try:

@@ -1,0 +1,168 @@
+"""Linting: syntax, rules and style findings for whole files, streamed game by game.
+
+This is the engine behind ``lcn lint``; editors and other tools can call it
+directly.
+
+>>> report = lint_text("1. R3-D 2. r11-d 3. R2-D", path="demo.lcn")
+>>> [(d.code, d.line, d.column) for d in report.diagnostics]
+[('N103', 1, 13), ('R101', 1, 21), ('R110', 1, 25)]
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
+
+from .ast import Comment, Game
+from .checker import check
+from .dialects import get_dialect
+from .errors import Diagnostic, Severity
+from .headers import DEFAULT_COLORS
+from .reader import _decoded_lines, _lines_of, _parse, split_games
+from .style import Finding, Fix, StyleState, check_style
+
+__all__ = ["LintConfig", "FileReport", "lint_text", "lint_file", "lint_lines",
+           "iter_lcn_files"]
+
+_SUPPRESSION = re.compile(r"lcn:\s*ignore(?:\[([^\]]*)\])?")
+
+
+@dataclass(frozen=True)
+class LintConfig:
+    """Which findings to report and against what expectations.
+
+    ``select`` and ``ignore`` hold codes or code prefixes (``"S"``,
+    ``"R1"``, ``"N103"``); a finding is reported when it matches a selected
+    prefix and no ignored one.  ``colors`` are the colours of a game without
+    a Colors header; ``dialect`` is the spelling the style checks expect.
+    """
+
+    select: Tuple[str, ...] = ("N", "R", "S")
+    ignore: Tuple[str, ...] = ()
+    colors: Tuple[str, ...] = DEFAULT_COLORS
+    dialect: str = "v1"
+
+    def wants(self, code: str) -> bool:
+        return (any(code.startswith(p) for p in self.select)
+                and not any(code.startswith(p) for p in self.ignore))
+
+
+@dataclass
+class FileReport:
+    """The findings for one file, in the order of the file."""
+
+    path: str
+    findings: List[Finding] = field(default_factory=list)
+    games: int = 0
+    moves: int = 0
+    #: Set when the file could not be read at all (the CLI exits with 2).
+    unreadable: Optional[str] = None
+
+    @property
+    def diagnostics(self) -> List[Diagnostic]:
+        return [f.diagnostic for f in self.findings]
+
+    def count(self, severity: Severity) -> int:
+        return sum(1 for f in self.findings if f.diagnostic.severity is severity)
+
+    @property
+    def fixes(self) -> List[Fix]:
+        return [f.fix for f in self.findings if f.fix is not None]
+
+
+def lint_text(text: str, path: str = "<string>", config: Optional[LintConfig] = None) -> FileReport:
+    """Lint the text of a record (one game or more)."""
+    return lint_lines(_lines_of(text), path, config)
+
+
+def lint_file(path: str, config: Optional[LintConfig] = None) -> FileReport:
+    """Lint a file, reading it as a stream; unreadable files are reported, not raised."""
+    try:
+        with open(path, "rb") as handle:
+            return lint_lines(_decoded_lines(handle), path, config)
+    except OSError as exc:
+        return FileReport(path, unreadable=exc.strerror or str(exc))
+
+
+def lint_lines(lines: Iterable[object], path: str,
+               config: Optional[LintConfig] = None) -> FileReport:
+    """Lint a stream of lines (as read by the reader) of the file ``path``."""
+    config = config or LintConfig()
+    report = FileReport(path)
+    style = StyleState(dialect=get_dialect(config.dialect), default_colors=config.colors)
+    for part in split_games(lines):
+        game = _parse(part, False, path)
+        report.games += 1
+        report.moves += len(game.moves)
+        findings = [Finding(d) for d in check(game, default_colors=config.colors).diagnostics]
+        findings.extend(check_style(game, part.text, part.offset, style))
+        findings.sort(key=lambda f: (f.diagnostic.span.start, f.diagnostic.code))
+        report.findings.extend(_filtered(_suppressed(findings, game, config), config, path))
+    return report
+
+
+def _filtered(findings: Iterable[Finding], config: LintConfig, path: str) -> Iterator[Finding]:
+    for f in findings:
+        if config.wants(f.diagnostic.code):
+            yield Finding(f.diagnostic.with_path(path), f.fix)
+
+
+def _all_comments(game: Game) -> Iterator[Comment]:
+    yield from game.comments
+    for h in game.headers:
+        yield from h.comments
+    for m in game.moves:
+        yield from m.comments
+
+
+def _suppressed(findings: List[Finding], game: Game, config: LintConfig) -> List[Finding]:
+    """Drop findings silenced by ``lcn: ignore[CODES]`` comments on their line, and
+    report (S100) suppressions that silence nothing."""
+    rules: Dict[int, List[Tuple[Comment, Optional[Sequence[str]]]]] = {}
+    for c in _all_comments(game):
+        m = _SUPPRESSION.search(c.text)
+        if m is not None and c.span is not None:
+            codes = None if m.group(1) is None else [
+                code.strip() for code in m.group(1).split(",") if code.strip()]
+            rules.setdefault(c.span.line, []).append((c, codes))
+    if not rules:
+        return findings
+    used: Dict[Tuple[int, str], bool] = {}
+    kept: List[Finding] = []
+    for f in findings:
+        silenced = False
+        for comment, codes in rules.get(f.diagnostic.line, ()):
+            for code in (codes if codes is not None else ["*"]):
+                if code == "*" or f.diagnostic.code.startswith(code):
+                    used[(id(comment), code)] = True
+                    silenced = True
+        if not silenced:
+            kept.append(f)
+    for line_rules in rules.values():
+        for comment, codes in line_rules:
+            for code in (codes if codes is not None else ["*"]):
+                if not used.get((id(comment), code)):
+                    what = "anything" if code == "*" else code
+                    kept.append(Finding(Diagnostic(
+                        "S100", f"this suppression does not suppress {what}: nothing on "
+                        f"line {comment.span.line} reports it", comment.span,
+                        Severity.WARNING)))
+    kept.sort(key=lambda f: (f.diagnostic.span.start, f.diagnostic.code))
+    return kept
+
+
+def iter_lcn_files(paths: Sequence[str]) -> Iterator[str]:
+    """Expand folders into the ``*.lcn`` files below them (sorted); keep files as given."""
+    for path in paths:
+        if os.path.isdir(path):
+            found = []
+            for root, dirs, files in os.walk(path):
+                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+                found.extend(os.path.join(root, f) for f in files if f.endswith(".lcn"))
+            yield from sorted(found)
+        else:
+            yield path
+
+

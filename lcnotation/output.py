@@ -1,0 +1,129 @@
+"""Writing lint findings: plain text, JSON, GitHub annotations and SARIF 2.1.0.
+
+>>> from lcnotation.ast import Span
+>>> d = Diagnostic("N103", "bad rank", Span(2, 4, 2, 6, 10, 12), path="a.lcn")
+>>> print(text_line(d))
+a.lcn:2:4: N103 bad rank
+>>> print(github_line(d))
+::error file=a.lcn,line=2,col=4,endLine=2,endColumn=6,title=N103::bad rank
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Dict, List, Sequence
+from urllib.parse import quote
+
+from .codes import ALL_CODES
+from .errors import Diagnostic, Severity
+from .lint import FileReport
+
+__all__ = ["text_line", "github_line", "to_json", "to_sarif", "summary"]
+
+SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+INFORMATION_URI = "https://github.com/lcnotation/lcnotation"
+_GITHUB_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
+_SARIF_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
+
+
+def text_line(d: Diagnostic, fixable: bool = False) -> str:
+    """``path:line:col: CODE message`` (``[*]`` marks a finding ``--fix`` can repair)."""
+    mark = " [*]" if fixable else ""
+    return f"{d.path or '-'}:{d.line}:{d.column}: {d.code}{mark} {d.message}"
+
+
+def _escape_data(s: str) -> str:
+    return s.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _escape_property(s: str) -> str:
+    return _escape_data(s).replace(":", "%3A").replace(",", "%2C")
+
+
+def github_line(d: Diagnostic) -> str:
+    """A GitHub Actions workflow command that annotates the finding."""
+    props = (f"file={_escape_property(d.path or '-')},line={d.line},col={d.column},"
+             f"endLine={d.end_line},endColumn={d.end_column},title={_escape_property(d.code)}")
+    return f"::{_GITHUB_LEVEL[d.severity]} {props}::{_escape_data(d.message)}"
+
+
+def _record(d: Diagnostic, fixable: bool) -> Dict[str, Any]:
+    return {
+        "path": d.path, "line": d.line, "column": d.column,
+        "end_line": d.end_line, "end_column": d.end_column,
+        "code": d.code, "severity": d.severity.value, "message": d.message,
+        "turn": d.turn, "fixable": fixable,
+    }
+
+
+def to_json(reports: Sequence[FileReport]) -> str:
+    """All findings as a JSON array, one object per finding."""
+    items = [_record(f.diagnostic, f.fix is not None) for r in reports for f in r.findings]
+    return json.dumps(items, indent=2, ensure_ascii=False)
+
+
+def _uri(path: str) -> str:
+    return "stdin" if path == "-" else quote(path.replace("\\", "/"), safe="/:")
+
+
+def to_sarif(reports: Sequence[FileReport], version: str) -> str:
+    """A SARIF 2.1.0 log of one run, for code-scanning tools."""
+    rules: List[Dict[str, Any]] = []
+    index: Dict[str, int] = {}
+    for code, (severity, summary_text) in sorted(ALL_CODES.items()):
+        index[code] = len(rules)
+        rules.append({
+            "id": code,
+            "shortDescription": {"text": summary_text},
+            "defaultConfiguration": {"level": _SARIF_LEVEL[severity]},
+        })
+    results = []
+    for report in reports:
+        for f in report.findings:
+            d = f.diagnostic
+            result: Dict[str, Any] = {
+                "ruleId": d.code,
+                "level": _SARIF_LEVEL[d.severity],
+                "message": {"text": d.message},
+                "locations": [{"physicalLocation": {
+                    "artifactLocation": {"uri": _uri(d.path or report.path)},
+                    "region": {"startLine": d.line, "startColumn": d.column,
+                               "endLine": d.end_line, "endColumn": d.end_column},
+                }}],
+            }
+            if d.code in index:
+                result["ruleIndex"] = index[d.code]
+            results.append(result)
+    log = {
+        "$schema": SARIF_SCHEMA,
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {"name": "lcn", "version": version,
+                                "informationUri": INFORMATION_URI, "rules": rules}},
+            "results": results,
+        }],
+    }
+    return json.dumps(log, indent=2, ensure_ascii=False)
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def summary(reports: Sequence[FileReport]) -> str:
+    """One line: what was found, in how many files, games and moves."""
+    files = len(reports)
+    games = sum(r.games for r in reports)
+    moves = sum(r.moves for r in reports)
+    errors = sum(r.count(Severity.ERROR) for r in reports)
+    warnings = sum(r.count(Severity.WARNING) for r in reports)
+    infos = sum(r.count(Severity.INFO) for r in reports)
+    fixable = sum(len(r.fixes) for r in reports)
+    scope = f"{_plural(files, 'file')}, {_plural(games, 'game')}, {_plural(moves, 'move')}"
+    if not (errors or warnings or infos):
+        return f"All clear: {scope}."
+    parts = [_plural(errors, "error"), _plural(warnings, "warning"), _plural(infos, "note")]
+    line = f"Found {', '.join(parts)} in {scope}."
+    if fixable:
+        line += f" {fixable} fixable with --fix."
+    return line
