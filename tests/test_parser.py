@@ -31,6 +31,11 @@ def errors(game: Game) -> list:
     return [(e.code, e.line, e.column, e.end_line, e.end_column) for e in game.errors]
 
 
+def where(span: Span) -> tuple:
+    """Where a span starts and ends, as lines and columns."""
+    return span.line, span.column, span.end_line, span.end_column
+
+
 def at(text: str, span: Span) -> str:
     """The text a span covers, found by its offsets."""
     return text[span.start:span.end]
@@ -158,19 +163,19 @@ def test_the_spans_in_a_game():
     game = parse_game(text)
     assert not game.errors
     event, site = game.headers
-    assert at(text, event.span) == '[Event "Club"]' and event.span[:4] == (1, 1, 1, 15)
-    assert at(text, event.value_span) == "Club" and event.value_span[:4] == (1, 9, 1, 13)
+    assert at(text, event.span) == '[Event "Club"]' and where(event.span) == (1, 1, 1, 15)
+    assert at(text, event.value_span) == "Club" and where(event.value_span) == (1, 9, 1, 13)
     assert at(text, site.value_span) == 'a \\"b\\"' and site.value == 'a "b"'
     c1, = site.comments
-    assert at(text, c1.span) == "{c1}" and c1.span[:4] == (2, 18, 2, 22)
+    assert at(text, c1.span) == "{c1}" and where(c1.span) == (2, 18, 2, 22)
     r3, bhd, r4 = game.moves
-    assert r3.span[:4] == (4, 4, 4, 8)
+    assert where(r3.span) == (4, 4, 4, 8)
     c2, = r3.comments
-    assert c2.text == "c2\nstill c2" and c2.span[:4] == (4, 9, 5, 10)
-    assert bhd.span[:4] == (5, 14, 5, 19) and at(text, bhd.placement.span) == "BHD"
+    assert c2.text == "c2\nstill c2" and where(c2.span) == (4, 9, 5, 10)
+    assert where(bhd.span) == (5, 14, 5, 19) and at(text, bhd.placement.span) == "BHD"
     c3, = bhd.comments
-    assert (c3.kind, c3.text, c3.span[:4]) == ("line", " c3", (5, 20, 5, 24))
-    assert r4.span[:4] == (6, 6, 6, 10) and r4.number == 3
+    assert (c3.kind, c3.text, where(c3.span)) == ("line", " c3", (5, 20, 5, 24))
+    assert where(r4.span) == (6, 6, 6, 10) and r4.number == 3
     assert game.span == Span(1, 1, 6, 10, 0, len(text))
     for node in [event, site, c1, r3, c2, bhd, c3, r4, game]:
         check_span(text, node.span)
@@ -182,9 +187,9 @@ def test_the_spans_in_a_game():
 def test_columns_count_characters_not_bytes():
     text = "{é🎲} R3-D\n[Event \"Zoë\"]"
     game = parse_game(text)
-    assert game.moves[0].span[:2] == (1, 6)
+    assert where(game.moves[0].span)[:2] == (1, 6)
     assert game.errors[0].code == "N109"  # the header after the moves, at its place
-    assert game.errors[0].span[:2] == (2, 1)
+    assert where(game.errors[0].span)[:2] == (2, 1)
 
 
 class TestComments:
@@ -230,8 +235,8 @@ class TestComments:
         text = "R3-D {a\r\nb}\r\nG4-D ;c\r\n"
         game = parse_game(text)
         brace = game.moves[0].comments[0]
-        assert brace.text == "a\r\nb" and brace.span[:4] == (1, 6, 2, 3)
-        assert game.moves[1].span[:2] == (3, 1)
+        assert brace.text == "a\r\nb" and where(brace.span) == (1, 6, 2, 3)
+        assert where(game.moves[1].span)[:2] == (3, 1)
         for m in game.moves:
             check_span(text, m.span)
 
@@ -290,7 +295,7 @@ class TestHeaders:
 # ---------------------------------------------------------------- errors
 
 
-@pytest.mark.parametrize("text, code, where, expected", [
+@pytest.mark.parametrize("text, code, position, expected", [
     ("R11-D", "N103", (1, 2, 1, 4), "expected a rank (2 to 10, or H) after the colour 'R', "
                                     "found '11'"),
     ("R1-D", "N103", (1, 2, 1, 3), "found '1'"),
@@ -318,14 +323,14 @@ class TestHeaders:
     ("12 R3-D", "N101", (1, 1, 1, 3), "written with a dot, as '12.'"),
     ("R3-D ?", "N101", (1, 6, 1, 7), "unexpected '?'"),
 ])
-def test_each_error_names_what_was_expected(text, code, where, expected):
+def test_each_error_names_what_was_expected(text, code, position, expected):
     game = parse_game(text)
-    assert errors(game)[:1] == [(code, *where)]
+    assert errors(game)[:1] == [(code, *position)]
     assert expected in game.errors[0].message
     assert code in SYNTAX_CODES
     with pytest.raises(NotationError) as caught:
         parse_game(text, strict=True)
-    assert (caught.value.code, *caught.value.span[:4]) == (code, *where)
+    assert (caught.value.code, *where(caught.value.span)) == (code, *position)
 
 
 class TestRecovery:

@@ -143,7 +143,8 @@ class TestReadGames:
     def test_a_byte_order_mark_is_skipped(self):
         games = list(read_games(io.BytesIO(b"\xef\xbb\xbf" + MATCH.encode())))
         assert summary(games) == EXPECTED
-        assert games[0].comments[0].span[:2] == (1, 1) and games[0].span.start == 0
+        first = games[0].comments[0].span
+        assert (first.line, first.column, games[0].span.start) == (1, 1, 0)
 
     def test_bytes_that_are_not_utf8(self):
         data = MATCH.encode().replace(b"1. B5-B", b"1. B\xff-B")
