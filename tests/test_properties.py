@@ -223,7 +223,7 @@ def _accepts(start: str, text: str) -> bool:
     return True
 
 
-@examples(150)
+@examples(100)
 @given(notation_text)
 def test_the_reader_agrees_with_the_grammar(text):
     """The reader finds an error exactly where the grammar rejects the text.
@@ -256,7 +256,7 @@ _loose_games = st.builds(
     _loose_comments)
 
 
-@examples(150)
+@examples(60)
 @given(_loose_games, st.sampled_from(DIALECTS))
 def test_the_formatter_refuses_what_it_cannot_write(game, dialect):
     """Any tree at all: format_game raises ValueError, or writes text that
