@@ -30,6 +30,8 @@ Source = Union[str, "os.PathLike[str]", IO[str], IO[bytes]]
 
 _HEADER_TOKEN = re.compile(r'\[[ \t]*[A-Za-z][A-Za-z0-9_]*[ \t]+"(?:[^"\\\r\n]|\\["\\])*"[ \t]*\]')
 _INTERESTING = re.compile(r"[{};\[]")
+# A line of white space, as the grammar's WS has it (a byte-order mark included).
+_BLANK = re.compile(r"[\s\ufeff]*\Z")
 
 
 class GameText(NamedTuple):
@@ -237,7 +239,7 @@ def split_games(lines: Iterable[object]) -> Iterator[GameText]:
         if in_brace or _INTERESTING.search(line):
             in_brace, moves_here = _scan(line, in_brace)
             has_moves = has_moves or moves_here
-        elif not has_moves and not line.isspace() and line:
+        elif not has_moves and not _BLANK.match(line):
             has_moves = True
         line_no += 1
         offset += len(line)
