@@ -218,10 +218,13 @@ class TestSplitGames:
         ('R3-D\n[not a header\nG4-D', 2),                     # a malformed one too
         ('R3-D [A "1"]\nG4-D', 1),                            # not at the line start
         ('[A "{"]\nR3-D\n[B "2"]\nG4-D', 2),                  # '{' inside a header value
+        ('[A "1"]\n\ufeff \n[B "2"]\nR3-D', 1),              # a BOM is white space (regression)
     ])
     def test_what_counts_as_a_new_game(self, text, count):
         assert len(list(split_games(io.StringIO(text)))) == count
         assert len(list(parse_games(text))) == count
+        if count == 1:
+            assert list(parse_games(text)) == [parse_game(text)]
 
     @pytest.mark.xfail(strict=True, reason=(
         "design question, reported: split_games takes an unclosed '{' to run to the end of "
