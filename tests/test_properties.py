@@ -166,6 +166,12 @@ def test_several_games_tile_the_text(text):
     for game in games_read:
         for node in (*game.moves, *game.errors):
             assert_inside(text, node.span)
+    single = parse_game(text)
+    if len(games_read) == 1:
+        assert games_read[0] == single
+        assert [e.span for e in games_read[0].errors] == [e.span for e in single.errors]
+    else:  # a line that starts with '[' after movetext: one game cannot hold it
+        assert single.errors
     try:
         list(parse_games(text, strict=True))
     except NotationError as err:
