@@ -61,11 +61,17 @@ def parse_move(text: str) -> Move:
         return b.moves[0]
     code, message, span = b.errors[0]
     if b.moves and span.start >= b.moves[0].span.end:
-        # The grammar's message would ask for another move, which is wrong here.
+        # The grammar's message would ask for another move, which is wrong
+        # here: name all the text that follows the move instead.
         move = b.moves[0].span
+        rest = text[move.end:]
+        start = move.end + len(rest) - len(rest.lstrip())
+        extra = text[start:len(text.rstrip())]
+        shown = extra if len(extra) <= 24 else extra[:23] + "\u2026"
         code = "N107"
-        message = (f"unexpected {text[span.start:max(span.end, span.start + 1)]!r} after "
-                   f"the move {text[move.start:move.end]!r}: parse_move reads one move")
+        message = (f"unexpected {shown!r} after the move {text[move.start:move.end]!r}: "
+                   "parse_move reads one move")
+        span = b.span_at(start, start + len(extra))
     elif code == "N109":
         message = "expected a move such as 'R3-D', found a header"
     raise NotationError(message, span, code=code)
