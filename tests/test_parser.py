@@ -119,6 +119,7 @@ def test_spans_do_not_take_part_in_equality():
     ("R3-D!!", "N107", 5, "'!!'"),
     ("R3-D G4-D", "N107", 6, "parse_move reads one move"),
     ("R3-D {c}", "N107", 6, "parse_move reads one move"),
+    ("BHD-D  [x", "N107", 8, "unexpected '[x' after the move 'BHD-D'"),  # was "''"
     ("{c} R3-D", "N101", 1, "comment"),
     ("[Event \"x\"]", "N109", 1, "found a header"),
     ("1.", "N111", 1, "'1.'"),

@@ -272,3 +272,18 @@ def test_the_formatter_refuses_what_it_cannot_write(game, dialect):
     except ValueError:
         return
     assert parse_game(text) == game
+
+
+@examples(100)
+@given(notation_text)
+def test_messages_quote_what_they_found(text):
+    """No message quotes nothing (the sign of a message built from the wrong
+    part of the text), and every message ends with a word, not a space."""
+    found = list(parse_game(text).errors)
+    try:
+        parse_move(text)
+    except NotationError as err:
+        found.append(err)
+    for err in found:
+        assert "''" not in err.message, err
+        assert err.message == err.message.strip() and "  " not in err.message, err
