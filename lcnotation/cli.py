@@ -7,24 +7,30 @@ about the command line is one line on stderr and exit status 2.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import difflib
 import io
 import json
 import os
+import shutil
 import sys
+import tempfile
 from concurrent.futures import ProcessPoolExecutor
-from typing import IO, Callable, Dict, List, Optional, Sequence, TextIO
+from typing import IO, Dict, Iterator, List, Optional, Sequence, Tuple
 
 from . import __version__
-from .config import ConfigError, find_config, load_config
+from .config import ConfigError, find_config, load_config, parse_codes
+from .convert import JSON, convert_lines, convert_text, dialect_names
+from .dialects import ConversionError, get_dialect
 from .errors import NotationError, Severity
-from .files import SourceFile, decode_source, read_source, write_atomic
+from .files import (BOM, SourceFile, atomic_writer, decode_source, decode_text, read_source,
+                    write_atomic)
 from .formatter import format_game
-from .lint import FileReport, LintConfig, iter_lcn_files, lint_file, lint_lines, lint_text
+from .lint import FileReport, LintConfig, fix_text, iter_lcn_files, lint_file, lint_lines
 from .output import github_line, summary, text_line, to_json, to_sarif
 from .progress import Progress
 from .reader import _decoded_lines, parse_games
-from .style import apply_fixes
+from .scoring import match_totals, score
 
 __all__ = ["main"]
 
@@ -111,7 +117,7 @@ def _build_parser() -> argparse.ArgumentParser:
     lint.add_argument("--config", metavar="FILE",
                       help="a pyproject.toml to read [tool.lcnotation] from "
                       "(default: the nearest one)")
-    lint.add_argument("-j", "--jobs", type=int, default=1, metavar="N",
+    lint.add_argument("-j", "--jobs", type=_jobs, default=1, metavar="N",
                       help="lint files in N processes (0: one per core)")
     lint.add_argument("--no-progress", action="store_true", help="never draw a progress bar")
     lint.set_defaults(handler=_lint)
@@ -158,8 +164,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         _err(str(exc))
         return EXIT_USAGE
     except BrokenPipeError:
-        # The reader of our output went away (e.g. `lcn lint | head`).
-        sys.stderr.close()
+        # The reader of our output went away (e.g. `lcn lint | head`): say nothing
+        # more, and keep Python from complaining when it flushes stdout at exit.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
         return EXIT_FINDINGS
     except KeyboardInterrupt:
         _err("interrupted")
@@ -170,29 +178,92 @@ def _err(message: str) -> None:
     print(f"lcn: {message}", file=sys.stderr)
 
 
-def _codes(value: Optional[str]) -> Optional[tuple]:
+def _codes(value: Optional[str], what: str) -> Optional[Tuple[str, ...]]:
     if value is None:
         return None
-    return tuple(c.strip().upper() for c in value.split(",") if c.strip())
+    return parse_codes([c for c in value.split(",") if c.strip()], what)
 
 
 def _config(args: argparse.Namespace) -> LintConfig:
-    path = args.config if args.config else find_config(".")
     if args.config and not os.path.isfile(args.config):
         raise ConfigError(f"{args.config}: no such configuration file")
-    config = load_config(path)
-    select, ignore = _codes(args.select), _codes(args.ignore)
+    config = load_config(args.config if args.config else find_config("."))
+    select, ignore = _codes(args.select, "--select"), _codes(args.ignore, "--ignore")
     return LintConfig(select if select is not None else config.select,
                       ignore if ignore is not None else config.ignore,
                       config.colors, config.dialect)
 
 
+def _paths(paths: Sequence[str]) -> Iterator[str]:
+    """The files to work on: folders expanded, ``-`` (standard input) kept."""
+    for path in paths:
+        if path == "-":
+            yield path
+        else:
+            yield from iter_lcn_files([path])
+
+
+def _read(path: str) -> Optional[SourceFile]:
+    """The decoded file (or standard input); None, with a message, when it cannot be read."""
+    try:
+        return decode_source(sys.stdin.buffer.read()) if path == "-" else read_source(path)
+    except OSError as exc:
+        _err(f"{path}: cannot read: {exc.strerror or exc}")
+    except NotationError as exc:
+        _err(f"{path}:{exc.line}:{exc.column}: cannot read: {exc.message}")
+    return None
+
+
+def _write(path: str, data: bytes) -> bool:
+    """Replace the file ``path`` with ``data``; False, with a message, when that fails."""
+    try:
+        write_atomic(path, data)
+    except OSError as exc:
+        _err(f"{path}: cannot write: {exc.strerror or exc}")
+        return False
+    return True
+
+
+def _jobs(value: str) -> int:
+    try:
+        n = int(value)
+    except ValueError:
+        n = -1
+    if n < 0:
+        raise argparse.ArgumentTypeError(f"expected a number of processes (0 or more), "
+                                         f"not {value!r}")
+    return n
+
+
 # ---------------------------------------------------------------- lint
 
 
-def _lint_one(job: tuple) -> FileReport:
+def _lint_one(job: Tuple[str, LintConfig]) -> FileReport:
     path, config = job
     return lint_file(path, config)
+
+
+def _reports(paths: Sequence[str], config: LintConfig, jobs: int,
+             bar: Progress) -> Iterator[FileReport]:
+    """The report of every file, in the order of ``paths``."""
+    files = [p for p in _paths(paths)]
+    bar.total = len(files)
+    if len(files) < 2:
+        bar.enabled = False  # a bar that is full at once would only flicker
+    if jobs > 1 and len(files) > 1:
+        chunk = max(1, min(64, len(files) // (jobs * 8)))
+        with ProcessPoolExecutor(max_workers=min(jobs, len(files))) as pool:
+            reports = pool.map(_lint_one, [(f, config) for f in files if f != "-"],
+                               chunksize=chunk)
+            for f in files:
+                yield _lint_stdin(config) if f == "-" else next(reports)
+    else:
+        for f in files:
+            yield _lint_stdin(config) if f == "-" else lint_file(f, config)
+
+
+def _lint_stdin(config: LintConfig) -> FileReport:
+    return lint_lines(_decoded_lines(sys.stdin.buffer), "-", config)
 
 
 def _lint(args: argparse.Namespace) -> int:
@@ -201,49 +272,39 @@ def _lint(args: argparse.Namespace) -> int:
     if args.fix and "-" in paths:
         _err("--fix cannot rewrite standard input; use lcn fmt - for that")
         return EXIT_USAGE
-    files = [p for p in iter_lcn_files([p for p in paths if p != "-"])]
-    if not files and "-" not in paths:
-        _err("warning: no *.lcn files found in " + ", ".join(paths))
-    reports: List[FileReport] = []
-    if "-" in paths:
-        reports.append(lint_lines(_decoded_lines(sys.stdin.buffer), "-", config))
     jobs = args.jobs if args.jobs > 0 else (os.cpu_count() or 1)
-    show = (not args.no_progress) and len(files) > 1
-    with Progress(len(files), enabled=None if show else False) as bar:
-        if jobs > 1 and len(files) > 1:
-            chunk = max(1, min(64, len(files) // (jobs * 8)))
-            with ProcessPoolExecutor(max_workers=jobs) as pool:
-                for report in pool.map(_lint_one, [(f, config) for f in files],
-                                       chunksize=chunk):
-                    reports.append(report)
-                    bar.advance()
-        else:
-            for f in files:
-                reports.append(lint_file(f, config))
-                bar.advance()
-    if args.fix:
-        reports = [_fix(r, config) for r in reports]
-
-    unreadable = [r for r in reports if r.unreadable]
-    readable = [r for r in reports if not r.unreadable]
-    for r in unreadable:
-        _err(f"{r.path}: cannot read: {r.unreadable}")
     out = sys.stdout
+    readable: List[FileReport] = []
+    unreadable = 0
+    with Progress(0, enabled=False if args.no_progress else None) as bar:
+        for report in _reports(paths, config, jobs, bar):
+            bar.advance()
+            if report.unreadable:
+                bar.clear()
+                _err(f"{report.path}: cannot read: {report.unreadable}")
+                unreadable += 1
+                continue
+            if args.fix:
+                report = _fix(report, config, bar)
+            readable.append(report)
+            # Text and annotations are written file by file, as they come.
+            if report.findings and args.format in ("text", "github"):
+                bar.clear()
+                for f in report.findings:
+                    out.write(github_line(f.diagnostic) if args.format == "github"
+                              else text_line(f.diagnostic, f.fix is not None))
+                    out.write("\n")
+                out.flush()
+    if not readable and not unreadable:
+        _err("warning: no *.lcn files found in " + ", ".join(paths))
     if args.format == "json":
         out.write(to_json(readable) + "\n")
     elif args.format == "sarif":
         out.write(to_sarif(readable, __version__) + "\n")
-    elif args.format == "github":
-        for r in readable:
-            for f in r.findings:
-                out.write(github_line(f.diagnostic) + "\n")
-    else:
-        for r in readable:
-            for f in r.findings:
-                out.write(text_line(f.diagnostic, f.fix is not None) + "\n")
+    elif args.format == "text":
         line = summary(readable)
         if unreadable:
-            line += f" {len(unreadable)} could not be read."
+            line += f" {unreadable} could not be read."
         out.write(line + "\n")
     if unreadable:
         return EXIT_USAGE
@@ -253,23 +314,24 @@ def _lint(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _fix(report: FileReport, config: LintConfig) -> FileReport:
-    """Apply the report's safe fixes to its file, then lint the result again."""
-    if report.unreadable or not report.fixes:
+def _fix(report: FileReport, config: LintConfig, bar: Progress) -> FileReport:
+    """Apply the report's safe fixes to its file; the report of the fixed file."""
+    if not report.fixes:
         return report
-    try:
-        source = read_source(report.path)
-    except (OSError, NotationError):
+    bar.clear()
+    source = _read(report.path)
+    if source is None:
         return report
     if source.newline is None:
         _err(f"{report.path}: not fixed: the file mixes line ends")
         return report
-    fixed, count = apply_fixes(source.text, report.fixes)
-    if fixed != source.text:
-        write_atomic(report.path, source.encode(fixed))
-        print(f"lcn: {report.path}: applied {count} fix{'es' if count != 1 else ''}",
-              file=sys.stderr)
-    return lint_file(report.path, config)
+    text, applied, fixed = fix_text(source.text, report.path, config, report)
+    if text == source.text:
+        return report
+    if not _write(report.path, source.encode(text)):
+        return report
+    _err(f"{report.path}: applied {applied} fix{'es' if applied != 1 else ''}")
+    return fixed
 
 
 # ---------------------------------------------------------------- fmt
@@ -296,36 +358,26 @@ def _formatted(source: SourceFile, path: str, dialect: str, force: bool) -> Opti
 
 
 def _fmt(args: argparse.Namespace) -> int:
-    from .dialects import get_dialect
     try:
         get_dialect(args.dialect)
     except ValueError as exc:
         _err(str(exc))
         return EXIT_USAGE
     status = EXIT_OK
-    changed = 0
-    for path in (["-"] if args.paths == ["-"] else iter_lcn_files(args.paths)):
-        try:
-            source = (decode_source(sys.stdin.buffer.read()) if path == "-"
-                      else read_source(path))
-        except OSError as exc:
-            _err(f"{path}: cannot read: {exc.strerror or exc}")
-            status = EXIT_USAGE
-            continue
-        except NotationError as exc:
-            _err(f"{path}:{exc.line}:{exc.column}: cannot read: {exc.message}")
+    for path in _paths(args.paths):
+        source = _read(path)
+        if source is None:
             status = EXIT_USAGE
             continue
         new = _formatted(source, path, args.dialect, args.force)
         if new is None:
             status = max(status, EXIT_FINDINGS)
             continue
-        if path == "-":
+        if path == "-" and not (args.check or args.diff):
             sys.stdout.write(new)
             continue
         if new == source.text:
             continue
-        changed += 1
         if args.diff:
             sys.stdout.writelines(difflib.unified_diff(
                 source.text.splitlines(True), new.splitlines(True), path, path))
@@ -338,8 +390,10 @@ def _fmt(args: argparse.Namespace) -> int:
             _err(f"{path}: not formatted: the file mixes line ends")
             status = max(status, EXIT_FINDINGS)
             continue
-        write_atomic(path, source.encode(new))
-        print(f"reformatted {path}", file=sys.stderr)
+        if _write(path, source.encode(new)):
+            print(f"reformatted {path}", file=sys.stderr)
+        else:
+            status = EXIT_USAGE
     return status
 
 
@@ -347,60 +401,159 @@ def _fmt(args: argparse.Namespace) -> int:
 
 
 def _convert(args: argparse.Namespace) -> int:
-    from .convert import convert_text
-    from .dialects import ConversionError
-    try:
-        data = sys.stdin.buffer.read() if args.path == "-" else _read_bytes(args.path)
-        source = decode_source(data)
-    except OSError as exc:
-        _err(f"{args.path}: cannot read: {exc.strerror or exc}")
-        return EXIT_USAGE
-    except NotationError as exc:
-        _err(f"{args.path}:{exc.line}:{exc.column}: cannot read: {exc.message}")
-        return EXIT_USAGE
+    known = dialect_names()
+    for name in (args.to, args.source):
+        if name is not None and name not in known:
+            _err(f"unknown dialect {name!r}; known dialects: {', '.join(known)}")
+            return EXIT_USAGE
     if args.in_place and args.path == "-":
         _err("--in-place needs a file, not standard input")
         return EXIT_USAGE
+    target = args.path if args.in_place else args.output
     try:
-        result = convert_text(source.text, args.to, source=args.source, path=args.path)
-    except ValueError as exc:  # unknown dialect
-        if isinstance(exc, (ConversionError, NotationError)):
-            _err(f"{args.path}: {exc}")
-            return EXIT_FINDINGS
-        _err(str(exc))
+        if target is None:
+            # Nothing reaches standard output unless the whole conversion succeeds.
+            with tempfile.SpooledTemporaryFile(max_size=1 << 22) as buffer:
+                status = _convert_to(args, _Output(buffer))
+                if status == EXIT_OK:
+                    buffer.seek(0)
+                    sys.stdout.flush()
+                    shutil.copyfileobj(buffer, sys.stdout.buffer)
+                    sys.stdout.buffer.flush()
+                return status
+        with atomic_writer(target) as handle:
+            status = _convert_to(args, _Output(handle))
+            if status != EXIT_OK:
+                raise _Refused(status)
+        return status
+    except _Refused as refused:
+        return refused.status
+    except (OSError, _WriteError) as exc:
+        cause = exc.__cause__ if isinstance(exc, _WriteError) else exc
+        _err(f"{target or '-'}: cannot write: {getattr(cause, 'strerror', None) or cause}")
         return EXIT_USAGE
-    if args.in_place:
-        if source.newline is None:
-            _err(f"{args.path}: not converted: the file mixes line ends")
+
+
+class _Refused(Exception):
+    """Leaves an output file as it was when a conversion fails."""
+
+    def __init__(self, status: int) -> None:
+        super().__init__(status)
+        self.status = status
+
+
+class _WriteError(Exception):
+    """Writing the converted text failed (not reading the input)."""
+
+
+class _Output:
+    """Where converted text goes, as UTF-8; failures raise :class:`_WriteError`."""
+
+    def __init__(self, handle: IO[bytes]) -> None:
+        self.handle = handle
+
+    def write(self, data: bytes) -> None:
+        try:
+            self.handle.write(data)
+        except OSError as exc:
+            raise _WriteError() from exc
+
+
+def _convert_to(args: argparse.Namespace, out: _Output) -> int:
+    """Convert ``args.path`` into ``out``; the exit status (messages on stderr).
+
+    A file of notation is converted as a stream, game by game; standard
+    input, JSON documents and text that starts with '{' (a JSON document or
+    a comment) are read whole first.  A byte-order mark is kept, except in
+    and out of JSON.
+    """
+    path = args.path
+    try:
+        handle = (contextlib.nullcontext(sys.stdin.buffer) if path == "-"
+                  else open(path, "rb"))
+    except OSError as exc:
+        _err(f"{path}: cannot read: {exc.strerror or exc}")
+        return EXIT_USAGE
+    with handle as data:
+        try:
+            head = b"" if path == "-" else data.read(4096)
+            bom = head.startswith(BOM)
+            whole = (path == "-" or args.source == JSON
+                     or head[len(BOM) if bom else 0:].lstrip(b" \t\r\n").startswith(b"{"))
+            if whole:
+                text, bom = decode_text(head + data.read())
+                result = convert_text(text, args.to, source=args.source, path=path)
+                if bom and args.to != JSON and not _is_json_document(text, args.source):
+                    out.write(BOM)
+                out.write(result.encode("utf-8"))
+                return EXIT_OK
+            data.seek(0)
+            lines = io.TextIOWrapper(data, encoding="utf-8-sig", newline="")
+            if bom and args.to != JSON:
+                out.write(BOM)
+            for piece in convert_lines(lines, args.to, source=args.source, path=path):
+                out.write(piece.encode("utf-8"))
+            return EXIT_OK
+        except OSError as exc:
+            _err(f"{path}: cannot read: {exc.strerror or exc}")
+            return EXIT_USAGE
+        except UnicodeDecodeError:
+            problem = _decode_problem(path)
+        except ConversionError as exc:
+            problems = exc.errors if whole else _all_problems(path, args)
+            for e in problems:
+                print(f"{path}:{e.line}:{e.column}: {e.code} {e.message}", file=sys.stderr)
+            _err(f"{path}: not converted: {len(problems)} problem"
+                 f"{'s' if len(problems) != 1 else ''}")
             return EXIT_FINDINGS
-        if result != source.text:
-            write_atomic(args.path, source.encode(result))
-    elif args.output:
-        keep = source if source.newline is not None else SourceFile("", "\n", False)
-        write_atomic(args.output, SourceFile("", keep.newline, keep.bom).encode(result))
-    else:
-        sys.stdout.write(result)
-    return EXIT_OK
+        except NotationError as exc:
+            problem = exc
+        _err(f"{path}:{problem.line}:{problem.column}: cannot read: {problem.message}")
+        return EXIT_USAGE
 
 
-def _read_bytes(path: str) -> bytes:
+def _is_json_document(text: str, source: Optional[str]) -> bool:
+    """Whether ``convert_text`` read ``text`` as a JSON form document."""
+    if source is not None:
+        return source == JSON
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return False
+    return isinstance(data, dict) and "format" in data
+
+
+def _decode_problem(path: str) -> NotationError:
+    """The N001 error of a file found not to be UTF-8 while streaming it."""
     with open(path, "rb") as handle:
-        return handle.read()
+        data = handle.read()
+    try:
+        decode_text(data)
+    except NotationError as exc:
+        return exc
+    raise AssertionError(f"{path} decodes after all")  # pragma: no cover
+
+
+def _all_problems(path: str, args: argparse.Namespace) -> Sequence[NotationError]:
+    """Every problem of a file whose streamed conversion stopped at its first bad game."""
+    with open(path, "rb") as handle:
+        text, _ = decode_text(handle.read())
+    try:
+        convert_text(text, args.to, source=args.source, path=path)
+    except ConversionError as exc:
+        return exc.errors
+    raise AssertionError(f"{path} converts after all")  # pragma: no cover
 
 
 # ---------------------------------------------------------------- score
 
 
 def _score(args: argparse.Namespace) -> int:
-    from .scoring import match_totals, score
     status = EXIT_OK
     rows = []
-    for path in (["-"] if args.paths == ["-"] else iter_lcn_files(args.paths)):
-        try:
-            source = (decode_source(sys.stdin.buffer.read()) if path == "-"
-                      else read_source(path))
-        except (OSError, NotationError) as exc:
-            _err(f"{path}: cannot read: {getattr(exc, 'strerror', None) or exc}")
+    for path in _paths(args.paths):
+        source = _read(path)
+        if source is None:
             status = EXIT_USAGE
             continue
         for index, game in enumerate(parse_games(source.text, path=path), 1):

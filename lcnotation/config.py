@@ -1,15 +1,20 @@
 """Configuration from ``pyproject.toml``, table ``[tool.lcnotation]``.
 
 >>> config_from_table({"select": ["N", "R"], "ignore": ["R2"], "colors": "RGWBYK"})
-LintConfig(select=('N', 'R'), ignore=('R2',), colors=('R', 'G', 'W', 'B', 'Y', 'K'), dialect='v1')
+LintConfig(select=('N', 'R'), ignore=('R2',), colors=('R', 'G', 'W', 'B', 'Y', 'K'), dialect=None)
+>>> config_from_table({"ignore": ["R9"]})
+Traceback (most recent call last):
+...
+lcnotation.config.ConfigError: 'ignore': no code starts with 'R9'
 """
 
 from __future__ import annotations
 
 import os
 import sys
-from typing import Any, Mapping, Optional, Tuple
+from typing import Any, Mapping, Optional, Sequence, Tuple
 
+from .codes import ALL_CODES
 from .dialects import DIALECTS
 from .errors import NotationError
 from .headers import parse_colors
@@ -20,7 +25,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - exercised on Python 3.10 only
     import tomli as tomllib
 
-__all__ = ["ConfigError", "find_config", "load_config", "config_from_table"]
+__all__ = ["ConfigError", "find_config", "load_config", "config_from_table", "parse_codes"]
 
 _KEYS = ("select", "ignore", "colors", "dialect")
 
@@ -67,13 +72,28 @@ def load_config(path: Optional[str]) -> LintConfig:
         raise ConfigError(f"{path}: [tool.lcnotation] {exc}") from None
 
 
+def parse_codes(values: Sequence[str], what: str) -> Tuple[str, ...]:
+    """Codes or code prefixes, in upper case; each must start some code.
+
+    >>> parse_codes(["s1", " R101 "], "select")
+    ('S1', 'R101')
+    """
+    codes = []
+    for value in values:
+        code = value.strip().upper()
+        if not code or not any(known.startswith(code) for known in ALL_CODES):
+            raise ConfigError(f"{what}: no code starts with {value.strip()!r}")
+        codes.append(code)
+    return tuple(codes)
+
+
 def _codes(table: Mapping[str, Any], key: str, default: Tuple[str, ...]) -> Tuple[str, ...]:
     value = table.get(key, default)
     if isinstance(value, str):
         value = [value]
     if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
         raise ConfigError(f"'{key}' must be a list of codes or code prefixes such as \"S1\"")
-    return tuple(v.strip().upper() for v in value)
+    return parse_codes(value, f"'{key}'")
 
 
 def config_from_table(table: Mapping[str, Any]) -> LintConfig:
@@ -91,7 +111,7 @@ def config_from_table(table: Mapping[str, Any]) -> LintConfig:
         except NotationError as exc:
             raise ConfigError(f"'colors': {exc.message}") from None
     dialect = table.get("dialect", default.dialect)
-    if dialect not in DIALECTS or dialect == "json":
-        raise ConfigError(f"'dialect' must be one of {', '.join(sorted(DIALECTS))}")
+    if dialect is not None and (not isinstance(dialect, str) or dialect not in DIALECTS):
+        raise ConfigError(f"'dialect' must be one of {', '.join(DIALECTS)}")
     return LintConfig(_codes(table, "select", default.select),
                       _codes(table, "ignore", default.ignore), colors, dialect)

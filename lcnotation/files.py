@@ -4,20 +4,30 @@ Records are read as UTF-8 with their line ends normalised to LF (the
 positions the parser reports are those an editor shows).  Writing puts back
 the file's own line ends and byte-order mark and replaces the file
 atomically: a crash leaves either the old file or the new one, never half.
+
+>>> source = decode_source(b"\\xef\\xbb\\xbfR3-D\\r\\nB4-D\\r\\n")
+>>> source.text, source.encode("R4-D\\n")
+('R3-D\\nB4-D\\n', b'\\xef\\xbb\\xbfR4-D\\r\\n')
 """
 
 from __future__ import annotations
 
+import filecmp
 import os
 import stat
 import tempfile
+from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Optional
+from typing import IO, Iterator, Optional, Tuple
 
 from .ast import Span
 from .errors import NotationError
 
-__all__ = ["SourceFile", "read_source", "decode_source", "write_atomic"]
+__all__ = ["BOM", "SourceFile", "decode_text", "decode_source", "read_source",
+           "atomic_writer", "write_atomic"]
+
+#: The UTF-8 byte-order mark.
+BOM = b"\xef\xbb\xbf"
 
 
 @dataclass(frozen=True)
@@ -35,7 +45,36 @@ class SourceFile:
             raise ValueError("the file mixes line ends; it is not rewritten")
         if self.newline != "\n":
             text = text.replace("\n", self.newline)
-        return (b"\xef\xbb\xbf" if self.bom else b"") + text.encode("utf-8")
+        return (BOM if self.bom else b"") + text.encode("utf-8")
+
+
+def decode_text(data: bytes) -> Tuple[str, bool]:
+    """The text of a record's bytes, line ends as they are, and whether a
+    byte-order mark (not part of the text) came first.
+
+    Raises NotationError (N001) for bytes that are not UTF-8, at the line and
+    column the reader reports for them (a lone CR ends a line too).
+
+    >>> decode_text(b"R3-D\\r\\n")
+    ('R3-D\\r\\n', False)
+    >>> decode_text(b"R3-D\\rG\\xff")
+    Traceback (most recent call last):
+    ...
+    lcnotation.errors.NotationError: line 2, column 2: not UTF-8 text: byte 0xff at byte offset 6 cannot be decoded (N001)
+    """
+    bom = data.startswith(BOM)
+    skipped = len(BOM) if bom else 0
+    try:
+        return data[skipped:].decode("utf-8"), bom
+    except UnicodeDecodeError as exc:
+        at = skipped + exc.start
+        before = data[skipped:at].decode("utf-8", errors="replace")
+        before = before.replace("\r\n", "\n").replace("\r", "\n")
+        line = before.count("\n") + 1
+        column = len(before) - (before.rfind("\n") + 1) + 1
+        raise NotationError(f"not UTF-8 text: byte 0x{data[at]:02x} at byte offset {at} "
+                            "cannot be decoded",
+                            Span(line, column, line, column + 1, -1, -1), code="N001") from None
 
 
 def decode_source(data: bytes) -> SourceFile:
@@ -43,25 +82,14 @@ def decode_source(data: bytes) -> SourceFile:
 
     >>> decode_source(b"R3-D\\r\\nB4-D\\r\\n")
     SourceFile(text='R3-D\\nB4-D\\n', newline='\\r\\n', bom=False)
+    >>> decode_source(b"R3-D\\nB4-D\\r\\n").newline is None
+    True
     """
-    bom = data.startswith(b"\xef\xbb\xbf")
-    if bom:
-        data = data[3:]
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        line_start = data.rfind(b"\n", 0, exc.start) + 1
-        col = len(data[line_start:exc.start].decode("utf-8", errors="replace")) + 1
-        offset = exc.start + (3 if bom else 0)
-        raise NotationError(f"not UTF-8 text: byte 0x{data[exc.start]:02x} at byte offset "
-                            f"{offset} cannot be decoded",
-                            Span(line, col, line, col + 1, -1, -1), code="N001") from None
+    text, bom = decode_text(data)
     crlf = text.count("\r\n")
     cr = text.count("\r") - crlf
     lf = text.count("\n") - crlf
-    kinds = [(crlf, "\r\n"), (cr, "\r"), (lf, "\n")]
-    used = [nl for count, nl in kinds if count]
+    used = [nl for count, nl in ((crlf, "\r\n"), (cr, "\r"), (lf, "\n")) if count]
     newline = "\n" if not used else (used[0] if len(used) == 1 else None)
     if crlf or cr:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
@@ -74,19 +102,30 @@ def read_source(path: str) -> SourceFile:
         return decode_source(handle.read())
 
 
-def write_atomic(path: str, data: bytes) -> None:
-    """Replace the file at ``path`` with ``data`` atomically, keeping its mode."""
+@contextmanager
+def atomic_writer(path: str) -> Iterator[IO[bytes]]:
+    """A binary file to write the new content of ``path`` to.
+
+    The file at ``path`` is replaced (keeping its mode) only when the block
+    ends normally; on an exception it is left as it was.  When the new
+    content is the same as the old, the file is not touched at all.
+    """
     directory = os.path.dirname(os.path.abspath(path))
     fd, tmp = tempfile.mkstemp(prefix=".lcn-", suffix=".tmp", dir=directory)
     try:
         with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
+            yield handle
             handle.flush()
             os.fsync(handle.fileno())
         try:
-            os.chmod(tmp, stat.S_IMODE(os.stat(path).st_mode))
+            mode = stat.S_IMODE(os.stat(path).st_mode)
         except FileNotFoundError:
-            pass
+            mode = 0o666 & ~_umask()  # what open() would have given a new file
+        else:
+            if filecmp.cmp(tmp, path, shallow=False):
+                os.unlink(tmp)
+                return
+        os.chmod(tmp, mode)
         os.replace(tmp, path)
     except BaseException:
         try:
@@ -94,3 +133,15 @@ def write_atomic(path: str, data: bytes) -> None:
         except FileNotFoundError:
             pass
         raise
+
+
+def _umask() -> int:
+    mask = os.umask(0o22)
+    os.umask(mask)
+    return mask
+
+
+def write_atomic(path: str, data: bytes) -> None:
+    """Replace the file at ``path`` with ``data`` atomically, keeping its mode."""
+    with atomic_writer(path) as handle:
+        handle.write(data)

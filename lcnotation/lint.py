@@ -21,12 +21,14 @@ from .dialects import get_dialect
 from .errors import Diagnostic, Severity
 from .headers import DEFAULT_COLORS
 from .reader import _decoded_lines, _lines_of, _parse, split_games
-from .style import Finding, Fix, StyleState, check_style
+from .style import Finding, Fix, StyleState, apply_fixes, check_style
 
-__all__ = ["LintConfig", "FileReport", "lint_text", "lint_file", "lint_lines",
+__all__ = ["LintConfig", "FileReport", "lint_text", "lint_file", "lint_lines", "fix_text",
            "iter_lcn_files"]
 
-_SUPPRESSION = re.compile(r"lcn:\s*ignore(?:\[([^\]]*)\])?")
+# "lcn: ignore" alone silences every finding of its line; "lcn: ignore[R101, S1]" those
+# codes or prefixes.  Not "lcn: ignored" nor "xlcn: ignore".
+_SUPPRESSION = re.compile(r"(?<![\w-])lcn:[ \t]*ignore(?![\w-])(?:[ \t]*\[([^\]]*)\])?")
 
 
 @dataclass(frozen=True)
@@ -36,13 +38,19 @@ class LintConfig:
     ``select`` and ``ignore`` hold codes or code prefixes (``"S"``,
     ``"R1"``, ``"N103"``); a finding is reported when it matches a selected
     prefix and no ignored one.  ``colors`` are the colours of a game without
-    a Colors header; ``dialect`` is the spelling the style checks expect.
+    a Colors header; ``dialect`` is the spelling the style checks expect
+    (None: upper case, and whichever discard marker the file uses first).
+
+    >>> LintConfig(select=("R", "S1"), ignore=("S102",)).wants("S101")
+    True
+    >>> LintConfig(select=("R", "S1"), ignore=("S102",)).wants("S102")
+    False
     """
 
     select: Tuple[str, ...] = ("N", "R", "S")
     ignore: Tuple[str, ...] = ()
     colors: Tuple[str, ...] = DEFAULT_COLORS
-    dialect: str = "v1"
+    dialect: Optional[str] = None
 
     def wants(self, code: str) -> bool:
         return (any(code.startswith(p) for p in self.select)
@@ -91,7 +99,8 @@ def lint_lines(lines: Iterable[object], path: str,
     """Lint a stream of lines (as read by the reader) of the file ``path``."""
     config = config or LintConfig()
     report = FileReport(path)
-    style = StyleState(dialect=get_dialect(config.dialect), default_colors=config.colors)
+    style = StyleState(dialect=None if config.dialect is None else get_dialect(config.dialect),
+                       default_colors=config.colors)
     for part in split_games(lines):
         game = _parse(part, False, path)
         report.games += 1
@@ -101,6 +110,36 @@ def lint_lines(lines: Iterable[object], path: str,
         findings.sort(key=lambda f: (f.diagnostic.span.start, f.diagnostic.code))
         report.findings.extend(_filtered(_suppressed(findings, game, config), config, path))
     return report
+
+
+#: How many times :func:`fix_text` lints and fixes again: the fixes of one
+#: finding may overlap those of another (a move's case and its discard marker).
+FIX_ROUNDS = 8
+
+
+def fix_text(text: str, path: str = "<string>", config: Optional[LintConfig] = None,
+             report: Optional[FileReport] = None) -> Tuple[str, int, FileReport]:
+    """Apply the safe fixes of the findings ``config`` selects, as ``lcn lint --fix`` does.
+
+    Returns the fixed text, how many fixes were applied and the report of
+    the fixed text.  ``report``, when given, is that of ``text`` already.
+
+    >>> fixed, applied, report = fix_text("1. r3-d 3. b4x-d 4. G5D-D")
+    >>> fixed, applied, [d.code for d in report.diagnostics]
+    ('1. R3-D 2. B4X-D 3. G5X-D', 5, ['R110'])
+    """
+    report = report if report is not None else lint_text(text, path, config)
+    applied = 0
+    for _ in range(FIX_ROUNDS):
+        fixes = report.fixes
+        if not fixes:
+            break
+        fixed, count = apply_fixes(text, fixes)
+        if fixed == text:
+            break
+        text, applied = fixed, applied + count
+        report = lint_text(text, path, config)
+    return text, applied, report
 
 
 def _filtered(findings: Iterable[Finding], config: LintConfig, path: str) -> Iterator[Finding]:
@@ -125,7 +164,7 @@ def _suppressed(findings: List[Finding], game: Game, config: LintConfig) -> List
         m = _SUPPRESSION.search(c.text)
         if m is not None and c.span is not None:
             codes = None if m.group(1) is None else [
-                code.strip() for code in m.group(1).split(",") if code.strip()]
+                code.strip().upper() for code in m.group(1).split(",") if code.strip()]
             rules.setdefault(c.span.line, []).append((c, codes))
     if not rules:
         return findings
@@ -142,6 +181,10 @@ def _suppressed(findings: List[Finding], game: Game, config: LintConfig) -> List
             kept.append(f)
     for line_rules in rules.values():
         for comment, codes in line_rules:
+            if codes == []:
+                kept.append(Finding(Diagnostic(
+                    "S100", "this suppression names no code: write lcn: ignore[CODE] "
+                    "(or lcn: ignore for every code)", comment.span, Severity.WARNING)))
             for code in (codes if codes is not None else ["*"]):
                 if not used.get((id(comment), code)):
                     what = "anything" if code == "*" else code

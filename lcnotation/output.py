@@ -11,6 +11,8 @@ a.lcn:2:4: N103 bad rank
 from __future__ import annotations
 
 import json
+import os
+from pathlib import Path
 from typing import Any, Dict, List, Sequence
 from urllib.parse import quote
 
@@ -62,8 +64,24 @@ def to_json(reports: Sequence[FileReport]) -> str:
     return json.dumps(items, indent=2, ensure_ascii=False)
 
 
-def _uri(path: str) -> str:
-    return "stdin" if path == "-" else quote(path.replace("\\", "/"), safe="/:")
+#: The base of relative artifact URIs: the folder lcn ran in.
+SRCROOT = "SRCROOT"
+
+
+def _location(path: str) -> Dict[str, str]:
+    """A SARIF artifactLocation: relative paths against SRCROOT, absolute ones
+    as file URIs, standard input as "stdin".
+
+    >>> _location("games/a b.lcn")
+    {'uri': 'games/a%20b.lcn', 'uriBaseId': 'SRCROOT'}
+    >>> _location("c:d.lcn")["uri"]
+    'c%3Ad.lcn'
+    """
+    if path == "-":
+        return {"uri": "stdin"}
+    if os.path.isabs(path):
+        return {"uri": Path(path).as_uri()}
+    return {"uri": quote(path.replace(os.sep, "/"), safe="/"), "uriBaseId": SRCROOT}
 
 
 def to_sarif(reports: Sequence[FileReport], version: str) -> str:
@@ -86,7 +104,7 @@ def to_sarif(reports: Sequence[FileReport], version: str) -> str:
                 "level": _SARIF_LEVEL[d.severity],
                 "message": {"text": d.message},
                 "locations": [{"physicalLocation": {
-                    "artifactLocation": {"uri": _uri(d.path or report.path)},
+                    "artifactLocation": _location(d.path or report.path),
                     "region": {"startLine": d.line, "startColumn": d.column,
                                "endLine": d.end_line, "endColumn": d.end_column},
                 }}],
@@ -100,6 +118,9 @@ def to_sarif(reports: Sequence[FileReport], version: str) -> str:
         "runs": [{
             "tool": {"driver": {"name": "lcn", "version": version,
                                 "informationUri": INFORMATION_URI, "rules": rules}},
+            # Our columns count code points; SARIF's default is UTF-16 code units.
+            "columnKind": "unicodeCodePoints",
+            "originalUriBaseIds": {SRCROOT: {"uri": Path.cwd().as_uri().rstrip("/") + "/"}},
             "results": results,
         }],
     }

@@ -2,6 +2,21 @@
 
 It draws nothing unless its stream is a terminal, so piped and CI output
 stays clean.  It redraws at most ten times a second.
+
+>>> import io
+>>> class Terminal(io.StringIO):
+...     def isatty(self):
+...         return True
+>>> screen = Terminal()
+>>> with Progress(2, stream=screen) as bar:
+...     bar.advance()
+>>> screen.getvalue().split("\\r")[1]
+'linting [###############---------------] 1/2'
+>>> piped = io.StringIO()
+>>> with Progress(2, stream=piped) as bar:
+...     bar.advance(2)
+>>> piped.getvalue()
+''
 """
 
 from __future__ import annotations
@@ -10,9 +25,18 @@ import sys
 import time
 from typing import IO, Optional
 
+__all__ = ["Progress"]
+
 
 class Progress:
-    """``with Progress(total) as bar: ... bar.advance()``"""
+    """``with Progress(total) as bar: ... bar.advance()``
+
+    ``enabled`` forces the bar on or off; by default it is on when ``stream``
+    (stderr) is a terminal.  Call :meth:`clear` before writing other text to
+    the same terminal; the bar comes back at the next :meth:`advance`.
+    """
+
+    WIDTH = 30
 
     def __init__(self, total: int, label: str = "linting", stream: Optional[IO[str]] = None,
                  enabled: Optional[bool] = None) -> None:
@@ -20,28 +44,40 @@ class Progress:
         self.done = 0
         self.label = label
         self.stream = stream if stream is not None else sys.stderr
-        isatty = getattr(self.stream, "isatty", lambda: False)
-        self.enabled = isatty() if enabled is None else enabled
-        self._last = 0.0
+        if enabled is None:
+            isatty = getattr(self.stream, "isatty", None)
+            enabled = bool(isatty()) if callable(isatty) else False
+        self.enabled = enabled
+        self._last = float("-inf")
+        self._shown = 0  # length of the bar on the screen, 0 when none
 
     def __enter__(self) -> "Progress":
         return self
 
     def advance(self, n: int = 1) -> None:
         self.done += n
+        if not self.enabled:
+            return
         now = time.monotonic()
-        if self.enabled and (now - self._last >= 0.1 or self.done >= self.total):
+        if now - self._last >= 0.1 or self.done >= self.total:
             self._last = now
             self._draw()
 
     def _draw(self) -> None:
-        width = 30
-        filled = width * self.done // max(self.total, 1)
-        bar = "#" * filled + "-" * (width - filled)
-        self.stream.write(f"\r{self.label} [{bar}] {self.done}/{self.total}")
+        filled = self.WIDTH * min(self.done, self.total) // max(self.total, 1)
+        bar = "#" * filled + "-" * (self.WIDTH - filled)
+        line = f"{self.label} [{bar}] {self.done}/{self.total}"
+        self.stream.write("\r" + line.ljust(self._shown))
         self.stream.flush()
+        self._shown = len(line)
+
+    def clear(self) -> None:
+        """Erase the bar from the screen (if it is there)."""
+        if self._shown:
+            self.stream.write("\r" + " " * self._shown + "\r")
+            self.stream.flush()
+            self._shown = 0
+            self._last = float("-inf")
 
     def __exit__(self, *exc: object) -> None:
-        if self.enabled:
-            self.stream.write("\r" + " " * (len(self.label) + 50) + "\r")
-            self.stream.flush()
+        self.clear()

@@ -12,24 +12,25 @@ apply: only spellings whose meaning is certain are ever rewritten.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from .ast import Game, Move, Span
-from .dialects import Dialect, get_dialect
+from .dialects import Dialect
 from .errors import Diagnostic, Severity
-from .formatter import format_move
 from .headers import DEFAULT_COLORS, KNOWN_TAGS
 
-__all__ = ["Edit", "Fix", "Finding", "StyleState", "check_style", "STYLE_CODES"]
+__all__ = ["Edit", "Fix", "Finding", "StyleState", "check_style", "apply_fixes", "STYLE_CODES"]
 
 #: Style codes: (severity, summary).
 STYLE_CODES: Dict[str, Tuple[Severity, str]] = {
     "S100": (Severity.WARNING, "a suppression comment that suppresses nothing"),
-    "S101": (Severity.WARNING, "discard markers D and X mixed in one file"),
+    "S101": (Severity.WARNING, "a discard marker other than the file's first one (or the "
+             "configured dialect's)"),
     "S102": (Severity.WARNING, "letters not in the case of the dialect (upper case for v1)"),
     "S103": (Severity.WARNING, "a move number that skips or repeats"),
-    "S104": (Severity.WARNING, "a colour outside the five base colours without a Colors header"),
+    "S104": (Severity.WARNING, "a colour outside the default colours, in a game without a "
+             "Colors header"),
     "S105": (Severity.WARNING, "a tag that differs from a known tag only in letter case"),
     "S106": (Severity.WARNING, "a tag given twice in one game"),
 }
@@ -62,11 +63,15 @@ class Finding:
 
 @dataclass
 class StyleState:
-    """What style checks remember from one game of a file to the next."""
+    """What style checks remember from one game of a file to the next.
+
+    ``dialect`` is the spelling expected; None expects upper case and the
+    discard marker the file uses first.
+    """
 
     #: The discard marker first used in the file (upper case), if any.
     marker: Optional[str] = None
-    dialect: Dialect = field(default_factory=lambda: get_dialect("v1"))
+    dialect: Optional[Dialect] = None
     default_colors: Tuple[str, ...] = DEFAULT_COLORS
 
 
@@ -112,48 +117,57 @@ def _check_headers(game: Game, findings: List[Finding]) -> None:
 
 def _check_spelling(game: Game, text: str, offset: int, state: StyleState,
                     findings: List[Finding]) -> None:
+    """S101 (discard marker) and S102 (letter case).
+
+    Each fix changes only what its finding is about, so that ignoring one
+    code never lets another code's fix change it; where the fixes of one
+    move overlap, ``lcn lint --fix`` applies them one after the other.
+    """
     dialect = state.dialect
+    if dialect is not None:
+        state.marker = dialect.discard
+    lowercase = dialect is not None and dialect.lowercase
     for move in game.moves:
         span = move.span
         if span is None:
             continue
         written = text[span.start - offset:span.end - offset]
         if move.placement.discard:
-            upper = written[len(written) - len(move.draw.color or "D") - 2].upper()
+            at = written.index("-") - 1  # the marker stands right before the hyphen
+            marker = written[at]
             if state.marker is None:
-                state.marker = upper
-            elif upper != state.marker:
-                wanted = format_move(move, _with_marker(dialect, state.marker))
+                state.marker = marker.upper()
+            elif marker.upper() != state.marker:
+                wanted = state.marker if marker.isupper() else state.marker.lower()
+                whose = ("this file uses" if dialect is None
+                         else f"the configured dialect {dialect.name} uses")
                 findings.append(Finding(
-                    _diag("S101", f"'{written}' marks its discard with {upper} but this file "
-                          f"uses {state.marker}", span, move),
-                    Fix(f"write '{wanted}'", (Edit(span.start, span.end, wanted),))))
-                continue
-        expected_case = written.lower() if dialect.lowercase else written.upper()
-        if written != expected_case:
-            case = "lower" if dialect.lowercase else "upper"
+                    _diag("S101", f"'{written}' marks its discard with {marker.upper()}, "
+                          f"but {whose} {state.marker}", span, move),
+                    Fix(f"write {wanted} for {marker}",
+                        (Edit(span.start + at, span.start + at + 1, wanted),))))
+        expected = written.lower() if lowercase else written.upper()
+        if written != expected:
+            case = "lower" if lowercase else "upper"
             findings.append(Finding(
                 _diag("S102", f"'{written}' should be written in {case} case: "
-                      f"'{expected_case}'", span, move),
-                Fix(f"write '{expected_case}'", (Edit(span.start, span.end, expected_case),))))
-
-
-def _with_marker(dialect: Dialect, marker: str) -> Dialect:
-    if dialect.discard == marker:
-        return dialect
-    return Dialect(dialect.name, dialect.description, discard=marker,
-                   lowercase=dialect.lowercase)
+                      f"'{expected}'", span, move),
+                Fix(f"write '{expected}'", (Edit(span.start, span.end, expected),))))
 
 
 def _check_numbers(game: Game, text: str, offset: int, findings: List[Finding]) -> None:
-    """Numbers follow one convention: one per turn, or one per round of two turns."""
+    """Numbers follow one convention: one per turn, or one per round of two turns.
+
+    The finding is on the number when it stands right before its move on
+    the same line; it is fixed only when every turn of the game was read.
+    """
     numbered = [m for m in game.moves if m.number is not None and m.turn is not None]
     if not numbered:
         return
     per_turn = sum(1 for m in numbered if m.number == m.turn + 1)
     per_round = sum(1 for m in numbered if m.turn % 2 == 0 and m.number == m.turn // 2 + 1)
     by_round = per_round > per_turn
-    certain = not game.errors  # renumber only when every turn was read
+    certain = not game.errors
     for m in numbered:
         expected = m.turn // 2 + 1 if by_round else m.turn + 1
         if m.number == expected and not (by_round and m.turn % 2 == 1):
@@ -163,15 +177,28 @@ def _check_numbers(game: Game, text: str, offset: int, findings: List[Finding]) 
                        "the first move of a round carries a number")
         else:
             kind = "repeats" if m.number < expected else "skips ahead"
-            message = f"move number {m.number} {kind}: expected {expected}."
+            message = f"move number {m.number} {kind}: expected {expected}"
+        span, digits = _number_span(m, text, offset)
         fix = None
-        start = m.span.start - offset
-        tail = text[max(0, start - 24):start]
-        found = _NUMBER_BEFORE.search(tail)
-        if certain and found is not None and m.number != expected:
-            at = m.span.start - (len(tail) - found.start(1))
-            fix = Fix(f"write '{expected}.'", (Edit(at, at + len(found.group(1)), str(expected)),))
-        findings.append(Finding(_diag("S103", message, m.span, m), fix))
+        if certain and digits is not None and m.number != expected:
+            fix = Fix(f"write '{expected}.'",
+                      (Edit(span.start, span.start + digits, str(expected)),))
+        findings.append(Finding(_diag("S103", message, span, m), fix))
+
+
+def _number_span(move: Move, text: str, offset: int) -> Tuple[Span, Optional[int]]:
+    """The span of ``move``'s number with its dot and how many digits it has,
+    when it stands right before the move on its line; else the move's span."""
+    span = move.span
+    start = span.start - offset
+    tail = text[max(0, start - 24):start]
+    found = _NUMBER_BEFORE.search(tail)
+    if found is None or int(found.group(1)) != move.number:
+        return span, None
+    back = len(tail) - found.start(1)
+    digits = len(found.group(1))
+    return Span(span.line, span.column - back, span.line, span.column - back + digits + 1,
+                span.start - back, span.start - back + digits + 1), digits
 
 
 def _check_colors(game: Game, state: StyleState, findings: List[Finding]) -> None:
