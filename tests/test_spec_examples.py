@@ -16,6 +16,11 @@ Conventions (described for authors in spec/README.md):
   ``canonical`` or ``canonical DIALECT`` (what ``format_games`` writes) and
   ``converted DIALECT`` (what ``convert_text`` makes of the input text, or,
   when it refuses, every problem it names, listed as diagnostics are).
+* ``lcn lint`` inputs are linted with ``lcnotation.lint.lint_text``; words
+  after ``lint`` such as ``select=S`` or ``dialect=x-discard`` set the
+  ``LintConfig`` (``[tool.lcnotation]``).  Their results: ``findings`` (every
+  finding reported, listed as diagnostics are) and ``fixed`` (the text after
+  the safe fixes of ``lcn lint --fix``, from ``lcnotation.lint.fix_text``).
 * Tables whose header row is ``| Text | Canonical | Meaning |`` list valid
   moves: ``parse_move(text)`` written back must be the canonical text.
   Tables whose header row is ``| Text | Diagnostic | Message |`` list
@@ -39,6 +44,7 @@ from lcnotation.dialects import ConversionError
 from lcnotation.errors import NotationError
 from lcnotation.formatter import format_comment, format_games, format_header, format_move
 from lcnotation.headers import parse_cards, parse_colors, parse_result
+from lcnotation.lint import LintConfig, fix_text, lint_text
 from lcnotation.messages import SYNTAX_CODES
 from lcnotation.reader import parse_game, parse_move, read_games
 
@@ -79,7 +85,7 @@ class Example(NamedTuple):
 # ---------------------------------------------------------------- reading the spec
 
 
-RESULT_KINDS = ("diagnostics", "outline", "canonical", "converted")
+RESULT_KINDS = ("diagnostics", "outline", "canonical", "converted", "findings", "fixed")
 
 
 def examples(document: str) -> List[Example]:
@@ -201,7 +207,32 @@ def outline(games: List[Game]) -> str:
     return "".join(line + "\n" for line in out)
 
 
+def lint_config(mode: str) -> LintConfig:
+    """The LintConfig of an ``lcn lint key=value ...`` input."""
+    fields = {}
+    for option in mode.split()[1:]:
+        key, _, value = option.partition("=")
+        assert key in ("select", "ignore", "colors", "dialect"), f"unknown option {option!r}"
+        fields[key] = tuple(value) if key == "colors" else (
+            tuple(value.split(",")) if key in ("select", "ignore") else value)
+    return LintConfig(**fields)
+
+
+def check_lint(example: Example) -> None:
+    config = lint_config(example.mode)
+    for info, expected in example.results:
+        if info == "findings":
+            actual = _listing(lint_text(example.text, config=config).diagnostics)
+        else:
+            assert info == "fixed", f"{example.id}: ```{info} does not follow ```lcn lint"
+            actual = fix_text(example.text, config=config)[0]
+        assert actual == expected, f"{example.id}: ```{info} differs"
+
+
 def check(example: Example) -> None:
+    if example.mode.split()[:1] == ["lint"]:
+        check_lint(example)
+        return
     result = read(example)
     assert example.results, f"{example.id}: an lcn block without a result block after it"
     for info, expected in example.results:
@@ -263,7 +294,7 @@ def test_every_syntax_code_has_a_checked_example() -> None:
 def test_diagnostic_lines_are_well_formed() -> None:
     for e in ALL:
         for info, body in e.results:
-            if info == "diagnostics":
+            if info in ("diagnostics", "findings"):
                 for line in body.splitlines():
                     assert _DIAGNOSTIC.fullmatch(line), f"{e.id}: cannot read {line!r}"
 
@@ -304,3 +335,44 @@ def test_grammar_quotes_are_verbatim(document: str) -> None:
             for line in m.group(2).splitlines():
                 assert not line.strip() or line.strip() in rules, (
                     f"{document}: {line.strip()!r} is not in grammar/lcnotation.lark")
+
+
+def _section(text: str, heading: str) -> str:
+    """The text of the section ``heading`` (a "## " heading) up to the next one."""
+    start = text.index(f"\n## {heading}\n")
+    end = text.find("\n## ", start + 1)
+    return text[start:end if end >= 0 else len(text)]
+
+
+def test_every_style_code_is_documented_with_a_checked_example() -> None:
+    from lcnotation.style import STYLE_CODES
+
+    text = (SPEC / "diagnostics.md").read_text("utf-8")
+    section = _section(text, "Family S: style")
+    assert set(re.findall(r"^### (S\d{3})\b", section, re.M)) == set(STYLE_CODES)
+    # The table: code, meaning, severity, and whether --fix repairs it.
+    rows = {}
+    for line in section.splitlines():
+        m = re.fullmatch(r"\| \[(S\d{3})\]\(#s\d{3}\) \| (.+) \| (\w+) \| (yes|no|[^|]+) \|", line)
+        if m:
+            rows[m.group(1)] = (m.group(3), m.group(4))
+    assert set(rows) == set(STYLE_CODES)
+    lint_examples = [e for e in examples("diagnostics.md") if e.mode.split()[:1] == ["lint"]]
+    for code, (severity, fixed) in rows.items():
+        assert severity == STYLE_CODES[code][0].value, code
+        found = [f for e in lint_examples
+                 for f in lint_text(e.text, config=lint_config(e.mode)).findings
+                 if f.diagnostic.code == code]
+        assert found, f"{code} has no checked example"
+        fixes = {f.fix is not None for f in found}
+        assert fixes == ({True} if fixed == "yes" else {False} if fixed == "no"
+                         else {True, False}), f"{code}: the --fix column says {fixed!r}"
+
+
+def test_conversion_codes_are_listed() -> None:
+    text = (SPEC / "diagnostics.md").read_text("utf-8")
+    listed = set(re.findall(r"^\| `(C\d{3})` \|", _section(text, "Family C: conversion"),
+                            re.M))
+    source = (Path(__file__).resolve().parent.parent / "lcnotation" / "convert.py").read_text(
+        "utf-8")
+    assert listed == set(re.findall(r'"(C\d{3})"', source)) and listed
