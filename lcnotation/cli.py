@@ -44,6 +44,16 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
 
 
+_MAIN_EXAMPLES = """\
+examples:
+  lcn lint games/                     check every *.lcn file below games/
+  lcn fmt games/ --check              are the files in the canonical layout?
+  lcn convert match.lcn --to json     the JSON interchange form
+  lcn score match.lcn                 scores per game and match totals
+
+Run 'lcn COMMAND --help' for a command's options and more examples.
+"""
+
 _LINT_EXAMPLES = """\
 examples:
   lcn lint games/                    lint every *.lcn file below games/
@@ -78,7 +88,9 @@ examples:
   lcn convert m.json --from json --to v1     back to .lcn
   lcn convert old.lcn --to v1 --in-place     rewrite the file itself
 
-Only the moves are rewritten: comments, headers and layout are kept.
+Only the moves are rewritten: comments, headers, layout, line ends and BOM
+are kept. A conversion that would lose information is refused: every problem
+is listed (path:line:col: CODE message), nothing is written, exit status 1.
 """
 
 _SCORE_EXAMPLES = """\
@@ -90,7 +102,8 @@ examples:
 
 def _build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="lcn", description="Lint, format, convert and score Lost Cities "
-                     "game records (Lost Cities Standard Notation v1.0).")
+                     "game records (Lost Cities Standard Notation v1.0).",
+                     epilog=_MAIN_EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"lcn {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
@@ -133,7 +146,8 @@ def _build_parser() -> argparse.ArgumentParser:
                      "are dropped)")
     fmt.set_defaults(handler=_fmt)
 
-    convert = command("convert", "convert a record to another dialect", _CONVERT_EXAMPLES)
+    convert = command("convert", "convert a record to another dialect",
+                      _CONVERT_EXAMPLES + f"Dialects: {', '.join(dialect_names())}.\n")
     convert.add_argument("path", metavar="PATH", help="a file, or - for standard input")
     convert.add_argument("--to", required=True, metavar="DIALECT", help="target dialect")
     convert.add_argument("--from", dest="source", metavar="DIALECT",
@@ -410,17 +424,21 @@ def _convert(args: argparse.Namespace) -> int:
         _err("--in-place needs a file, not standard input")
         return EXIT_USAGE
     target = args.path if args.in_place else args.output
-    try:
-        if target is None:
-            # Nothing reaches standard output unless the whole conversion succeeds.
-            with tempfile.SpooledTemporaryFile(max_size=1 << 22) as buffer:
+    if target is None:
+        # Nothing reaches standard output unless the whole conversion succeeds.
+        with tempfile.SpooledTemporaryFile(max_size=1 << 22) as buffer:
+            try:
                 status = _convert_to(args, _Output(buffer))
-                if status == EXIT_OK:
-                    buffer.seek(0)
-                    sys.stdout.flush()
-                    shutil.copyfileobj(buffer, sys.stdout.buffer)
-                    sys.stdout.buffer.flush()
-                return status
+            except _WriteError as exc:
+                _err(f"cannot convert: {exc.__cause__}")
+                return EXIT_USAGE
+            if status == EXIT_OK:
+                buffer.seek(0)
+                sys.stdout.flush()
+                shutil.copyfileobj(buffer, sys.stdout.buffer)
+                sys.stdout.buffer.flush()
+            return status
+    try:
         with atomic_writer(target) as handle:
             status = _convert_to(args, _Output(handle))
             if status != EXIT_OK:
@@ -430,7 +448,7 @@ def _convert(args: argparse.Namespace) -> int:
         return refused.status
     except (OSError, _WriteError) as exc:
         cause = exc.__cause__ if isinstance(exc, _WriteError) else exc
-        _err(f"{target or '-'}: cannot write: {getattr(cause, 'strerror', None) or cause}")
+        _err(f"{target}: cannot write: {getattr(cause, 'strerror', None) or cause}")
         return EXIT_USAGE
 
 

@@ -412,6 +412,8 @@ def test_help(ran):
     assert r.status == 0
     for command in ("lint", "fmt", "convert", "score"):
         assert re.search(rf"^\s+{command}\s", r.out, re.M), command
+        assert re.search(rf"^  lcn {command} \S", r.out, re.M), command
+    assert "examples:" in r.out
 
 
 @pytest.mark.parametrize("command", ["lint", "fmt", "convert", "score"])
@@ -864,6 +866,8 @@ def test_convert_json_round_trip(run, tmp_path):
     data = json.loads(document)
     assert data["format"] == "lcnotation"
     assert [m["text"] for m in data["games"][0]["moves"]] == ["RH-D", "BHD-D", "R4D-B"]
+    # Read whole from standard input, as a stream from a file: the same document.
+    assert run("convert", "-", "--to", "json", stdin=CANONICAL_CRLF).out.encode() == document
     r = run("convert", "a.json", "--to", "v1")
     assert (r.status, r.out) == (0, CANONICAL)
     assert run("convert", "a.json", "--from", "json", "--to", "lower").out == \
