@@ -292,23 +292,24 @@ def _lint(args: argparse.Namespace) -> int:
     unreadable = 0
     with Progress(0, enabled=False if args.no_progress else None) as bar:
         for report in _reports(paths, config, jobs, bar):
-            bar.advance()
             if report.unreadable:
                 bar.clear()
                 _err(f"{report.path}: cannot read: {report.unreadable}")
                 unreadable += 1
-                continue
-            if args.fix:
-                report = _fix(report, config, bar)
-            readable.append(report)
-            # Text and annotations are written file by file, as they come.
-            if report.findings and args.format in ("text", "github"):
-                bar.clear()
-                for f in report.findings:
-                    out.write(github_line(f.diagnostic) if args.format == "github"
-                              else text_line(f.diagnostic, f.fix is not None))
-                    out.write("\n")
-                out.flush()
+            else:
+                if args.fix:
+                    report = _fix(report, config, bar)
+                readable.append(report)
+                # Text and annotations are written file by file, as they come.
+                if report.findings and args.format in ("text", "github"):
+                    bar.clear()
+                    for f in report.findings:
+                        out.write(github_line(f.diagnostic) if args.format == "github"
+                                  else text_line(f.diagnostic, f.fix is not None))
+                        out.write("\n")
+                    if bar.enabled:
+                        out.flush()  # before the bar is drawn again below them
+            bar.advance()
     if not readable and not unreadable:
         _err("warning: no *.lcn files found in " + ", ".join(paths))
     if args.format == "json":

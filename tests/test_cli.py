@@ -22,16 +22,19 @@ from pathlib import Path
 from typing import Dict, List, NamedTuple, Optional, Sequence
 
 import pytest
+from hypothesis import given
 
 from lcnotation.ast import Span
 from lcnotation.cli import main
 from lcnotation.codes import ALL_CODES
 from lcnotation.errors import Diagnostic, Severity
 from lcnotation.headers import parse_result
+from lcnotation.lint import fix_text, lint_text
 from lcnotation.output import github_line
 from lcnotation.progress import Progress
-from lcnotation.reader import read_games
+from lcnotation.reader import parse_game, read_games
 from lcnotation.scoring import score
+from strategies import examples, written_games
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -702,6 +705,21 @@ def test_fix_twice_is_fix_once(run, tmp_path):
     assert path.read_bytes() == fixed and second.err == ""
     assert first.out == second.out
     assert codes(first.out) == ["R101", "N103", "R108", "R106", "S104", "S103", "R110"]
+
+
+@given(written_games())
+@examples(25)
+def test_fix_never_changes_what_a_record_says(written):
+    game, text = written
+    fixed, applied, report = fix_text(text)
+    # The same headers, moves and comments (numbers and spans aside).
+    assert parse_game(fixed) == parse_game(text) == game
+    # Nothing fixable is left, and fixing again changes nothing.
+    assert not report.fixes
+    assert fix_text(fixed) == (fixed, 0, report)
+    # Only the letters of moves and the digits of numbers change.
+    assert len(fixed) == len(text) or "S103" in {d.code for d in lint_text(text).diagnostics}
+    assert re.sub(r"[A-Za-z0-9]", "", fixed) == re.sub(r"[A-Za-z0-9]", "", text)
 
 
 # ---------------------------------------------------------------- progress
