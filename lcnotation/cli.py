@@ -496,6 +496,11 @@ def _convert_to(args: argparse.Namespace, out: _Output) -> int:
     with handle as data:
         try:
             head = b"" if path == "-" else data.read(4096)
+            while path != "-" and head and not head.strip(BOM + b" \t\r\n"):
+                more = data.read(4096)  # only white space so far: is a '{' next?
+                if not more:
+                    break
+                head += more
             bom = head.startswith(BOM)
             whole = (path == "-" or args.source == JSON
                      or head[len(BOM) if bom else 0:].lstrip(b" \t\r\n").startswith(b"{"))

@@ -19,7 +19,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
-from typing import Dict, List, NamedTuple, Optional, Sequence
+from typing import Dict, List, NamedTuple, Optional
 
 import pytest
 from hypothesis import given
@@ -39,7 +39,6 @@ from strategies import examples, written_games
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 SARIF_SCHEMA = Path(__file__).resolve().parent / "data" / "sarif-2.1.0-subset.schema.json"
-CLI_DATA = Path(__file__).resolve().parent / "cli_data"
 
 
 def _console_script() -> str:
@@ -888,6 +887,9 @@ def test_convert_json_round_trip(run, tmp_path):
     assert run("convert", "-", "--to", "json", stdin=CANONICAL_CRLF).out.encode() == document
     r = run("convert", "a.json", "--to", "v1")
     assert (r.status, r.out) == (0, CANONICAL)
+    # A document is recognised however far its '{' is.
+    write(tmp_path / "far.json", b"\n" * 9000 + document)
+    assert run("convert", "far.json", "--to", "v1").out == CANONICAL
     assert run("convert", "a.json", "--from", "json", "--to", "lower").out == \
         CANONICAL.replace("RH-D", "rh-d").replace("BHD-D", "bhd-d").replace("R4D-B", "r4d-b")
 
