@@ -15,12 +15,14 @@ test (tests/test_fastpath.py) holds them to that.
 from __future__ import annotations
 
 import re
-from typing import Optional, Pattern
+from typing import TYPE_CHECKING, Pattern
 
 from lark import Token
 
 from .ast import HANDSHAKE, Card, Draw, Move, Placement, Span
-from .parser import _Builder
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .parser import _Builder
 
 __all__ = ["fast_pattern", "fast_parse"]
 
@@ -41,7 +43,7 @@ def fast_pattern(lark) -> Pattern[str]:
                       f"|(?P<brace>{t['BRACE_COMMENT']})|(?P<line>{t['LINE_COMMENT']})")
 
 
-def fast_parse(b: _Builder, pattern: Pattern[str]) -> bool:
+def fast_parse(b: "_Builder", pattern: Pattern[str]) -> bool:
     """Fill builder ``b`` (already reset for its text) from the fast path.
 
     Returns False, with ``b`` in an undefined state, when the text needs the
@@ -119,8 +121,3 @@ def fast_parse(b: _Builder, pattern: Pattern[str]) -> bool:
         pos = end
     b.turn = turn
     return True
-
-
-def try_fast(b: _Builder, pattern: Optional[Pattern[str]]) -> bool:
-    """Run the fast path when a pattern is given; False means "use Lark"."""
-    return pattern is not None and fast_parse(b, pattern)

@@ -15,6 +15,7 @@ the spelling of the moves.
 
 from __future__ import annotations
 
+import re
 from typing import Iterable, List, Sequence, Union
 
 from .ast import HANDSHAKE, Card, Comment, Game, Header, Move
@@ -22,6 +23,9 @@ from .dialects import COLOR_LETTERS, Dialect, get_dialect
 
 __all__ = ["format_card", "format_move", "format_comment", "format_header",
            "format_game", "format_games"]
+
+# A CR alone reads back as a line end; a line that begins with "[" is a header.
+_UNWRITABLE_IN_BRACES = re.compile(r"\r(?!\n)|\n[ \t\f\v\ufeff]*\[")
 
 _RANK_TEXT = {HANDSHAKE: "H", **{n: str(n) for n in range(2, 11)}}
 
@@ -79,6 +83,9 @@ def format_comment(comment: Comment) -> str:
         return ";" + comment.text
     if "}" in comment.text:
         raise ValueError("a '{' comment cannot contain '}'")
+    if _UNWRITABLE_IN_BRACES.search(comment.text):
+        raise ValueError("a '{' comment cannot contain a lone CR (it reads back as a line "
+                         "break) nor a line that begins with '[' (it reads as a header)")
     return "{" + comment.text + "}"
 
 

@@ -29,6 +29,7 @@ SYNTAX_CODES = {
     "N109": "a header that does not begin its own line, or follows the moves",
     "N110": "a '{' comment that is never closed",
     "N111": "a move number that is not followed by a move",
+    "N112": "white space inside a move",
     "N120": "a Colors header that is not a list of distinct colour letters",
     "N121": "a Hand1, Hand2 or Deck header that is not a list of cards",
     "N122": "a Result header that is not two scores (or *)",
@@ -40,6 +41,7 @@ Explanation = Tuple[str, str, int, int]
 _STOP = re.compile(r"[\s\ufeff{;]")
 _RUN = re.compile(r"[^\s\ufeff{;]*")
 _ALNUM = re.compile(r"[0-9A-Za-z]*")
+_PUNCTUATION = re.compile(r"[^\w\s\ufeff{;]*")
 # What was meant as a rank: digits, after an H when one was written ("RH3").
 _RANK_RUN = re.compile(r"[Hh]?[0-9]*")
 _DRAW_LETTERS = set("ABCDEFGIJKLMNOPQRSTUVWYZabcdefgijklmnopqrstuvwyz")
@@ -97,6 +99,11 @@ def explain(
     if last is None or last == "MOVE_NUMBER":
         return _explain_item(text, bad, char, found, end, after_move)
 
+    if last == "COLOR" and broken:
+        at = parts[-1].end_pos
+        return ("N103", f"expected a rank (2 to 10, or H) right after the colour "
+                f"'{so_far}'", at, at)
+
     if last == "COLOR":
         rank = _ALNUM.match(text, bad).group()
         shown = f"'{rank}'" if rank else found
@@ -152,8 +159,9 @@ def _explain_item(text: str, bad: int, char: str, found: str, end: int,
     if char == "[":
         return explain_header(text, bad)
     if after_move is not None and char:
-        return ("N107", f"unexpected {found} after the move '{after_move}': "
-                "moves are separated by spaces or new lines", bad, end)
+        glued = _PUNCTUATION.match(text, bad).group() or char
+        return ("N107", f"unexpected '{glued}' after the move '{after_move}': "
+                "moves are separated by spaces or new lines", bad, bad + len(glued))
     upper = char.upper()
     if upper in _RESERVED:
         return ("N102", f"'{char}' is not a colour letter: {_RESERVED[upper]}", bad, bad + 1)

@@ -25,6 +25,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedTok
 
 from .ast import HANDSHAKE, Card, Comment, Draw, Game, Header, Move, Placement, Span
 from .errors import NotationError
+from .fastpath import fast_parse, fast_pattern
 from .messages import explain, word_end
 
 __all__ = ["grammar_text", "GameParser"]
@@ -46,6 +47,22 @@ _HEADER = re.compile(r'\[[ \t]*([A-Za-z][A-Za-z0-9_]*)[ \t]+"((?:[^"\\\r\n]|\\["
 _UNESCAPE = re.compile(r'\\(["\\])')
 _LETTER = re.compile(r"[^\W\d_]")
 _NUMBER = re.compile(r"[0-9]+\.")
+_SPACE = re.compile(r"[ \t]+")
+_PUNCTUATION = re.compile(r"[^\w\s\ufeff{;]+")
+_LOOKBEHIND = re.compile(r"^\(\?<=[^)]*\)")
+
+
+def _spaced_move_pattern(lark: Lark) -> "re.Pattern[str]":
+    """A move whose parts may be separated by spaces or tabs, for error messages.
+
+    Built from the grammar's terminals without their look-behinds (which are
+    what forbid the spaces).
+    """
+    t = {term.name: "(?:" + _LOOKBEHIND.sub("", term.pattern.to_regexp()) + ")"
+         for term in lark.terminals}
+    gap = "[ \t]*"
+    return re.compile(gap.join([t["COLOR"], t["RANK"], t["DISCARD"] + "?", t["MINUS"],
+                                f"(?:{t['DRAW_COLOR']}|{t['DRAW_PILE']})"]))
 
 
 def grammar_text() -> str:
@@ -212,6 +229,10 @@ class GameParser:
             maybe_placeholders=False,
             cache=True,
         )
+        self.spaced_move = _spaced_move_pattern(self.lark)
+        self.fast = fast_pattern(self.lark)
+        #: Off only to compare the two paths (tests/test_fastpath.py).
+        self.use_fast_path = True
 
     def run(self, start: str, text: str, *, strict: bool, first_line: int = 1,
             first_offset: int = 0) -> _Builder:
@@ -222,6 +243,10 @@ class GameParser:
         """
         b = self.builder
         b.reset(text, first_line, first_offset)
+        if start == "game" and self.use_fast_path:
+            if fast_parse(b, self.fast):
+                return b
+            b.reset(text, first_line, first_offset)
         ip = self.lark.parse_interactive(text, start)
         while True:
             try:
@@ -282,6 +307,17 @@ class GameParser:
 
         broken = bool(parts) and (
             bad > parts[-1].end_pos or (bad_token is not None and bad_token.type in _BREAKS))
+        if broken and parts[-1].type != "MOVE_NUMBER" and bad < len(text):
+            first = parts[1] if parts[0].type == "MOVE_NUMBER" else parts[0]
+            spaced = self.spaced_move.match(text, first.start_pos)
+            if spaced is not None and spaced.end() > bad:
+                # "R3 -D": a whole move, but with white space inside.
+                written = spaced.group()
+                b.error("N112", f"white space inside the move '{written}': a move is "
+                        f"written without spaces, as '{_SPACE.sub('', written)}'",
+                        spaced.start(), spaced.end())
+                b.turn += 1
+                return self._seek(ip, spaced.end(), text, bad_token)
         if (broken and len(parts) == 1 and parts[0].type == "MOVE_NUMBER"
                 and (bad_token is None or bad_token.type not in _BREAKS)
                 and not _NUMBER.match(text, bad)):
@@ -312,6 +348,10 @@ class GameParser:
         if text[bad] == "}" and between_moves:
             # The error names only the stray '}': what follows it is read.
             resume = bad + 1
+        elif after_move is not None:
+            # Punctuation glued to a complete move ("R3-D!!", "R3-D,G4-D"):
+            # only the punctuation is wrong; what follows it is read.
+            resume = _PUNCTUATION.match(text, bad).end()
         else:
             resume = max(word_end(text, bad), bad + 1)
         if _LETTER.search(text, word_start, resume):

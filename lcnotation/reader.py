@@ -29,6 +29,9 @@ __all__ = ["parse_move", "parse_game", "parse_games", "read_games", "GameText", 
 Source = Union[str, "os.PathLike[str]", IO[str], IO[bytes]]
 
 _HEADER_TOKEN = re.compile(r'\[[ \t]*[A-Za-z][A-Za-z0-9_]*[ \t]+"(?:[^"\\\r\n]|\\["\\])*"[ \t]*\]')
+_LONE_CR = re.compile(r"\r(?!\n)")
+_SPACE_RUN = re.compile(r"[\s\ufeff]*")
+_TRAILING_SPACE = re.compile(r"[\s\ufeff]+\Z")
 _INTERESTING = re.compile(r"[{};\[]")
 # A line of white space, as the grammar's WS has it (a byte-order mark included).
 _BLANK = re.compile(r"[\s\ufeff]*\Z")
@@ -56,7 +59,7 @@ def parse_move(text: str) -> Move:
     ...
     lcnotation.errors.NotationError: line 1, column 2: expected a rank (2 to 10, or H) after the colour 'R', found '11' (N103)
     """
-    b = parser().run("move", text, strict=False)
+    b = parser().run("move", _lone_cr_as_lf(text), strict=False)
     if not b.errors:
         return b.moves[0]
     code, message, span = b.errors[0]
@@ -64,10 +67,10 @@ def parse_move(text: str) -> Move:
         # The grammar's message would ask for another move, which is wrong
         # here: name all the text that follows the move instead.
         move = b.moves[0].span
-        rest = text[move.end:]
-        start = move.end + len(rest) - len(rest.lstrip())
-        extra = text[start:len(text.rstrip())]
-        shown = extra if len(extra) <= 24 else extra[:23] + "\u2026"
+        start = _SPACE_RUN.match(text, move.end).end()
+        extra = _TRAILING_SPACE.sub("", text[start:])
+        shown = " ".join(extra.split())  # the span points at the text itself
+        shown = shown if len(shown) <= 24 else shown[:23] + "\u2026"
         code = "N107"
         message = (f"unexpected {shown!r} after the move {text[move.start:move.end]!r}: "
                    "parse_move reads one move")
@@ -90,13 +93,17 @@ def parse_game(text: str, *, strict: bool = False, path: Optional[str] = None) -
     >>> game.moves[1].turn
     2
     """
-    return _parse(GameText(text, 1, 0), strict, path)
+    return _parse(GameText(_lone_cr_as_lf(text), 1, 0), strict, path)
+
+
+def _lone_cr_as_lf(text: str) -> str:
+    """A lone CR ends a line, as in read_games (same length: offsets stay)."""
+    return _LONE_CR.sub("\n", text) if "\r" in text else text
 
 
 def parse_games(text: str, *, strict: bool = False, path: Optional[str] = None) -> Iterator[Game]:
     """Parse a text that may hold several games, one after another."""
-    for part in split_games(_lines_of(text)):
-        yield _parse(part, strict, path)
+    yield from _games_of(_lines_of(_lone_cr_as_lf(text)), strict, path)
 
 
 def read_games(source: Source, *, strict: bool = False,
@@ -115,20 +122,21 @@ def read_games(source: Source, *, strict: bool = False,
     if isinstance(source, (str, os.PathLike)):
         path = path if path is not None else os.fspath(source)
         with open(source, "rb") as handle:
-            yield from _read_lines(_decoded_lines(handle), strict, path)
+            yield from _games_of(_decoded_lines(handle), strict, path)
         return
     if path is None:
         name = getattr(source, "name", None)
         path = name if isinstance(name, str) else None
     if isinstance(source, io.TextIOBase) or isinstance(source.read(0), str):
-        yield from _read_lines(_universal(source), strict, path)
+        yield from _games_of(_universal(source), strict, path)
     else:
-        yield from _read_lines(_decoded_lines(source), strict, path)
+        yield from _games_of(_decoded_lines(source), strict, path)
 
 
-def _read_lines(lines: Iterable[object], strict: bool, path: Optional[str]) -> Iterator[Game]:
+def _games_of(lines: Iterable[object], strict: bool, path: Optional[str]) -> Iterator[Game]:
     for part in split_games(lines):
-        yield _parse(part, strict, path)
+        if part.problems or not _BLANK.match(part.text):
+            yield _parse(part, strict, path)
 
 
 def _parse(part: GameText, strict: bool, path: Optional[str]) -> Game:
@@ -223,8 +231,10 @@ def split_games(lines: Iterable[object]) -> Iterator[GameText]:
     """Split a stream of lines into the texts of its games.
 
     A game ends where a header line (one whose first non-blank character is
-    ``[``, outside any comment) follows a move or move number.  The rule is
-    the grammar's: ``file`` in ``grammar/lcnotation.lark``.
+    ``[``) follows a move or move number; a ``{`` comment never runs across
+    such a line (see BRACE_COMMENT in ``grammar/lcnotation.lark``).  Lines
+    of white space alone are yielded too (a converter must keep them);
+    readers skip them: they are not a game.
     """
     buf: List[str] = []
     problems: List[NotationError] = []
@@ -232,25 +242,51 @@ def split_games(lines: Iterable[object]) -> Iterator[GameText]:
     first_offset = offset = 0
     has_moves = False
     in_brace = False
+    brace_at = 0  # the line of buf where the open "{" is
     for line in lines:
         if isinstance(line, NotationError):
             problems.append(line)
             continue
-        if has_moves and not in_brace and line.lstrip(" \t\f\v\ufeff").startswith("["):
-            yield GameText("".join(buf), first_line, first_offset, tuple(problems))
-            buf, problems = [], []
-            first_line, first_offset = line_no, offset
-            has_moves = False
+        if line.lstrip(" \t\f\v\ufeff").startswith("["):
+            while in_brace:
+                # That "{" is never closed: the parser skips the rest of its
+                # line and reads the lines after it as movetext.
+                in_brace, opened, moves_here = _rescan(buf, brace_at + 1)
+                has_moves = has_moves or moves_here
+                brace_at = opened if opened is not None else brace_at
+            if has_moves:
+                yield GameText("".join(buf), first_line, first_offset, tuple(problems))
+                buf, problems = [], []
+                first_line, first_offset = line_no, offset
+                has_moves = False
         buf.append(line)
         if in_brace or _INTERESTING.search(line):
+            was_open = in_brace
             in_brace, moves_here = _scan(line, in_brace)
             has_moves = has_moves or moves_here
+            if in_brace and (not was_open or "}" in line):
+                brace_at = len(buf) - 1
         elif not has_moves and not _BLANK.match(line):
             has_moves = True
         line_no += 1
         offset += len(line)
     if buf or problems:
         yield GameText("".join(buf), first_line, first_offset, tuple(problems))
+
+
+def _rescan(buf: List[str], start: int) -> Tuple[bool, Optional[int], bool]:
+    """Scan ``buf[start:]`` afresh: is a ``{`` open at the end (and opened on
+    which line), and do the lines hold movetext?"""
+    in_brace = False
+    opened: Optional[int] = None
+    moves = False
+    for i in range(start, len(buf)):
+        was_open = in_brace
+        in_brace, moves_here = _scan(buf[i], in_brace)
+        moves = moves or moves_here
+        if in_brace and (not was_open or "}" in buf[i]):
+            opened = i
+    return in_brace, opened, moves
 
 
 def _scan(line: str, in_brace: bool) -> Tuple[bool, bool]:

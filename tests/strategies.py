@@ -12,6 +12,8 @@ deep into the grammar (and its error paths) more often than random text does.
 
 from __future__ import annotations
 
+import re
+
 import os
 
 from hypothesis import settings
@@ -36,8 +38,11 @@ cards = st.builds(Card, colors, st.sampled_from(RANKS))
 placements = st.builds(Placement, cards, st.booleans())
 draws = st.builds(Draw, st.none() | colors)
 
+# What a "{" comment can hold and read back: no "}", no lone CR (a line end),
+# no line that begins with "[" (a header).
 brace_texts = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="}"),
-                      max_size=12)
+                      max_size=12).filter(
+    lambda t: not re.search(r"\r(?!\n)|\n[ \t\f\v\ufeff]*\[", t))
 line_texts = st.text(st.characters(blacklist_categories=("Cs",),
                                    blacklist_characters="\r\n"), max_size=12)
 comments = st.one_of(st.builds(Comment, brace_texts, st.just("brace")),

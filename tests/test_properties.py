@@ -12,6 +12,8 @@
 
 from __future__ import annotations
 
+import re
+
 import io
 
 from hypothesis import given
@@ -36,7 +38,11 @@ def position(text: str, offset: int) -> tuple:
     return before.count("\n") + 1, offset - (before.rfind("\n") + 1) + 1
 
 
-def assert_inside(text: str, span) -> None:
+def assert_inside(text: str, span, lone_cr_ends_a_line: bool = True) -> None:
+    # The reading functions take a lone CR as a line end (same length, same
+    # offsets); a header value, which holds no line end in a file, does not.
+    if lone_cr_ends_a_line:
+        text = re.sub(r"\r(?!\n)", "\n", text)
     assert 0 <= span.start <= span.end <= len(text), span
     assert (span.line, span.column) == position(text, span.start), span
     assert (span.end_line, span.end_column) == position(text, span.end), span
@@ -157,7 +163,7 @@ def test_parse_move_raises_only_notation_errors(text):
 def test_several_games_tile_the_text(text):
     games_read = list(parse_games(text))
     if not games_read:
-        assert text == ""
+        assert not text.strip(" \t\n\r\f\v\ufeff") or text.isspace()  # blank: no game
         return
     assert games_read[0].span.start == 0 and games_read[-1].span.end == len(text)
     for before, after in zip(games_read, games_read[1:]):
@@ -215,7 +221,7 @@ def test_header_values_raise_only_notation_errors(text):
             read(text)
         except NotationError as err:
             assert err.code in ("N120", "N121", "N122")
-            assert_inside(text, err.span)
+            assert_inside(text, err.span, lone_cr_ends_a_line=False)
 
 
 _GRAMMAR = Lark(grammar_text(), parser="lalr", lexer="contextual", start=["game", "file"])

@@ -229,15 +229,20 @@ class TestSplitGames:
         if count == 1:
             assert list(parse_games(text)) == [parse_game(text)]
 
-    @pytest.mark.xfail(strict=True, reason=(
-        "design question, reported: split_games takes an unclosed '{' to run to the end of "
-        "the file (it cannot look ahead for the '}'), while the parser ends it at the end "
-        "of its line (N110); so every later game is merged into this one, and their "
-        "headers are reported as N109 'use read_games()' and dropped"))
     def test_an_unclosed_comment_does_not_swallow_the_next_games(self):
         text = '[Round "1"]\nR3-D {oops\n\n[Round "2"]\nG4-D\n\n[Round "3"]\nB5-D\n'
         games = list(read_games(io.StringIO(text)))
         assert [g.header("Round") for g in games] == ["1", "2", "3"]
+        # A "{" comment never runs across a header line: the first game says so.
+        assert [(e.code, e.line) for e in games[0].errors] == [("N110", 2)]
+        assert [g.errors for g in games[1:]] == [(), ()]
+
+    def test_a_brace_comment_may_span_lines_that_are_not_headers(self):
+        text = '[Round "1"]\nR3-D {a\n  b [c]\n}\n[Round "2"]\nG4-D\n'
+        games = list(read_games(io.StringIO(text)))
+        assert [m.comments for m in games[0].moves][0][0].text == "a\n  b [c]\n"
+        assert [g.header("Round") for g in games] == ["1", "2"]
+        assert not any(g.errors for g in games)
 
 
 # ---------------------------------------------------------------- header values
