@@ -17,9 +17,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Pattern
 
-from lark import Token
-
-from .ast import HANDSHAKE, Card, Draw, Move, Placement, Span
+from .ast import HANDSHAKE, Card, Comment, Draw, Move, Placement, Span
 
 if TYPE_CHECKING:  # pragma: no cover
     from .parser import _Builder
@@ -30,17 +28,44 @@ _RANKS = {"2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9,
           "H": HANDSHAKE, "h": HANDSHAKE}
 _UPPER = {c: c.upper() for c in "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"}
 _new = tuple.__new__
-_BLANK = " \t\ufeff\r\f\v"
 
 
 def fast_pattern(lark) -> Pattern[str]:
-    """The fast path's expression, built from the terminals of ``lark``."""
+    """The fast path's expression, built from the terminals of ``lark``.
+
+    One match reads the white space before a token and the token: a move
+    (with an optional move number before it on the same line), a header, a
+    comment, or the end of the text.
+    """
     t = {term.name: f"(?:{term.pattern.to_regexp()})" for term in lark.terminals}
     move = (f"(?:(?P<num>{t['MOVE_NUMBER']})[ \\t]*)?"
             f"(?P<move>{t['COLOR']}{t['RANK']}{t['DISCARD']}?{t['MINUS']}"
             f"(?:{t['DRAW_COLOR']}|{t['DRAW_PILE']}))")
-    return re.compile(f"(?P<ws>{t['WS']})|{move}|(?P<header>{t['HEADER']})"
-                      f"|(?P<brace>{t['BRACE_COMMENT']})|(?P<line>{t['LINE_COMMENT']})")
+    return re.compile(f"(?P<ws>{t['WS']}?)(?:{move}|(?P<header>{t['HEADER']})"
+                      f"|(?P<brace>{t['BRACE_COMMENT']})|(?P<line>{t['LINE_COMMENT']})"
+                      f"|(?P<end>\\Z))")
+
+
+def _move_info(t: str) -> tuple:
+    """What a move's text says, by position: colour, rank, discard flag, draw
+    colour (None for the draw pile), length of the card and of the placement."""
+    k = 3 if t[1] == "1" else 2
+    discard = t[k] != "-"
+    last = t[-1]
+    return (_UPPER[t[0]], 10 if k == 3 else _RANKS[t[1]], discard,
+            None if last == "D" or last == "d" else _UPPER[last], k, k + discard)
+
+
+class _MoveInfo(dict):
+    """A cache of :func:`_move_info` (there are only a few thousand spellings)."""
+
+    def __missing__(self, t: str) -> tuple:
+        info = self[t] = _move_info(t)
+        return info
+
+
+_INFO = _MoveInfo()
+_NUMBERS = {f"{n}.": n for n in range(1, 1000)}
 
 
 def fast_parse(b: "_Builder", pattern: Pattern[str]) -> bool:
@@ -50,74 +75,79 @@ def fast_parse(b: "_Builder", pattern: Pattern[str]) -> bool:
     full parser.
     """
     text = b.text
-    match = pattern.match
-    n = len(text)
+    count = text.count
+    rindex = text.rindex
+    new = _new
+    infos = _INFO
+    numbers = _NUMBERS
     pos = 0
     line = 1            # the line within this text, as Lark counts it
     line_start = 0
     delta = b.line_delta
     off = b.offset
-    append = b.moves.append
+    moves = b.moves
+    append = moves.append
     turn = 0
-    while pos < n:
-        m = match(text, pos)
-        if m is None:
-            return False
+    for m in pattern.finditer(text):
+        if m.start() != pos:
+            return False  # something the fast path does not read
+        at = m.end(1)   # the token, after its white space
+        if at != pos:
+            if at - pos == 1 and text[pos] == "\n":  # the usual case: a new line
+                line += 1
+                line_start = at
+            else:
+                newlines = count("\n", pos, at)
+                if newlines:
+                    line += newlines
+                    line_start = rindex("\n", pos, at) + 1
         kind = m.lastgroup
-        end = m.end()
-        if kind == "ws":
-            newlines = text.count("\n", pos, end)
-            if newlines:
-                line += newlines
-                line_start = text.rindex("\n", pos, end) + 1
-        elif kind == "move":
+        pos = m.end()
+        if kind == "move":
             s = m.start("move")
-            t = m.group("move")
-            size = end - s
+            color, rank, discard, drawn, k, p = infos[text[s:pos]]
+            size = pos - s
             col = s - line_start + 1
-            at = s + off
+            a = s + off
             ln = line + delta
-            if t[1] == "1":
-                rank = 10
-                k = 3
-            else:
-                rank = _RANKS[t[1]]
-                k = 2
-            card_span = _new(Span, (ln, col, ln, col + k, at, at + k))
-            card = _new(Card, (_UPPER[t[0]], rank, card_span))
-            if t[k] == "-":
-                placement = _new(Placement, (card, False, card_span))
-            else:
-                placement = _new(Placement, (card, True, _new(Span, (
-                    ln, col, ln, col + k + 1, at, at + k + 1))))
-            last = t[-1]
-            draw = _new(Draw, (None if last == "D" or last == "d" else _UPPER[last],
-                               _new(Span, (ln, col + size - 1, ln, col + size,
-                                           at + size - 1, at + size))))
+            card_span = new(Span, (ln, col, ln, col + k, a, a + k))
+            card = new(Card, (color, rank, card_span))
+            placement = new(Placement, (card, discard, new(Span, (
+                ln, col, ln, col + p, a, a + p)) if discard else card_span))
+            draw = new(Draw, (drawn, new(Span, (ln, col + size - 1, ln, col + size,
+                                                a + size - 1, a + size))))
             num = m.group("num")
-            append(_new(Move, (placement, draw, (), None if num is None else int(num[:-1]),
-                               turn, _new(Span, (ln, col, ln, col + size, at, at + size)))))
+            append(new(Move, (placement, draw, (), None if num is None else
+                              (numbers.get(num) or int(num[:-1])), turn,
+                              new(Span, (ln, col, ln, col + size, a, a + size)))))
             turn += 1
+        elif kind == "end":
+            break
+        elif kind == "header":
+            if moves:
+                return False  # a header after the moves: the full parser reports it
+            b.add_header(text[at:pos], at, line, at - line_start + 1)
+            if b.errors:
+                return False
         else:
-            if kind == "header" and (b.moves or text[line_start:pos].strip(_BLANK)):
-                return False  # misplaced: the full parser reports it
-            value = m.group()
-            newlines = value.count("\n")
-            end_line = line + newlines
-            end_col = (end - (text.rindex("\n", pos, end) + 1) + 1) if newlines \
-                else pos - line_start + 1 + len(value)
-            tok = Token(kind.upper() if kind == "header" else
-                        ("BRACE_COMMENT" if kind == "brace" else "LINE_COMMENT"),
-                        value, pos, line, pos - line_start + 1, end_line, end_col, end)
-            if kind == "header":
-                b.HEADER(tok)
-            elif kind == "brace":
-                b.BRACE_COMMENT(tok)
-            else:
-                b.LINE_COMMENT(tok)
+            value = text[at:pos]
+            col = at - line_start + 1
+            newlines = count("\n", at, pos)
             if newlines:
-                line = end_line
-                line_start = text.rindex("\n", pos, end) + 1
-        pos = end
+                end_line = line + newlines
+                line_start = rindex("\n", at, pos) + 1
+                end_col = pos - line_start + 1
+            else:
+                end_line = line
+                end_col = col + len(value)
+            ln = line + delta
+            span = new(Span, (ln, col, end_line + delta, end_col, at + off, pos + off))
+            if kind == "brace":
+                b.comments.append(new(Comment, (value[1:-1], "brace", span)))
+            else:
+                b.comments.append(new(Comment, (value[1:], "line", span)))
+            line = end_line
+    else:
+        return False  # no match at all: the end of the text was not reached
     b.turn = turn
     return True

@@ -20,7 +20,7 @@ from .checker import check
 from .dialects import get_dialect
 from .errors import Diagnostic, Severity
 from .headers import DEFAULT_COLORS
-from .reader import _decoded_lines, _lines_of, _parse, split_games
+from .reader import _decoded_lines, _lone_cr_as_lf, _parse, split_games
 from .style import Finding, Fix, StyleState, apply_fixes, check_style
 
 __all__ = ["LintConfig", "FileReport", "lint_text", "lint_file", "lint_lines", "fix_text",
@@ -82,7 +82,7 @@ class FileReport:
 
 def lint_text(text: str, path: str = "<string>", config: Optional[LintConfig] = None) -> FileReport:
     """Lint the text of a record (one game or more)."""
-    return lint_lines(_lines_of(text), path, config)
+    return lint_lines([_lone_cr_as_lf(text)], path, config)
 
 
 def lint_file(path: str, config: Optional[LintConfig] = None) -> FileReport:

@@ -33,6 +33,7 @@ __all__ = ["grammar_text", "GameParser"]
 GRAMMAR_FILE = "lcnotation.lark"
 START_SYMBOLS = ["file", "game", "move", "cards", "colors"]
 
+_new = tuple.__new__
 _RANKS = {"2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "10": 10,
           "H": HANDSHAKE, "h": HANDSHAKE}
 _UPPER = {c: c.upper() for c in "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"}
@@ -122,20 +123,28 @@ class _Builder:
     # -- terminals (called when the parser shifts them) ---------------------
 
     def HEADER(self, tok: Token) -> Token:
-        m = _HEADER.match(tok)
-        raw = m.group(2)
-        value = _UNESCAPE.sub(r"\1", raw) if "\\" in raw else raw
-        d = self.line_delta
-        value_span = Span(tok.line + d, tok.column + m.start(2), tok.line + d,
-                          tok.column + m.end(2), tok.start_pos + self.offset + m.start(2),
-                          tok.start_pos + self.offset + m.end(2))
-        self.headers.append(Header(m.group(1), value, (), self.span(tok, tok), value_span))
-        text = self.text
-        line_start = text.rfind("\n", 0, tok.start_pos) + 1
-        if text[line_start:tok.start_pos].strip(" \t\ufeff\r\f\v"):
-            self.error("N109", f"header '{m.group(1)}' must begin its own line",
-                       tok.start_pos, tok.end_pos)
+        self.add_header(tok, tok.start_pos, tok.line, tok.column)
         return tok
+
+    def add_header(self, raw: str, start: int, line: int, column: int) -> None:
+        """Record the header written ``raw`` at offset ``start`` of the text
+        (``line`` and ``column`` as Lark counts them in the text)."""
+        m = _HEADER.match(raw)
+        value = m.group(2)
+        if "\\" in value:
+            value = _UNESCAPE.sub(r"\1", value)
+        ln = line + self.line_delta
+        at = start + self.offset
+        v0, v1 = m.span(2)
+        size = len(raw)
+        self.headers.append(_new(Header, (
+            m.group(1), value, (), _new(Span, (ln, column, ln, column + size, at, at + size)),
+            _new(Span, (ln, column + v0, ln, column + v1, at + v0, at + v1)))))
+        if column > 1:
+            text = self.text
+            if text[start - column + 1:start].strip(" \t\ufeff\r\f\v"):
+                self.error("N109", f"header '{m.group(1)}' must begin its own line",
+                           start, start + size)
 
     def BRACE_COMMENT(self, tok: Token) -> Token:
         self.comments.append(Comment(tok[1:-1], "brace", self.span(tok, tok)))

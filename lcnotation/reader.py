@@ -103,7 +103,7 @@ def _lone_cr_as_lf(text: str) -> str:
 
 def parse_games(text: str, *, strict: bool = False, path: Optional[str] = None) -> Iterator[Game]:
     """Parse a text that may hold several games, one after another."""
-    yield from _games_of(_lines_of(_lone_cr_as_lf(text)), strict, path)
+    yield from _games_of([_lone_cr_as_lf(text)], strict, path)
 
 
 def read_games(source: Source, *, strict: bool = False,
@@ -176,102 +176,195 @@ def _lines_of(text: str) -> Iterator[str]:
         start = end + 1
 
 
-def _universal(handle: Iterable[str]) -> Iterator[str]:
-    """Lines of a text file with CRLF and lone CR read as LF."""
-    for line in handle:
-        if "\r" in line:
-            yield from _lines_of(line.replace("\r\n", "\n").replace("\r", "\n"))
-        else:
-            yield line
+def _line_blocks(handle: IO, size: int = 1 << 20) -> Iterator:
+    """Read ``handle`` (text or binary) in pieces of about ``size`` that end at a
+    line end (the last one may not), so that a CRLF is never cut in two."""
+    pending: list = []
+    while True:
+        data = handle.read(size)
+        if not data:
+            if pending:
+                yield data[:0].join(pending)
+            return
+        cut = data.rfind("\n" if isinstance(data, str) else b"\n") + 1
+        if not cut:
+            pending.append(data)
+            continue
+        pending.append(data[:cut])
+        yield data[:0].join(pending)
+        pending = [data[cut:]] if cut < len(data) else []
+
+
+def _universal(handle: IO[str]) -> Iterator[str]:
+    """A text file in blocks of lines, with CRLF and lone CR read as LF."""
+    for text in _line_blocks(handle):
+        yield text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
+
+
+class _Decoder:
+    """Decode a binary file as UTF-8, in blocks of whole lines.
+
+    CRLF and lone CR are turned into LF, and a byte-order mark at the start is
+    skipped.  A block that is not valid UTF-8 is decoded line by line instead:
+    each such line is decoded with replacement characters and preceded by a
+    NotationError (N001) that names the byte offset.
+    """
+
+    def __init__(self) -> None:
+        self.offset = 0      # bytes read
+        self.chars = 0       # characters given out
+        self.line_no = 1
+        self.first = True
+
+    def blocks(self, handle: IO[bytes]) -> Iterator[object]:
+        for raw in _line_blocks(handle):
+            yield from self._block(raw)
+
+    def _block(self, raw: bytes) -> Iterator[object]:
+        if self.first:
+            if raw.startswith(b"\xef\xbb\xbf"):
+                raw = raw[3:]
+                self.offset = 3
+            self.first = False
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            yield from self.lines(io.BytesIO(raw))
+            return
+        self.offset += len(raw)
+        if "\r" in text:
+            text = text.replace("\r\n", "\n").replace("\r", "\n")
+        self.chars += len(text)
+        self.line_no += text.count("\n")
+        yield text
+
+    def lines(self, handle: Iterable[bytes]) -> Iterator[object]:
+        for raw in handle:
+            if self.first:
+                self.first = False
+                if raw.startswith(b"\xef\xbb\xbf"):
+                    raw = raw[3:]
+                    self.offset = 3
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                text = raw.decode("utf-8", errors="replace")
+                before = raw[: exc.start].decode("utf-8", errors="replace")
+                if "\r" in before:  # lone CRs end lines too (CRLF counts once)
+                    before = before.replace("\r\n", "\n").replace("\r", "\n")
+                line = self.line_no + before.count("\n")
+                col = len(before) - (before.rfind("\n") + 1) + 1
+                at = self.chars + len(before)
+                yield NotationError(
+                    f"not UTF-8 text: byte 0x{raw[exc.start]:02x} at byte offset "
+                    f"{self.offset + exc.start} cannot be decoded",
+                    Span(line, col, line, col + 1, at, at + 1), code="N001")
+            self.offset += len(raw)
+            if "\r" in text:
+                text = text.replace("\r\n", "\n").replace("\r", "\n")
+            self.chars += len(text)
+            self.line_no += text.count("\n")
+            yield text
 
 
 def _decoded_lines(handle: IO[bytes]) -> Iterator[object]:
-    """Decode a binary file line by line as UTF-8.
-
-    A line that is not valid UTF-8 is decoded with replacement characters and
-    preceded by a NotationError (code N001) that names the byte offset.
-    """
-    offset = 0
-    chars = 0
-    line_no = 1
-    first = True
-    for raw in handle:
-        if first:
-            first = False
-            if raw.startswith(b"\xef\xbb\xbf"):
-                raw = raw[3:]
-                offset = 3
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            text = raw.decode("utf-8", errors="replace")
-            before = raw[: exc.start].decode("utf-8", errors="replace")
-            if "\r" in before:  # lone CRs end lines too (CRLF counts once)
-                before = before.replace("\r\n", "\n").replace("\r", "\n")
-            line = line_no + before.count("\n")
-            col = len(before) - (before.rfind("\n") + 1) + 1
-            at = chars + len(before)
-            yield NotationError(
-                f"not UTF-8 text: byte 0x{raw[exc.start]:02x} at byte offset "
-                f"{offset + exc.start} cannot be decoded",
-                Span(line, col, line, col + 1, at, at + 1), code="N001")
-        offset += len(raw)
-        if "\r" in text:
-            text = text.replace("\r\n", "\n").replace("\r", "\n")
-        chars += len(text)
-        for piece in _lines_of(text):
-            line_no += 1
-            yield piece
+    """The text of a binary file, decoded (see :class:`_Decoder`), in blocks of lines."""
+    return _Decoder().blocks(handle)
 
 
 # ---------------------------------------------------------------- splitting
 
 
-def split_games(lines: Iterable[object]) -> Iterator[GameText]:
-    """Split a stream of lines into the texts of its games.
+_HEADER_LINE = re.compile(r"^[ \t\f\v\ufeff]*\[", re.M)
+
+
+def split_games(items: Iterable[object]) -> Iterator[GameText]:
+    """Split a stream of text into the texts of its games.
+
+    ``items`` are pieces of the text that each end at a line end (lines, or
+    blocks of lines; the last may lack its line end), and NotationErrors met
+    while decoding, which go to the game that holds their position.
 
     A game ends where a header line (one whose first non-blank character is
     ``[``) follows a move or move number; a ``{`` comment never runs across
-    such a line (see BRACE_COMMENT in ``grammar/lcnotation.lark``).  Lines
-    of white space alone are yielded too (a converter must keep them);
-    readers skip them: they are not a game.
+    such a line (see BRACE_COMMENT in ``grammar/lcnotation.lark``).  Header
+    lines are found with one regular expression over each piece; single
+    lines are only looked at while the current game has no move yet.  Text of
+    white space alone is yielded too (a converter must keep it); readers skip
+    it: it is not a game.
     """
-    buf: List[str] = []
+    pieces: List[str] = []
     problems: List[NotationError] = []
     first_line = line_no = 1
     first_offset = offset = 0
-    has_moves = False
-    in_brace = False
-    brace_at = 0  # the line of buf where the open "{" is
-    for line in lines:
-        if isinstance(line, NotationError):
-            problems.append(line)
+    scan = _GameStart()
+    for item in items:
+        if isinstance(item, NotationError):
+            problems.append(item)
             continue
-        if line.lstrip(" \t\f\v\ufeff").startswith("["):
-            while in_brace:
-                # That "{" is never closed: the parser skips the rest of its
-                # line and reads the lines after it as movetext.
-                in_brace, opened, moves_here = _rescan(buf, brace_at + 1)
-                has_moves = has_moves or moves_here
-                brace_at = opened if opened is not None else brace_at
-            if has_moves:
-                yield GameText("".join(buf), first_line, first_offset, tuple(problems))
-                buf, problems = [], []
-                first_line, first_offset = line_no, offset
-                has_moves = False
-        buf.append(line)
-        if in_brace or _INTERESTING.search(line):
-            was_open = in_brace
-            in_brace, moves_here = _scan(line, in_brace)
-            has_moves = has_moves or moves_here
-            if in_brace and (not was_open or "}" in line):
-                brace_at = len(buf) - 1
-        elif not has_moves and not _BLANK.match(line):
-            has_moves = True
-        line_no += 1
-        offset += len(line)
-    if buf or problems:
-        yield GameText("".join(buf), first_line, first_offset, tuple(problems))
+        pos = 0
+        counted = 0
+        line_at = line_no
+        for m in _HEADER_LINE.finditer(item):
+            h = m.start()
+            if h > pos:
+                if not scan.has_moves:
+                    scan.feed(item[pos:h])
+                pieces.append(item[pos:h])
+            if scan.header_line():
+                line_at += item.count("\n", counted, h)
+                counted = h
+                end = offset + h
+                mine = [p for p in problems if p.span.start < end]
+                problems = [p for p in problems if p.span.start >= end]
+                yield GameText("".join(pieces), first_line, first_offset, tuple(mine))
+                pieces = []
+                first_line, first_offset = line_at, end
+                scan = _GameStart()
+            pos = h
+        if pos < len(item):
+            if not scan.has_moves:
+                scan.feed(item[pos:])
+            pieces.append(item[pos:])
+        line_no += item.count("\n")
+        offset += len(item)
+    if pieces or problems:
+        yield GameText("".join(pieces), first_line, first_offset, tuple(problems))
+
+
+class _GameStart:
+    """Whether a game has a move yet, from its lines, with ``{`` comments tracked."""
+
+    def __init__(self) -> None:
+        self.has_moves = False
+        self.lines: List[str] = []   # kept while there is no move, for rescans
+        self.in_brace = False
+        self.brace_at = 0            # the line where the open "{" is
+
+    def feed(self, text: str) -> None:
+        for line in _lines_of(text):
+            self.lines.append(line)
+            if self.in_brace or _INTERESTING.search(line):
+                was_open = self.in_brace
+                self.in_brace, moves_here = _scan(line, self.in_brace)
+                if self.in_brace and (not was_open or "}" in line):
+                    self.brace_at = len(self.lines) - 1
+                if moves_here:
+                    self.has_moves = True
+            elif not _BLANK.match(line):
+                self.has_moves = True
+            if self.has_moves:
+                return
+
+    def header_line(self) -> bool:
+        """A header line comes: does it start a new game?"""
+        while self.in_brace and not self.has_moves:
+            # That "{" is never closed: the parser skips the rest of its line
+            # and reads the lines after it as movetext.
+            self.in_brace, opened, moves_here = _rescan(self.lines, self.brace_at + 1)
+            self.has_moves = moves_here
+            self.brace_at = opened if opened is not None else self.brace_at
+        return self.has_moves
 
 
 def _rescan(buf: List[str], start: int) -> Tuple[bool, Optional[int], bool]:

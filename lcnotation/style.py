@@ -75,6 +75,10 @@ class StyleState:
     default_colors: Tuple[str, ...] = DEFAULT_COLORS
 
 
+# In a clean movetext: a lower-case letter, X, or a comment needs a closer look.
+_NOT_PLAIN = re.compile(r"[a-z{;X]")
+_CAPITALS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+_RANK_AND_MARKER = frozenset("DH")
 _KNOWN_BY_LOWER = {t.lower(): t for t in KNOWN_TAGS}
 _NUMBER_BEFORE = re.compile(r"([0-9]+)\.[ \t]*\Z")
 
@@ -91,11 +95,46 @@ def check_style(game: Game, text: str, offset: int = 0,
     state = state if state is not None else StyleState()
     findings: List[Finding] = []
     _check_headers(game, findings)
-    _check_spelling(game, text, offset, state, findings)
-    _check_numbers(game, text, offset, findings)
-    _check_colors(game, state, findings)
+    if not _plainly_clean(game, text, offset, state):
+        _check_spelling(game, text, offset, state, findings)
+        _check_numbers(game, text, offset, findings)
+        _check_colors(game, state, findings)
     findings.sort(key=lambda f: f.diagnostic.span.start)
     return findings
+
+
+def _plainly_clean(game: Game, text: str, offset: int, state: StyleState) -> bool:
+    """True when the per-move checks cannot find anything, as seen from the
+    movetext as a whole (most records): no comment among the moves, no
+    lower-case letter and no X, colours within the defaults unless a Colors
+    header names them, and every number the turn's own (one per turn).
+
+    The per-move checks then have nothing to report; this only spares them
+    the work, so a False answer is always safe.
+    """
+    moves = game.moves
+    if not moves or state.dialect is not None or game.errors:
+        return False
+    first, last = moves[0].span, moves[-1].span
+    if first is None or last is None:
+        return False
+    movetext = text[first.start - offset:last.end - offset]
+    if _NOT_PLAIN.search(movetext):
+        return False
+    if not any(h.name == "Colors" for h in game.headers):
+        letters = set(movetext) & _CAPITALS
+        letters -= _RANK_AND_MARKER
+        if not letters.issubset(state.default_colors):
+            return False
+    for m in moves:
+        if m.number is not None and m.number != m.turn + 1:
+            return False
+    if state.marker is None:
+        for m in moves:
+            if m.placement.discard:
+                state.marker = "D"
+                break
+    return state.marker in (None, "D")
 
 
 def _check_headers(game: Game, findings: List[Finding]) -> None:
