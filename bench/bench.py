@@ -2,53 +2,115 @@
 
 One run, one machine, one corpus:
 
-1. a corpus of legal games from lcnotation's own generator (fixed seed), kept
-   in a cache folder so later runs skip the generation;
-2. the same corpus timed four ways:
+1. a corpus of legal games from lcnotation's own generator (fixed seed),
+   kept in a cache folder so that later runs skip the generation;
+2. the same corpus timed four ways, each in a fresh process:
    - ``regex floor``: a bare regular expression that only finds the moves in
-     the text, the speed no Python parser can beat;
-   - ``parse``: ``lcnotation.read_games`` (every game to a syntax tree);
-   - ``lint (API)``: ``lcnotation.lint_file`` (parse, rules check, style);
-   - ``lcn lint``: the command, end to end, in a subprocess;
-3. moves per second for each, its ratio to the floor, and peak memory.
+     the text, line by line: the speed no Python parser can beat;
+   - ``parse (API)``: ``lcnotation.read_games``, every game to a syntax tree;
+   - ``lint (API)``: ``lcnotation.lint_file``: parse, rules check and style;
+   - ``lcn lint``: the command, end to end;
+3. moves per second for each, the ratio to the floor, and the peak resident
+   memory of the process.
 
-Then the start-up of ``lcn lint`` on a one-game file against
-``python -c "import lark"``, and ``lcn lint -j N`` over many files.
+Then: the start-up of ``lcn lint`` on a one-game file against
+``python -c "import lark"``; the peak memory of ``lcn lint`` on a large file
+(``--stream-mb``); and ``lcn lint -j N`` against ``-j 1`` over many files.
 
-It prints figures; it asserts nothing.  Run it on a quiet machine::
+It prints figures and asserts nothing.  Run it on a quiet machine::
 
-    python bench/bench.py                 # default corpus (about 1.2 million moves)
-    python bench/bench.py --games 5000    # smaller and quicker
+    python bench/bench.py                  # the default corpus: about 1.2 million moves
+    python bench/bench.py --games 3000     # smaller and quicker
+    python bench/bench.py --stream-mb 200  # also lint a 200 MB file
 """
 
 from __future__ import annotations
 
 import argparse
-import gc
+import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
 import time
-import tracemalloc
-from typing import Callable, List, Tuple
-
-import lcnotation
-from lcnotation import format_games, generate_games, lint_file, read_games
+from typing import List, Tuple
 
 FLOOR = re.compile(r"[A-Za-z](?:10|[2-9Hh])[DdXx]?-[A-Za-z]")
+HERE = os.path.abspath(__file__)
+
+
+# ---------------------------------------------------------------- one measurement
+
+
+def measure(row: str, path: str) -> None:
+    """Run one row in this process and print its JSON figures."""
+    import resource
+
+    if row == "floor":
+        def run() -> int:
+            with open(path, encoding="utf-8") as f:
+                return sum(len(FLOOR.findall(line)) for line in f)
+    elif row == "parse":
+        from lcnotation import read_games
+
+        def run() -> int:
+            return sum(len(g.moves) for g in read_games(path))
+    else:
+        from lcnotation import Severity, lint_file
+
+        def run() -> int:
+            report = lint_file(path)
+            if report.count(Severity.ERROR):
+                raise SystemExit(f"the corpus should lint clean: {report.diagnostics[:3]}")
+            return report.moves
+    start = time.perf_counter()
+    count = run()
+    seconds = time.perf_counter() - start
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    print(json.dumps({"seconds": seconds, "count": count, "peak": peak}))
+
+
+# Every child writes and uses byte-code, as an installed package does (some
+# environments set PYTHONDONTWRITEBYTECODE, which would add the compilation of
+# every module to every start-up).
+ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
+
+def in_child(row: str, path: str) -> dict:
+    out = subprocess.run([sys.executable, HERE, "--row", row, path], check=True,
+                         capture_output=True, text=True, env=ENV)
+    return json.loads(out.stdout)
+
+
+def command(cmd: List[str]) -> Tuple[float, int, int]:
+    """Run ``cmd``; its wall time, exit status and peak resident memory (bytes)."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=ENV)
+    _, status, usage = os.wait4(proc.pid, 0)
+    return time.perf_counter() - start, os.waitstatus_to_exitcode(status), \
+        usage.ru_maxrss * 1024
+
+
+def lcn(*args: str) -> List[str]:
+    return [sys.executable, "-m", "lcnotation", *args]
+
+
+# ---------------------------------------------------------------- corpora
 
 
 def corpus(path: str, games: int, seed: int) -> int:
-    """Write ``games`` generated games to ``path`` (unless already there); return moves."""
+    """Write ``games`` generated games to ``path`` (unless there); return the moves."""
+    from lcnotation import format_games, generate_games
+
     stamp = path + ".moves"
     if os.path.exists(path) and os.path.exists(stamp):
         with open(stamp) as f:
             return int(f.read())
     moves = 0
     with open(path + ".tmp", "w", encoding="utf-8", newline="\n") as out:
-        batch: List[lcnotation.Game] = []
+        batch = []
         for game in generate_games(games, seed, deal=True):
             moves += len(game.moves)
             batch.append(game)
@@ -63,130 +125,111 @@ def corpus(path: str, games: int, seed: int) -> int:
     return moves
 
 
-def timed(run: Callable[[], int], repeat: int) -> Tuple[float, int]:
-    """The best wall time of ``repeat`` runs, and what the run counted."""
-    best = float("inf")
-    count = 0
-    for _ in range(repeat):
-        gc.collect()
-        start = time.perf_counter()
-        count = run()
-        best = min(best, time.perf_counter() - start)
-    return best, count
+def big_file(source: str, megabytes: int, cache: str) -> str:
+    """A file of at least ``megabytes`` MB: copies of ``source`` one after another."""
+    path = os.path.join(cache, f"big-{megabytes}.lcn")
+    if not os.path.exists(path):
+        size = os.path.getsize(source)
+        with open(path + ".tmp", "wb") as out:
+            for _ in range(-(-megabytes * 1_000_000 // size)):
+                with open(source, "rb") as f:
+                    shutil.copyfileobj(f, out)
+                out.write(b"\n")
+        os.replace(path + ".tmp", path)
+    return path
 
 
-def peak_python_memory(run: Callable[[], int]) -> int:
-    """Peak bytes allocated by Python objects during ``run`` (tracemalloc)."""
-    tracemalloc.start()
-    run()
-    peak = tracemalloc.get_traced_memory()[1]
-    tracemalloc.stop()
-    return peak
+def many_files(cache: str, seed: int, files: int = 48, per_file: int = 80) -> str:
+    from lcnotation import format_games, generate_games
+
+    folder = os.path.join(cache, f"many-{seed}-{files}x{per_file}")
+    if not os.path.isdir(folder):
+        os.makedirs(folder + ".tmp", exist_ok=True)
+        games = generate_games(files * per_file, seed + 1)
+        for i in range(files):
+            chunk = [next(games) for _ in range(per_file)]
+            with open(os.path.join(folder + ".tmp", f"f{i:03}.lcn"), "w",
+                      encoding="utf-8") as f:
+                f.write(format_games(chunk))
+        os.replace(folder + ".tmp", folder)
+    return folder
 
 
-def child_peak_rss(cmd: List[str]) -> Tuple[float, int, int]:
-    """Run ``cmd``; return its wall time, exit status and peak resident memory (bytes)."""
-    start = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    _, status, usage = os.wait4(proc.pid, 0)
-    elapsed = time.perf_counter() - start
-    return elapsed, os.waitstatus_to_exitcode(status), usage.ru_maxrss * 1024
-
-
-def lcn_command() -> List[str]:
-    return [sys.executable, "-m", "lcnotation"]
+# ---------------------------------------------------------------- the report
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=20000,
-                        help="games in the corpus (default 20000, about 1.2 million moves)")
+                        help="games in the corpus (default 20000: about 1.2 million moves)")
     parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--repeat", type=int, default=3, help="runs per timing (best kept)")
+    parser.add_argument("--repeat", type=int, default=3, help="runs per row (best kept)")
     parser.add_argument("--cache", default=os.path.join(tempfile.gettempdir(), "lcn-bench"),
-                        help="folder for the generated corpus")
+                        help="folder for the generated files")
     parser.add_argument("--jobs", type=int, default=2, help="processes for the -j test")
+    parser.add_argument("--stream-mb", type=int, default=0,
+                        help="also lint a file of this many MB and report its peak memory")
+    parser.add_argument("--row", help=argparse.SUPPRESS)
+    parser.add_argument("path", nargs="?", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.row:
+        measure(args.row, args.path)
+        return
+
+    import lcnotation
 
     os.makedirs(args.cache, exist_ok=True)
     path = os.path.join(args.cache, f"corpus-{args.games}-{args.seed}.lcn")
     t0 = time.perf_counter()
     moves = corpus(path, args.games, args.seed)
-    size = os.path.getsize(path)
-    print(f"corpus: {args.games} games, {moves} moves, {size / 1e6:.1f} MB "
+    print(f"corpus: {args.games} games, {moves:,} moves, {os.path.getsize(path) / 1e6:.1f} MB "
           f"({time.perf_counter() - t0:.1f} s to generate or load) at {path}")
     print(f"python {sys.version.split()[0]}, lcnotation {lcnotation.__version__}, "
-          f"{os.cpu_count()} cores\n")
-
-    def floor() -> int:
-        with open(path, encoding="utf-8") as f:
-            return sum(len(FLOOR.findall(line)) for line in f)
-
-    def parse() -> int:
-        return sum(len(g.moves) for g in read_games(path))
-
-    def lint() -> int:
-        report = lint_file(path)
-        if report.count(lcnotation.Severity.ERROR):
-            raise SystemExit(f"the corpus should lint clean: {report.diagnostics[:3]}")
-        return report.moves
+          f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}\n")
 
     rows = []
-    base = None
-    for name, run in (("regex floor", floor), ("parse (API)", parse), ("lint (API)", lint)):
-        seconds, count = timed(run, args.repeat)
-        assert count == moves, (name, count, moves)
-        rate = count / seconds
-        base = base or rate
-        rows.append((name, seconds, rate, rate / base, peak_python_memory(run)))
+    for name, row in (("regex floor", "floor"), ("parse (API)", "parse"),
+                      ("lint (API)", "lint")):
+        best = min((in_child(row, path) for _ in range(args.repeat)),
+                   key=lambda r: r["seconds"])
+        if best["count"] != moves:
+            raise SystemExit(f"{name} counted {best['count']} moves, not {moves}")
+        rows.append((name, best["seconds"], best["peak"]))
+    runs = [command(lcn("lint", "--no-progress", path)) for _ in range(args.repeat)]
+    if any(status != 0 for _, status, _ in runs):
+        raise SystemExit("lcn lint did not pass the corpus")
+    seconds, _, peak = min(runs)
+    rows.append(("lcn lint (command)", seconds, peak))
 
-    seconds, status, rss = child_peak_rss(lcn_command() + ["lint", "--no-progress", path])
-    if status != 0:
-        raise SystemExit(f"lcn lint exited with {status}")
-    rows.append(("lcn lint (command)", seconds, moves / seconds, moves / seconds / base, rss))
+    floor = moves / rows[0][1]
+    print(f"{'':20} {'seconds':>8} {'moves/s':>11} {'x floor':>8} {'peak RSS':>10}")
+    for name, seconds, peak in rows:
+        rate = moves / seconds
+        print(f"{name:20} {seconds:8.2f} {rate:11,.0f} {rate / floor:8.3f} "
+              f"{peak / 1e6:7.1f} MB")
 
-    print(f"{'':22} {'seconds':>8} {'moves/s':>10} {'x floor':>8} {'peak memory':>12}")
-    for name, seconds, rate, ratio, peak in rows:
-        kind = "RSS" if name.startswith("lcn ") else "py"
-        print(f"{name:22} {seconds:8.2f} {rate:10,.0f} {ratio:8.3f} "
-              f"{peak / 1e6:8.1f} MB {kind}")
-
-    startup(args.cache)
-    parallel(args.cache, args.jobs, args.seed)
-
-
-def startup(cache: str) -> None:
-    """``lcn lint`` on a one-game file against ``python -c "import lark"``."""
-    one = os.path.join(cache, "one-game.lcn")
+    one = os.path.join(args.cache, "one-game.lcn")
     with open(one, "w", encoding="utf-8") as f:
-        f.write(format_games(list(generate_games(1, 1))))
-    subprocess.run(lcn_command() + ["lint", one], stdout=subprocess.DEVNULL)  # warm caches
+        f.write(lcnotation.format_games([lcnotation.generate_game(1)]))
+    command(lcn("lint", one))  # let Lark write its cache of the parse tables
+    lark_s = min(command([sys.executable, "-c", "import lark"])[0] for _ in range(9))
+    lint_s = min(command(lcn("lint", "--no-progress", one))[0] for _ in range(9))
+    print(f"\nstart-up: python -c 'import lark' {lark_s * 1000:.0f} ms; lcn lint on one "
+          f"game {lint_s * 1000:.0f} ms ({lint_s / lark_s:.2f}x)")
 
-    def best(cmd: List[str]) -> float:
-        return min(child_peak_rss(cmd)[0] for _ in range(7))
+    if args.stream_mb:
+        big = big_file(path, args.stream_mb, args.cache)
+        seconds, status, peak = command(lcn("lint", "--no-progress", big))
+        print(f"streaming: lcn lint on {os.path.getsize(big) / 1e6:.0f} MB: {seconds:.1f} s, "
+              f"peak RSS {peak / 1e6:.1f} MB (exit {status})")
 
-    lark = best([sys.executable, "-c", "import lark"])
-    lint = best(lcn_command() + ["lint", "--no-progress", one])
-    print(f"\nstart-up: python -c 'import lark' {lark * 1000:.0f} ms, "
-          f"lcn lint on one game {lint * 1000:.0f} ms ({lint / lark:.2f}x)")
-
-
-def parallel(cache: str, jobs: int, seed: int) -> None:
-    """``lcn lint -j N`` against ``-j 1`` over a folder of many files."""
-    folder = os.path.join(cache, f"many-{seed}")
-    if not os.path.isdir(folder):
-        os.makedirs(folder + ".tmp", exist_ok=True)
-        for i, game in enumerate(generate_games(400, seed + 1)):
-            with open(os.path.join(folder + ".tmp", f"g{i:04}.lcn"), "w",
-                      encoding="utf-8") as f:
-                f.write(format_games([game]))
-        os.replace(folder + ".tmp", folder)
-    one = min(child_peak_rss(lcn_command() + ["lint", "--no-progress", "-j", "1", folder])[0]
-              for _ in range(3))
-    many = min(child_peak_rss(lcn_command() + ["lint", "--no-progress", "-j", str(jobs),
-                                               folder])[0] for _ in range(3))
-    print(f"lcn lint over 400 files: -j 1 {one:.2f} s, -j {jobs} {many:.2f} s "
-          f"({one / many:.2f}x)")
+    folder = many_files(args.cache, args.seed)
+    single = min(command(lcn("lint", "--no-progress", "-j", "1", folder))[0]
+                 for _ in range(args.repeat))
+    multi = min(command(lcn("lint", "--no-progress", "-j", str(args.jobs), folder))[0]
+                for _ in range(args.repeat))
+    print(f"parallel: lcn lint over {len(os.listdir(folder))} files: -j 1 {single:.2f} s, "
+          f"-j {args.jobs} {multi:.2f} s ({single / multi:.2f}x)")
 
 
 if __name__ == "__main__":

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import re
 import threading
-from importlib import resources
 from pathlib import Path
 from typing import List, Optional, Sequence, Tuple
 
@@ -73,11 +72,12 @@ def grammar_text() -> str:
     True
     """
     try:
-        return resources.files("lcnotation.grammar").joinpath(GRAMMAR_FILE).read_text("utf-8")
-    except (ModuleNotFoundError, FileNotFoundError):
-        # Running from a source checkout that was not installed.
-        source = Path(__file__).resolve().parent.parent / "grammar" / GRAMMAR_FILE
-        return source.read_text("utf-8")
+        from . import grammar
+    except ImportError:  # a source checkout that was not installed
+        folder = Path(__file__).resolve().parent.parent / "grammar"
+    else:
+        folder = Path(grammar.__file__).parent
+    return (folder / GRAMMAR_FILE).read_text("utf-8")
 
 
 class _Builder:
@@ -238,7 +238,7 @@ class GameParser:
             maybe_placeholders=False,
             cache=True,
         )
-        self.spaced_move = _spaced_move_pattern(self.lark)
+        self._spaced_move: Optional["re.Pattern[str]"] = None
         self.fast = fast_pattern(self.lark)
         #: Off only to compare the two paths (tests/test_fastpath.py).
         self.use_fast_path = True
@@ -318,7 +318,9 @@ class GameParser:
             bad > parts[-1].end_pos or (bad_token is not None and bad_token.type in _BREAKS))
         if broken and parts[-1].type != "MOVE_NUMBER" and bad < len(text):
             first = parts[1] if parts[0].type == "MOVE_NUMBER" else parts[0]
-            spaced = self.spaced_move.match(text, first.start_pos)
+            if self._spaced_move is None:  # compiled when first needed: errors are rare
+                self._spaced_move = _spaced_move_pattern(self.lark)
+            spaced = self._spaced_move.match(text, first.start_pos)
             if spaced is not None and spaced.end() > bad:
                 # "R3 -D": a whole move, but with white space inside.
                 written = spaced.group()
