@@ -47,13 +47,12 @@ def fast_pattern(lark) -> Pattern[str]:
 
 
 def _move_info(t: str) -> tuple:
-    """What a move's text says, by position: colour, rank, discard flag, draw
-    colour (None for the draw pile), length of the card and of the placement."""
+    """What a move's text says: colour, rank, discard flag, and the colour
+    drawn from (None for the draw pile)."""
     k = 3 if t[1] == "1" else 2
-    discard = t[k] != "-"
     last = t[-1]
-    return (_UPPER[t[0]], 10 if k == 3 else _RANKS[t[1]], discard,
-            None if last == "D" or last == "d" else _UPPER[last], k, k + discard)
+    return (_UPPER[t[0]], 10 if k == 3 else _RANKS[t[1]], t[k] != "-",
+            None if last == "D" or last == "d" else _UPPER[last])
 
 
 class _MoveInfo(dict):
@@ -105,21 +104,18 @@ def fast_parse(b: "_Builder", pattern: Pattern[str]) -> bool:
         pos = m.end()
         if kind == "move":
             s = m.start("move")
-            color, rank, discard, drawn, k, p = infos[text[s:pos]]
+            color, rank, discard, drawn = infos[text[s:pos]]
             size = pos - s
             col = s - line_start + 1
             a = s + off
             ln = line + delta
-            card_span = new(Span, (ln, col, ln, col + k, a, a + k))
-            card = new(Card, (color, rank, card_span))
-            placement = new(Placement, (card, discard, new(Span, (
-                ln, col, ln, col + p, a, a + p)) if discard else card_span))
-            draw = new(Draw, (drawn, new(Span, (ln, col + size - 1, ln, col + size,
-                                                a + size - 1, a + size))))
+            # The parts keep the move's span and work out their own from it.
+            span = new(Span, (ln, col, ln, col + size, a, a + size))
             num = m.group("num")
-            append(new(Move, (placement, draw, (), None if num is None else
-                              (numbers.get(num) or int(num[:-1])), turn,
-                              new(Span, (ln, col, ln, col + size, a, a + size)))))
+            append(new(Move, (new(Placement, (new(Card, (color, rank, span)), discard, span)),
+                              new(Draw, (drawn, span)), (),
+                              None if num is None else (numbers.get(num) or int(num[:-1])),
+                              turn, span)))
             turn += 1
         elif kind == "end":
             break

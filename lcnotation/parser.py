@@ -171,13 +171,12 @@ class _Builder:
         rank_tok = parts[i]
         color_tok = parts[i - 1]
         number = int(parts[0][:-1]) if parts[0].type == "MOVE_NUMBER" else None
-        card = Card(_UPPER[color_tok], _RANKS[rank_tok], self.span(color_tok, rank_tok))
-        placement = Placement(card, discard_tok is not None,
-                              self.span(color_tok, discard_tok or rank_tok))
-        draw = Draw(None if draw_tok.type == "DRAW_PILE" else _UPPER[draw_tok],
-                    self.span(draw_tok, draw_tok))
-        self.moves.append(Move(placement, draw, (), number, self.turn,
-                               self.span(color_tok, draw_tok)))
+        # The parts of a move keep the move's span and work out their own from it.
+        span = self.span(color_tok, draw_tok)
+        card = Card(_UPPER[color_tok], _RANKS[rank_tok], span)
+        placement = Placement(card, discard_tok is not None, span)
+        draw = Draw(None if draw_tok.type == "DRAW_PILE" else _UPPER[draw_tok], span)
+        self.moves.append(Move(placement, draw, (), number, self.turn, span))
         self.turn += 1
 
     def card(self, children: Sequence[Token]) -> None:

@@ -276,6 +276,7 @@ def _decoded_lines(handle: IO[bytes]) -> Iterator[object]:
 
 
 _HEADER_LINE = re.compile(r"^[ \t\f\v\ufeff]*\[", re.M)
+_HEADER_ALONE = re.compile(r"[ \t\f\v\ufeff]*" + _HEADER_TOKEN.pattern + r"[ \t\r\f\v\ufeff]*\n?\Z")
 
 
 def split_games(items: Iterable[object]) -> Iterator[GameText]:
@@ -344,6 +345,8 @@ class _GameStart:
     def feed(self, text: str) -> None:
         for line in _lines_of(text):
             self.lines.append(line)
+            if not self.in_brace and _HEADER_ALONE.match(line):
+                continue  # the usual header line: neither a move nor a comment
             if self.in_brace or _INTERESTING.search(line):
                 was_open = self.in_brace
                 self.in_brace, moves_here = _scan(line, self.in_brace)
