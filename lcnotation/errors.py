@@ -33,23 +33,11 @@ class Severity(str, Enum):
         return self.value
 
 
-@dataclass(frozen=True, slots=True)
-class Diagnostic:
-    """A finding about a record, at a position in its source.
+class _Positioned:
+    """``line``, ``column``, ``end_line`` and ``end_column`` from ``self.span``."""
 
-    ``turn`` is the 0-based turn of the move concerned, when there is one.
-
-    >>> d = Diagnostic("N103", "expected a rank", Span(3, 2, 3, 4, 20, 22))
-    >>> d.line, d.column, str(d.severity)
-    (3, 2, 'error')
-    """
-
-    code: str
-    message: str
+    __slots__ = ()
     span: Span
-    severity: Severity = Severity.ERROR
-    path: Optional[str] = None
-    turn: Optional[int] = field(default=None)
 
     @property
     def line(self) -> int:
@@ -67,6 +55,25 @@ class Diagnostic:
     def end_column(self) -> int:
         return self.span.end_column
 
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic(_Positioned):
+    """A finding about a record, at a position in its source.
+
+    ``turn`` is the 0-based turn of the move concerned, when there is one.
+
+    >>> d = Diagnostic("N103", "expected a rank", Span(3, 2, 3, 4, 20, 22))
+    >>> d.line, d.column, str(d.severity)
+    (3, 2, 'error')
+    """
+
+    code: str
+    message: str
+    span: Span
+    severity: Severity = Severity.ERROR
+    path: Optional[str] = None
+    turn: Optional[int] = field(default=None)
+
     def with_path(self, path: Optional[str]) -> "Diagnostic":
         """The same diagnostic, attributed to ``path``."""
         return replace(self, path=path)
@@ -76,7 +83,7 @@ class Diagnostic:
         return f"{where}{self.line}:{self.column}: {self.code} {self.message}"
 
 
-class NotationError(ValueError):
+class NotationError(_Positioned, ValueError):
     """Text that is not valid Lost Cities notation.
 
     It names the position (``line``, ``column``, counted from 1, columns in
@@ -97,22 +104,6 @@ class NotationError(ValueError):
         self.span = span
         self.code = code
         self.path = path
-
-    @property
-    def line(self) -> int:
-        return self.span.line
-
-    @property
-    def column(self) -> int:
-        return self.span.column
-
-    @property
-    def end_line(self) -> int:
-        return self.span.end_line
-
-    @property
-    def end_column(self) -> int:
-        return self.span.end_column
 
     def to_diagnostic(self) -> Diagnostic:
         """This error as an error-severity :class:`Diagnostic`."""

@@ -220,31 +220,35 @@ class _Decoder:
         for raw in _line_blocks(handle):
             yield from self._block(raw)
 
-    def _block(self, raw: bytes) -> Iterator[object]:
+    def _skip_bom(self, raw: bytes) -> bytes:
         if self.first:
-            if raw.startswith(b"\xef\xbb\xbf"):
-                raw = raw[3:]
-                self.offset = 3
             self.first = False
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError:
-            yield from self.lines(io.BytesIO(raw))
-            return
+            if raw.startswith(b"\xef\xbb\xbf"):
+                self.offset = 3
+                return raw[3:]
+        return raw
+
+    def _taken(self, raw: bytes, text: str) -> str:
+        """Count ``raw`` (decoded as ``text``) as read; ``text`` with LF line ends."""
         self.offset += len(raw)
         if "\r" in text:
             text = text.replace("\r\n", "\n").replace("\r", "\n")
         self.chars += len(text)
         self.line_no += text.count("\n")
-        yield text
+        return text
+
+    def _block(self, raw: bytes) -> Iterator[object]:
+        raw = self._skip_bom(raw)
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            yield from self.lines(io.BytesIO(raw))
+            return
+        yield self._taken(raw, text)
 
     def lines(self, handle: Iterable[bytes]) -> Iterator[object]:
         for raw in handle:
-            if self.first:
-                self.first = False
-                if raw.startswith(b"\xef\xbb\xbf"):
-                    raw = raw[3:]
-                    self.offset = 3
+            raw = self._skip_bom(raw)
             try:
                 text = raw.decode("utf-8")
             except UnicodeDecodeError as exc:
@@ -259,12 +263,7 @@ class _Decoder:
                     f"not UTF-8 text: byte 0x{raw[exc.start]:02x} at byte offset "
                     f"{self.offset + exc.start} cannot be decoded",
                     Span(line, col, line, col + 1, at, at + 1), code="N001")
-            self.offset += len(raw)
-            if "\r" in text:
-                text = text.replace("\r\n", "\n").replace("\r", "\n")
-            self.chars += len(text)
-            self.line_no += text.count("\n")
-            yield text
+            yield self._taken(raw, text)
 
 
 def _decoded_lines(handle: IO[bytes]) -> Iterator[object]:
