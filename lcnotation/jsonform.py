@@ -67,6 +67,7 @@ _MOVE = re.compile(r"([A-CE-GI-WYZ])(10|[2-9]|H)(D?)-([A-GI-WYZ])\Z")
 _RANK_OF = {"H": HANDSHAKE, **{str(n): n for n in range(2, 11)}}
 _HEADER_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*\Z")
 _LINE_BREAK = re.compile(r"[\r\n]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
 _RANKS = frozenset(_RANK_OF.values())
 
 
@@ -286,6 +287,12 @@ class _Reader:
         if not isinstance(value, str):
             self.fail(where, "J102", f"expected {what} (a string), found {_kind(value)}")
             return None
+        lone = _SURROGATE.search(value)
+        if lone is not None:
+            # JSON can escape half of a UTF-16 pair ("\ud800"); no UTF-8 file can hold it.
+            self.fail(where, "J105", f"{what} holds \\u{ord(lone.group()):04x}, half of a "
+                      "UTF-16 surrogate pair, which is not a character")
+            return None
         return value
 
     def comments(self, obj: dict, where: JSONPath) -> Tuple[Comment, ...]:
@@ -447,9 +454,11 @@ def errors_at(text: str, problems: Sequence[Tuple[JSONPath, str, str]], *,
 # ---------------------------------------------------------------- positions
 
 _WS = re.compile(r"[ \t\r\n]*")
-_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
+# Unrolled ("plain run, then (escape, plain run)*"): a repeated alternation
+# costs Python's re memory for every character of a long string.
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.S)
 _SCALAR = re.compile(r"[^,\]}\s]+")
-_SKIP = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.S)
+_SKIP = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]', re.S)
 
 
 def _span_at(text: str, start: int, end: int) -> Span:

@@ -594,7 +594,10 @@ def deal_problems(colors: Sequence[str], parts: Dict[str, Optional[Deal]]
         return []
     expected = {"Hand1": HAND_SIZE, "Hand2": HAND_SIZE, "Deck": draw_pile_start(len(colors))}
     problems: List[Tuple[str, str, str, int]] = []
-    seen: Dict[Tuple[str, int], List[str]] = {}
+    # How many times each card was dealt, and in which parts (in order; a dict
+    # of at most three keys, so that a huge header costs linear time).
+    seen: Dict[Tuple[str, int], int] = {}
+    dealt_in: Dict[Tuple[str, int], Dict[str, None]] = {}
     known = set(colors)
     for part, cards in parts.items():
         if cards is None:
@@ -610,18 +613,18 @@ def deal_problems(colors: Sequence[str], parts: Dict[str, Optional[Deal]]
                 problems.append(("R202", f"{card_name(c, r)} is not a card of this game: its "
                                  f"colours are {''.join(colors)}", part, i))
                 continue
-            where = seen.setdefault(key, [])
-            where.append(part)
-            if len(where) > _COPIES[r]:
-                times = {2: "twice", 4: "four times"}.get(len(where), f"{len(where)} times")
+            n = seen[key] = seen.get(key, 0) + 1
+            where = dealt_in.setdefault(key, {})
+            where[part] = None
+            if n > _COPIES[r]:
+                times = {2: "twice", 4: "four times"}.get(n, f"{n} times")
                 only = f"only one {card_name(c, r)}" if r else \
                     f"three {color_name(c)} handshakes"
                 problems.append(("R202", f"{card_name(c, r)} is dealt {times} "
-                                 f"({' and '.join(dict.fromkeys(where))}): there is {only}",
-                                 part, i))
+                                 f"({' and '.join(where)}): there is {only}", part, i))
     if all(parts.get(k) is not None for k in expected):
         missing = [card_name(c, r) for c in colors for r in _RANKS
-                   for _ in range(_COPIES[r] - len(seen.get((c, r), ())))]
+                   for _ in range(_COPIES[r] - seen.get((c, r), 0))]
         if missing:
             problems.append(("R203", f"the deal misses {len(missing)} card"
                              f"{'s' if len(missing) > 1 else ''} of the full deck: "
@@ -728,20 +731,25 @@ def read_setup(game: Game, default_colors: Tuple[str, ...] = DEFAULT_COLORS) -> 
     if hands != (None, None) or deck is not None:
         problems = deal_problems(colors, parts)
         if problems:
+            # Each part is read for positions once, not once per problem.
+            read: Dict[str, Tuple[Card, ...]] = {}
             for code, message, part, index in problems:
                 diagnostics.append(Diagnostic(code, message,
-                                              _card_span(found[part], index)))
+                                              _card_span(found[part], index, read)))
             hands, deck = (None, None), None
     return Setup(colors, players, hands, deck, tuple(diagnostics))  # type: ignore[arg-type]
 
 
-def _card_span(header: Header, index: int) -> Span:
-    """The position of card ``index`` of a deal header (the header's value for -1)."""
+def _card_span(header: Header, index: int, read: Dict[str, Tuple[Card, ...]]) -> Span:
+    """The position of card ``index`` of a deal header (the header's value for -1);
+    ``read`` keeps the cards of the headers already read."""
     if index >= 0:
-        try:
-            cards = parse_cards(header)
-        except NotationError:
-            cards = ()
+        cards = read.get(header.name)
+        if cards is None:
+            try:
+                cards = read[header.name] = tuple(parse_cards(header))
+            except NotationError:
+                cards = read[header.name] = ()
         if index < len(cards) and cards[index].span is not None:
             return cards[index].span
     return _where(header)
