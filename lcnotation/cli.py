@@ -27,7 +27,7 @@ from .files import (BOM, SourceFile, atomic_writer, decode_source, decode_text, 
                     write_atomic)
 from .formatter import format_game
 from .lint import FileReport, LintConfig, fix_text, iter_lcn_files, lint_file, lint_lines
-from .output import github_line, summary, text_line, to_json, to_sarif
+from .output import github_line, json_text, printable, summary, text_line, to_json, to_sarif
 from .progress import Progress
 from .reader import _decoded_lines, parse_games
 from .scoring import match_totals, score
@@ -123,6 +123,10 @@ def _build_parser() -> argparse.ArgumentParser:
                       help="fail (exit 1) on warnings and notes too")
     lint.add_argument("--fix", action="store_true",
                       help="apply the safe fixes (letter case, discard marker, numbering)")
+    lint.add_argument("--force", action="store_true",
+                      help="with --fix: fix files with syntax errors too (text the reader "
+                      "could not make sense of, such as a comment never closed, may then "
+                      "be rewritten)")
     lint.add_argument("--select", metavar="CODES",
                       help="comma-separated codes or prefixes to report (e.g. N,R,S101)")
     lint.add_argument("--ignore", metavar="CODES",
@@ -167,6 +171,32 @@ def _build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Run ``lcn`` with ``argv`` (default: the process arguments); return the exit status."""
+    with _tolerant_output():
+        return _main(argv)
+
+
+@contextlib.contextmanager
+def _tolerant_output() -> Iterator[None]:
+    """Escape what standard output cannot encode instead of dying on it.
+
+    A file name that is not UTF-8 reaches Python as lone surrogates, and a
+    terminal may not be UTF-8 at all; the text we print must not fail on
+    either.  (Records themselves are written as bytes.)
+    """
+    changed = []
+    for stream in (sys.stdout, sys.stderr):
+        if getattr(stream, "errors", None) == "strict" and hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
+            changed.append(stream)
+    try:
+        yield
+    finally:
+        for stream in changed:
+            with contextlib.suppress(ValueError, OSError):  # closed, or a broken pipe
+                stream.reconfigure(errors="strict")
+
+
+def _main(argv: Optional[Sequence[str]]) -> int:
     parser = _build_parser()
     try:
         args = parser.parse_args(argv)
@@ -189,7 +219,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
 
 def _err(message: str) -> None:
-    print(f"lcn: {message}", file=sys.stderr)
+    print(printable(f"lcn: {message}"), file=sys.stderr)
 
 
 def _codes(value: Optional[str], what: str) -> Optional[Tuple[str, ...]]:
@@ -236,6 +266,16 @@ def _write(path: str, data: bytes) -> bool:
         _err(f"{path}: cannot write: {exc.strerror or exc}")
         return False
     return True
+
+
+def _write_stdout(data: bytes) -> None:
+    buffer = getattr(sys.stdout, "buffer", None)
+    if buffer is None:  # a text-only stream that a calling program put there
+        sys.stdout.write(data.decode("utf-8"))
+        return
+    sys.stdout.flush()
+    buffer.write(data)
+    buffer.flush()
 
 
 def _jobs(value: str) -> int:
@@ -289,7 +329,7 @@ def _lint(args: argparse.Namespace) -> int:
     jobs = args.jobs if args.jobs > 0 else (os.cpu_count() or 1)
     out = sys.stdout
     readable: List[FileReport] = []
-    unreadable = 0
+    unreadable = unwritten = 0
     with Progress(0, enabled=False if args.no_progress else None) as bar:
         for report in _reports(paths, config, jobs, bar):
             if report.unreadable:
@@ -298,7 +338,8 @@ def _lint(args: argparse.Namespace) -> int:
                 unreadable += 1
             else:
                 if args.fix:
-                    report = _fix(report, config, bar)
+                    report, written = _fix(report, config, bar, args.force)
+                    unwritten += not written
                 readable.append(report)
                 # Text and annotations are written file by file, as they come.
                 if report.findings and args.format in ("text", "github"):
@@ -321,7 +362,7 @@ def _lint(args: argparse.Namespace) -> int:
         if unreadable:
             line += f" {unreadable} could not be read."
         out.write(line + "\n")
-    if unreadable:
+    if unreadable or unwritten:
         return EXIT_USAGE
     failing = {Severity.ERROR} | ({Severity.WARNING, Severity.INFO} if args.strict else set())
     if any(f.diagnostic.severity in failing for r in readable for f in r.findings):
@@ -329,38 +370,53 @@ def _lint(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _fix(report: FileReport, config: LintConfig, bar: Progress) -> FileReport:
-    """Apply the report's safe fixes to its file; the report of the fixed file."""
+def _fix(report: FileReport, config: LintConfig, bar: Progress,
+         force: bool) -> Tuple[FileReport, bool]:
+    """Apply the report's safe fixes to its file: the report of the fixed file,
+    and False when the file could not be written."""
     if not report.fixes:
-        return report
+        return report, True
     bar.clear()
     source = _read(report.path)
     if source is None:
-        return report
+        return report, True
     if source.newline is None:
         _err(f"{report.path}: not fixed: the file mixes line ends")
-        return report
+        return report, True
+    if not force and _refused_for_errors(source, report.path, "fixed"):
+        # Where the reader lost its way (a '{' never closed), what it read as
+        # moves may be the author's prose: no fix is certain there.
+        return report, True
     text, applied, fixed = fix_text(source.text, report.path, config, report)
     if text == source.text:
-        return report
+        return report, True
     if not _write(report.path, source.encode(text)):
-        return report
+        return report, False
     _err(f"{report.path}: applied {applied} fix{'es' if applied != 1 else ''}")
-    return fixed
+    return fixed, True
 
 
 # ---------------------------------------------------------------- fmt
 
 
+def _refused_for_errors(source: SourceFile, path: str, done: str,
+                        games: Optional[List] = None) -> bool:
+    """Whether ``source`` has syntax errors (then said on stderr)."""
+    games = list(parse_games(source.text, path=path)) if games is None else games
+    errors = [e for g in games for e in g.errors]
+    if not errors:
+        return False
+    first = errors[0]
+    _err(f"{path}:{first.line}:{first.column}: not {done}: {len(errors)} syntax "
+         f"error{'s' if len(errors) != 1 else ''} (first: {first.message}); "
+         "fix them or use --force")
+    return True
+
+
 def _formatted(source: SourceFile, path: str, dialect: str, force: bool) -> Optional[str]:
     """The canonical text of ``source``, or None (with a message) when refused."""
     games = list(parse_games(source.text, path=path))
-    errors = [e for g in games for e in g.errors]
-    if errors and not force:
-        first = errors[0]
-        _err(f"{path}:{first.line}:{first.column}: not formatted: {len(errors)} syntax "
-             f"error{'s' if len(errors) != 1 else ''} (first: {first.message}); "
-             "fix them or use --force")
+    if not force and _refused_for_errors(source, path, "formatted", games):
         return None
     parts = []
     for i, game in enumerate(games):
@@ -389,7 +445,9 @@ def _fmt(args: argparse.Namespace) -> int:
             status = max(status, EXIT_FINDINGS)
             continue
         if path == "-" and not (args.check or args.diff):
-            sys.stdout.write(new)
+            # As bytes: the input's line ends and BOM, UTF-8 whatever the locale.
+            _write_stdout(source.encode(new) if source.newline is not None
+                          else new.encode("utf-8"))
             continue
         if new == source.text:
             continue
@@ -398,7 +456,7 @@ def _fmt(args: argparse.Namespace) -> int:
                 source.text.splitlines(True), new.splitlines(True), path, path))
         if args.check or args.diff:
             if args.check:
-                print(f"would reformat {path}")
+                print(printable(f"would reformat {path}"))
             status = max(status, EXIT_FINDINGS)
             continue
         if source.newline is None:
@@ -406,7 +464,7 @@ def _fmt(args: argparse.Namespace) -> int:
             status = max(status, EXIT_FINDINGS)
             continue
         if _write(path, source.encode(new)):
-            print(f"reformatted {path}", file=sys.stderr)
+            print(printable(f"reformatted {path}"), file=sys.stderr)
         else:
             status = EXIT_USAGE
     return status
@@ -526,7 +584,8 @@ def _convert_to(args: argparse.Namespace, out: _Output) -> int:
         except ConversionError as exc:
             problems = exc.errors if whole else _all_problems(path, args)
             for e in problems:
-                print(f"{path}:{e.line}:{e.column}: {e.code} {e.message}", file=sys.stderr)
+                print(printable(f"{path}:{e.line}:{e.column}: {e.code} {e.message}"),
+                      file=sys.stderr)
             _err(f"{path}: not converted: {len(problems)} problem"
                  f"{'s' if len(problems) != 1 else ''}")
             return EXIT_FINDINGS
@@ -584,8 +643,7 @@ def _score(args: argparse.Namespace) -> int:
             rows.append((path, index, game, score(game)))
     totals = match_totals([s for _, _, _, s in rows])
     if args.format == "json":
-        sys.stdout.write(json.dumps(_score_json(rows, totals), indent=2,
-                                    ensure_ascii=False) + "\n")
+        sys.stdout.write(json_text(_score_json(rows, totals)) + "\n")
     else:
         sys.stdout.write(_score_table(rows, totals))
     return status

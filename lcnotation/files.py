@@ -12,8 +12,10 @@ atomically: a crash leaves either the old file or the new one, never half.
 
 from __future__ import annotations
 
+import errno
 import filecmp
 import os
+import shutil
 import stat
 import tempfile
 from contextlib import contextmanager
@@ -28,6 +30,8 @@ __all__ = ["BOM", "SourceFile", "decode_text", "decode_source", "read_source",
 
 #: The UTF-8 byte-order mark.
 BOM = b"\xef\xbb\xbf"
+
+_DEVICE_FOLDERS = ("/dev/", "/proc/")
 
 
 @dataclass(frozen=True)
@@ -108,24 +112,42 @@ def atomic_writer(path: str) -> Iterator[IO[bytes]]:
 
     The file at ``path`` is replaced (keeping its mode) only when the block
     ends normally; on an exception it is left as it was.  When the new
-    content is the same as the old, the file is not touched at all.
+    content is the same as the old, the file is not touched at all.  A
+    symbolic link is followed (the file it points to is replaced, the link
+    stays); a file we may not write is refused (PermissionError), as
+    ``open`` would; something that is not a regular file (a pipe,
+    ``/dev/stdout``) is written to at the end, as there is nothing to replace.
     """
-    directory = os.path.dirname(os.path.abspath(path))
+    try:
+        info: Optional[os.stat_result] = os.stat(path)
+    except FileNotFoundError:
+        info = None
+    given, path = path, os.path.realpath(path)
+    # /dev/stdout is written to even when it resolves to a regular file (the
+    # shell redirected it), as the shell's own "> /dev/stdout" would.
+    if info is not None and (not stat.S_ISREG(info.st_mode)
+                             or os.path.abspath(given).startswith(_DEVICE_FOLDERS)):
+        # Nothing to replace, nor to undo once written: keep it all until the end.
+        with tempfile.SpooledTemporaryFile(max_size=1 << 22) as buffer:
+            yield buffer  # type: ignore[misc]
+            buffer.seek(0)
+            with open(given, "wb") as handle:
+                shutil.copyfileobj(buffer, handle)
+        return
+    if info is not None and not os.access(path, os.W_OK):
+        raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), path)
+    directory = os.path.dirname(path)
     fd, tmp = tempfile.mkstemp(prefix=".lcn-", suffix=".tmp", dir=directory)
     try:
         with os.fdopen(fd, "wb") as handle:
             yield handle
             handle.flush()
             os.fsync(handle.fileno())
-        try:
-            mode = stat.S_IMODE(os.stat(path).st_mode)
-        except FileNotFoundError:
-            mode = 0o666 & ~_umask()  # what open() would have given a new file
-        else:
-            if filecmp.cmp(tmp, path, shallow=False):
-                os.unlink(tmp)
-                return
-        os.chmod(tmp, mode)
+        if info is not None and filecmp.cmp(tmp, path, shallow=False):
+            os.unlink(tmp)
+            return
+        # A new file gets what open() would have given it.
+        os.chmod(tmp, stat.S_IMODE(info.st_mode) if info is not None else 0o666 & ~_umask())
         os.replace(tmp, path)
     except BaseException:
         try:
@@ -133,6 +155,21 @@ def atomic_writer(path: str) -> Iterator[IO[bytes]]:
         except FileNotFoundError:
             pass
         raise
+    _sync_directory(directory)
+
+
+def _sync_directory(directory: str) -> None:
+    """Make the rename itself durable (best effort: not every system can)."""
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
 
 
 def _umask() -> int:

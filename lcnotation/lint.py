@@ -197,11 +197,16 @@ def _suppressed(findings: List[Finding], game: Game, config: LintConfig) -> List
 
 
 def iter_lcn_files(paths: Sequence[str]) -> Iterator[str]:
-    """Expand folders into the ``*.lcn`` files below them (sorted); keep files as given."""
+    """Expand folders into the ``*.lcn`` files below them (sorted); keep files as given.
+
+    A folder that cannot be listed is yielded itself, so that reading it
+    fails and is reported rather than the folder silently skipped.
+    """
     for path in paths:
         if os.path.isdir(path):
             found = []
-            for root, dirs, files in os.walk(path):
+            for root, dirs, files in os.walk(path, onerror=lambda err: found.append(
+                    err.filename if err.filename is not None else path)):
                 dirs[:] = sorted(d for d in dirs if not d.startswith("."))
                 found.extend(os.path.join(root, f) for f in files if f.endswith(".lcn"))
             yield from sorted(found)

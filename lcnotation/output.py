@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 from typing import Any, Dict, List, Sequence
 from urllib.parse import quote
@@ -20,7 +21,8 @@ from .codes import ALL_CODES
 from .errors import Diagnostic, Severity
 from .lint import FileReport
 
-__all__ = ["text_line", "github_line", "to_json", "to_sarif", "summary"]
+__all__ = ["printable", "text_line", "github_line", "json_text", "to_json", "to_sarif",
+           "summary"]
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 INFORMATION_URI = "https://github.com/lcnotation/lcnotation"
@@ -28,14 +30,31 @@ _GITHUB_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.
 _SARIF_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
 
 
+def printable(text: str) -> str:
+    r"""``text`` with control characters written as escapes, so that a message
+    quoting a hostile file (or a file name holding a line break) stays one
+    line and cannot drive the terminal.
+
+    >>> printable("a\x1b[2Jb\nc\td")
+    'a\\x1b[2Jb\\nc\td'
+    """
+    if _CONTROL.search(text) is None:
+        return text
+    return _CONTROL.sub(lambda m: _ESCAPES.get(m.group(), f"\\x{ord(m.group()):02x}"), text)
+
+
+_CONTROL = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f]")
+_ESCAPES = {"\n": "\\n", "\r": "\\r"}
+
+
 def text_line(d: Diagnostic, fixable: bool = False) -> str:
     """``path:line:col: CODE message`` (``[*]`` marks a finding ``--fix`` can repair)."""
     mark = " [*]" if fixable else ""
-    return f"{d.path or '-'}:{d.line}:{d.column}: {d.code}{mark} {d.message}"
+    return printable(f"{d.path or '-'}:{d.line}:{d.column}: {d.code}{mark} {d.message}")
 
 
 def _escape_data(s: str) -> str:
-    return s.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    return printable(s.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A"))
 
 
 def _escape_property(s: str) -> str:
@@ -58,10 +77,28 @@ def _record(d: Diagnostic, fixable: bool) -> Dict[str, Any]:
     }
 
 
+def json_text(value: Any) -> str:
+    r"""``value`` as indented JSON, characters as they are, except the lone
+    surrogates of a file name that is not UTF-8: those are escaped, so that
+    the text can always be written as UTF-8.
+
+    >>> json_text({"path": "caf\udce9.lcn"})
+    '{\n  "path": "caf\\udce9.lcn"\n}'
+    """
+    text = json.dumps(value, indent=2, ensure_ascii=False)
+    if _SURROGATE.search(text) is None:
+        return text
+    # A surrogate can only stand inside a JSON string, where its escape means the same.
+    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def to_json(reports: Sequence[FileReport]) -> str:
     """All findings as a JSON array, one object per finding."""
     items = [_record(f.diagnostic, f.fix is not None) for r in reports for f in r.findings]
-    return json.dumps(items, indent=2, ensure_ascii=False)
+    return json_text(items)
 
 
 #: The base of relative artifact URIs: the folder lcn ran in.
@@ -80,8 +117,13 @@ def _location(path: str) -> Dict[str, str]:
     if path == "-":
         return {"uri": "stdin"}
     if os.path.isabs(path):
-        return {"uri": Path(path).as_uri()}
-    return {"uri": quote(path.replace(os.sep, "/"), safe="/"), "uriBaseId": SRCROOT}
+        try:
+            return {"uri": Path(path).as_uri()}
+        except UnicodeEncodeError:  # a POSIX file name that is not UTF-8
+            return {"uri": "file://" + quote(os.fsencode(path), safe="/")}
+    # The file name's own bytes, percent-encoded: a name that is not UTF-8 too.
+    return {"uri": quote(os.fsencode(path.replace(os.sep, "/")), safe="/"),
+            "uriBaseId": SRCROOT}
 
 
 def to_sarif(reports: Sequence[FileReport], version: str) -> str:
@@ -124,7 +166,7 @@ def to_sarif(reports: Sequence[FileReport], version: str) -> str:
             "results": results,
         }],
     }
-    return json.dumps(log, indent=2, ensure_ascii=False)
+    return json_text(log)
 
 
 def _plural(n: int, word: str) -> str:
