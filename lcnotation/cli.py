@@ -582,13 +582,19 @@ def _convert_to(args: argparse.Namespace, out: _Output) -> int:
         except UnicodeDecodeError:
             problem = _decode_problem(path)
         except ConversionError as exc:
-            problems = exc.errors if whole else _all_problems(path, args)
-            for e in problems:
-                print(printable(f"{path}:{e.line}:{e.column}: {e.code} {e.message}"),
-                      file=sys.stderr)
-            _err(f"{path}: not converted: {len(problems)} problem"
-                 f"{'s' if len(problems) != 1 else ''}")
-            return EXIT_FINDINGS
+            try:
+                problems = exc.errors if whole else _all_problems(path, args)
+            except NotationError as err:
+                # The stream stopped at a bad game before reaching bytes that
+                # are not UTF-8: the file cannot be read, as if met first.
+                problem = err
+            else:
+                for e in problems:
+                    print(printable(f"{path}:{e.line}:{e.column}: {e.code} {e.message}"),
+                          file=sys.stderr)
+                _err(f"{path}: not converted: {len(problems)} problem"
+                     f"{'s' if len(problems) != 1 else ''}")
+                return EXIT_FINDINGS
         except NotationError as exc:
             problem = exc
         _err(f"{path}:{problem.line}:{problem.column}: cannot read: {problem.message}")

@@ -17,6 +17,7 @@ hours there is the atheris harness in ``fuzz/``.
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import io
 import json
 import os
@@ -368,3 +369,23 @@ def test_the_real_command_on_hostile_files(tmp_path):
     assert results["score"][0] == 2 and b"half.lcn" in results["score"][2]
     for name, data in files.items():
         assert (tmp_path / name).read_bytes() == data
+
+
+# ---------------------------------------------------------------- the atheris targets
+
+
+def _load_fuzz_targets():
+    spec = importlib.util.spec_from_file_location(
+        "lcn_fuzz_targets", Path(__file__).resolve().parent.parent / "fuzz" / "targets.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("name", ["read", "convert", "cli"])
+def test_the_atheris_targets_run_on_the_corpus(name):
+    """fuzz/targets.py (what fuzz/fuzz.py runs) works, and the corpus passes it."""
+    target = _load_fuzz_targets().TARGETS[name]
+    for record in RECORDS[:: 1 if name != "cli" else 4]:
+        target(record)
+    target(b"")

@@ -240,6 +240,15 @@ def test_lcn_commands_on_bytes_that_are_not_utf8(run, tmp_path):
     assert path.read_bytes() == NOT_UTF8
 
 
+def test_convert_of_a_bad_game_then_bytes_that_are_not_utf8(run, tmp_path):
+    # Found by tests/test_fuzz.py: the streamed conversion stopped at the bad
+    # first game, and listing every problem then met the undecodable byte.
+    (tmp_path / "s.lcn").write_bytes(b"\x00\n[\n\xc2")
+    assert run("convert", "s.lcn", "--to", "lower") == Ran(
+        2, "", "lcn: s.lcn:3:1: cannot read: not UTF-8 text: byte 0xc2 at byte offset 4 "
+        "cannot be decoded\n")
+
+
 def test_nul_bytes_and_control_characters(run, tmp_path):
     game = parse_game("R3-D \x00 G4-D\x00B5-D")
     assert [(e.code, e.line, e.column) for e in game.errors] == [("N101", 1, 6),

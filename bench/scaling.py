@@ -1,0 +1,172 @@
+"""How time and memory grow with the size of hostile inputs.
+
+Each shape of input (a long line, a long game, many games, many comments, a
+long header value, a line of brackets, and the error-recovery shapes: many
+bad moves, stray braces, braces never closed) is written at three sizes, each
+twice the one before, and linted with ``lcnotation.lint_file`` (read, rules
+check, style checks) in a fresh process.  For each shape the script prints
+the seconds and peak memory at each size and the growth ratios from one size
+to the next: about 2 means linear, about 4 quadratic.
+
+It prints figures and asserts nothing.  Run it on a quiet machine::
+
+    python bench/scaling.py              # the sizes below; a minute or two
+    python bench/scaling.py --scale 4    # four times larger (the largest
+                                         # sizes of issue 6: a 10 MB line...)
+    python bench/scaling.py --only header,comments
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from typing import Callable, Dict, List, Tuple
+
+HERE = os.path.abspath(__file__)
+MOVES = ["R3-D", "G4-D", "B5-D", "W6-R", "Y7-D"]
+
+
+def _long_line(n: int) -> str:
+    return " ".join(MOVES[i % 5] for i in range(n // 5))
+
+
+def _junk_line(n: int) -> str:
+    return "Q" * n
+
+
+def _long_game(n: int) -> str:
+    return "".join(f"{i + 1}. {MOVES[i % 5]}\n" for i in range(n))
+
+
+def _many_games(n: int) -> str:
+    return "".join(f'[Round "{i}"]\n\n1. R3-D 2. G4-D\n\n' for i in range(n))
+
+
+def _comments(n: int) -> str:
+    return "1. R3-D " + "{c}" * n + "\n2. G4-D\n"
+
+
+def _header(n: int) -> str:
+    return '[Event "' + "x" * n + '"]\n\n1. R3-D\n'
+
+
+def _comment(n: int) -> str:
+    return "1. R3-D {" + "x" * n + "}\n"
+
+
+def _deck(n: int) -> str:
+    return '[Deck "' + "R3 " * n + '"]\n\n1. R3-D\n'
+
+
+def _brackets(n: int) -> str:
+    return "[" * n + "\n"
+
+
+def _errors_on_a_line(n: int) -> str:
+    return " ".join("R11-D" for _ in range(n))
+
+
+def _errors_on_lines(n: int) -> str:
+    return "R11-D\n" * n
+
+
+def _stray_braces(n: int) -> str:
+    return "}" * n + "\n"
+
+
+def _punctuation(n: int) -> str:
+    return "R3-D!" * n + "\n"
+
+
+def _open_braces(n: int) -> str:
+    return "{\n" * n
+
+
+#: name -> (how to write it, its smallest size, what the size counts).  The
+#: largest default size is a quarter of what issue 6 names, where it names one.
+SHAPES: Dict[str, Tuple[Callable[[int], str], int, str]] = {
+    "long line": (_long_line, 625_000, "characters of moves on one line"),
+    "junk line": (_junk_line, 2_500_000, "characters of one bad word"),
+    "long game": (_long_game, 6_250, "moves, one per line"),
+    "many games": (_many_games, 625, "games"),
+    "comments": (_comments, 6_250, "{c} comments in a row"),
+    "header": (_header, 250_000, "characters of a header value"),
+    "comment": (_comment, 250_000, "characters of a brace comment"),
+    "deck": (_deck, 2_500, "cards in a Deck header"),
+    "brackets": (_brackets, 62_500, "'[' on one line"),
+    "errors/line": (_errors_on_a_line, 2_500, "bad moves on one line"),
+    "errors/lines": (_errors_on_lines, 2_500, "lines of one bad move"),
+    "stray }": (_stray_braces, 2_500, "'}' in a row"),
+    "punctuation": (_punctuation, 2_500, "moves glued with '!'"),
+    "open {": (_open_braces, 1_250, "lines of a '{' never closed"),
+}
+
+
+def measure(path: str) -> None:
+    """Lint ``path`` in this process; print seconds, peak memory and findings."""
+    import resource
+
+    from lcnotation.lint import lint_file
+
+    start = time.perf_counter()
+    report = lint_file(path)
+    seconds = time.perf_counter() - start
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    print(json.dumps({"seconds": seconds, "peak": peak, "findings": len(report.findings),
+                      "moves": report.moves}))
+
+
+def in_child(path: str) -> dict:
+    out = subprocess.run([sys.executable, HERE, "--measure", path], check=True,
+                         capture_output=True, text=True)
+    return json.loads(out.stdout)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--scale", type=float, default=1.0,
+                        help="multiply every size (4: the sizes named in issue 6)")
+    parser.add_argument("--only", help="comma-separated shapes (default: all)")
+    parser.add_argument("--measure", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.measure:
+        measure(args.measure)
+        return
+    names = list(SHAPES) if not args.only else [s.strip() for s in args.only.split(",")]
+    unknown = [n for n in names if n not in SHAPES]
+    if unknown:
+        raise SystemExit(f"unknown shapes {unknown}; known: {', '.join(SHAPES)}")
+    print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores, load average "
+          f"{os.getloadavg()[0]:.2f}; lint_file in a fresh process per size\n")
+    print(f"{'shape':13} {'size':>10} {'MB':>6} {'seconds':>8} {'peak MB':>8}   "
+          f"{'time x':>6} {'mem x':>6}")
+    with tempfile.TemporaryDirectory(prefix="lcn-scaling-") as folder:
+        for name in names:
+            write, base, unit = SHAPES[name]
+            rows: List[Tuple[int, float, dict]] = []
+            for step in range(3):
+                size = int(base * args.scale) << step
+                path = os.path.join(folder, "input.lcn")
+                with open(path, "w", encoding="utf-8", newline="") as handle:
+                    handle.write(write(size))
+                megabytes = os.path.getsize(path) / 1e6
+                rows.append((size, megabytes, in_child(path)))
+                os.remove(path)
+            for k, (size, megabytes, r) in enumerate(rows):
+                growth = ""
+                if k:
+                    before = rows[k - 1][2]
+                    growth = (f"{r['seconds'] / max(before['seconds'], 1e-6):6.2f} "
+                              f"{r['peak'] / max(before['peak'], 1):6.2f}")
+                print(f"{name if k == 0 else '':13} {size:>10,} {megabytes:6.1f} "
+                      f"{r['seconds']:8.2f} {r['peak'] / 1e6:8.1f}   {growth}")
+            print(f"{'':13} ({unit}; {rows[-1][2]['findings']:,} findings at the largest)")
+
+
+if __name__ == "__main__":
+    main()

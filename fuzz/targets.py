@@ -1,0 +1,133 @@
+"""What the fuzzers run: every entry point of lcnotation on one input.
+
+Each target takes the fuzzer's bytes and raises (so that the fuzzer reports
+a crash) when lcnotation breaks a promise of ``spec/guarantees.md``: an
+exception other than NotationError from the library, a traceback or an
+unexpected exit status from the command line, a file rewritten that should
+not have been.  The module does not import atheris, so that the test suite
+can run the targets on the corpus (tests/test_fuzz.py) and keep them working.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import io
+import os
+import shutil
+import sys
+import tempfile
+from typing import Iterator, List, Tuple
+
+from lcnotation.checker import check
+from lcnotation.cli import main
+from lcnotation.convert import convert_text, detect_dialect, dialect_names
+from lcnotation.errors import NotationError
+from lcnotation.files import decode_source
+from lcnotation.jsonform import from_json
+from lcnotation.lint import fix_text, lint_text
+from lcnotation.reader import parse_game, parse_games, read_games
+from lcnotation.scoring import score
+
+__all__ = ["read_target", "convert_target", "cli_target", "TARGETS"]
+
+DIALECTS = dialect_names()
+
+
+def _text(data: bytes) -> str:
+    return data.decode("utf-8", "replace")
+
+
+def read_target(data: bytes) -> None:
+    """Read ``data`` as a file and as text; check, score and lint what was read."""
+    games = list(read_games(io.BytesIO(data)))
+    with contextlib.suppress(NotationError):
+        list(read_games(io.BytesIO(data), strict=True))
+    text = _text(data)
+    parse_game(text)
+    with contextlib.suppress(NotationError):
+        parse_game(text, strict=True)
+    for game in games[:8]:
+        check(game)
+        score(game)
+    lint_text(text)
+    fix_text(text)
+    list(read_games(io.StringIO(text)))
+
+
+def convert_target(data: bytes) -> None:
+    """Convert ``data`` (as text) to every dialect and from every dialect."""
+    text = _text(data)
+    detect_dialect(text)
+    with contextlib.suppress(NotationError):
+        from_json(text)
+    for dialect in DIALECTS:
+        with contextlib.suppress(NotationError):
+            convert_text(text, to=dialect).encode("utf-8")
+        with contextlib.suppress(NotationError):
+            convert_text(text, to="v1", source=dialect)
+    list(parse_games(text))
+
+
+@contextlib.contextmanager
+def _console() -> Iterator[Tuple[io.TextIOWrapper, io.TextIOWrapper]]:
+    saved = sys.stdin, sys.stdout, sys.stderr
+    out = io.TextIOWrapper(io.BytesIO(), encoding="utf-8", errors="strict")
+    err = io.TextIOWrapper(io.BytesIO(), encoding="utf-8", errors="strict")
+    sys.stdin, sys.stdout, sys.stderr = io.TextIOWrapper(io.BytesIO()), out, err
+    try:
+        yield out, err
+    finally:
+        sys.stdin, sys.stdout, sys.stderr = saved
+
+
+def _lcn(*argv: str) -> int:
+    with _console() as (_, err):
+        status = main(list(argv))
+        err.flush()
+        message = err.buffer.getvalue()
+    if status not in (0, 1, 2) or b"Traceback" in message:
+        raise AssertionError(f"lcn {' '.join(argv)}: exit {status}\n{message!r}")
+    return status
+
+
+_folder: List[str] = []
+
+
+def _input_path() -> str:
+    if not _folder:
+        _folder.append(tempfile.mkdtemp(prefix="lcn-fuzz-"))
+        atexit.register(shutil.rmtree, _folder[0], True)
+    return os.path.join(_folder[0], "input.lcn")
+
+
+def cli_target(data: bytes) -> None:
+    """Run the command line on ``data`` as a file: lint, score, convert, and
+    the rewriting commands, which must leave the file alone or keep its games."""
+    path = _input_path()
+    with open(path, "wb") as handle:
+        handle.write(data)
+    try:
+        text = decode_source(data).text
+    except NotationError:
+        text = None
+    _lcn("lint", "--no-progress", path)
+    _lcn("lint", "--format", "sarif", path)
+    if _lcn("score", path) != (2 if text is None else 0):
+        raise AssertionError("score: wrong exit status")
+    _lcn("convert", path, "--to", DIALECTS[len(data) % len(DIALECTS)])
+    before = list(read_games(path)) if text is not None else None
+    for argv in (["fmt", path], ["lint", "--fix", path],
+                 ["convert", path, "--to", "lower", "--in-place"]):
+        _lcn(*argv)
+        with open(path, "rb") as handle:
+            now = handle.read()
+        if now != data:
+            if text is None or any(g.errors for g in before):
+                raise AssertionError(f"{argv[0]} rewrote a file it had to refuse")
+            if list(read_games(path)) != before:
+                raise AssertionError(f"{argv[0]} changed what the record says")
+            data, before = now, list(read_games(path))
+
+
+TARGETS = {"read": read_target, "convert": convert_target, "cli": cli_target}
