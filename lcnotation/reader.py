@@ -196,9 +196,30 @@ def _line_blocks(handle: IO, size: int = 1 << 20) -> Iterator:
 
 
 def _universal(handle: IO[str]) -> Iterator[str]:
-    """A text file in blocks of lines, with CRLF and lone CR read as LF."""
-    for text in _line_blocks(handle):
-        yield text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
+    """A text file in blocks of lines, with CRLF and lone CR read as LF.
+
+    A file object that cannot decode its own bytes stops the reading with a
+    NotationError (N001) at the first line it did not give.
+    """
+    line = 1
+    chars = 0
+    blocks = _line_blocks(handle)
+    while True:
+        try:
+            text = next(blocks)
+        except StopIteration:
+            return
+        except UnicodeDecodeError as exc:
+            bad = exc.object[exc.start:exc.start + 1]
+            raise NotationError(
+                f"the file cannot be decoded as {exc.encoding}: byte 0x{bad.hex() or '??'} "
+                f"after line {line - 1}; open it in binary mode to have every line read",
+                Span(line, 1, line, 1, chars, chars), code="N001") from None
+        if "\r" in text:
+            text = text.replace("\r\n", "\n").replace("\r", "\n")
+        line += text.count("\n")
+        chars += len(text)
+        yield text
 
 
 class _Decoder:
