@@ -569,8 +569,10 @@ def _convert_to(args: argparse.Namespace, out: _Output) -> int:
                     out.write(BOM)
                 out.write(result.encode("utf-8"))
                 return EXIT_OK
-            data.seek(0)
-            lines = io.TextIOWrapper(data, encoding="utf-8-sig", newline="")
+            # Not "utf-8-sig": its decoder silently drops a file that ends in
+            # the first bytes of a BOM (b"\xef", b"\xef\xbb").
+            data.seek(len(BOM) if bom else 0)
+            lines = io.TextIOWrapper(data, encoding="utf-8", newline="")
             if bom and args.to != JSON:
                 out.write(BOM)
             for piece in convert_lines(lines, args.to, source=args.source, path=path):

@@ -32,14 +32,14 @@ from hypothesis import strategies as st
 
 from lcnotation.checker import check
 from lcnotation.cli import main
-from lcnotation.convert import convert_text, detect_dialect, dialect_names
+from lcnotation.convert import convert_lines, convert_text, detect_dialect, dialect_names
 from lcnotation.errors import NotationError
 from lcnotation.files import decode_source
 from lcnotation.formatter import format_game, format_games
 from lcnotation.generator import generate_game, generate_match
 from lcnotation.jsonform import from_json, to_json
 from lcnotation.lint import fix_text, lint_text
-from lcnotation.reader import parse_game, parse_games, read_games
+from lcnotation.reader import parse_game, parse_games, parse_move, read_games
 from lcnotation.scoring import score
 from strategies import PIECES
 
@@ -185,7 +185,10 @@ def exercise_text(text: str) -> None:
     for dialect in dialect_names():
         only_notation_errors(convert_text, text, to=dialect)
         only_notation_errors(convert_text, text, to="v1", source=dialect)
+        only_notation_errors(lambda: list(convert_lines(io.StringIO(text, newline=""),
+                                                        to=dialect)))
     only_notation_errors(from_json, text)
+    only_notation_errors(parse_move, text)
 
 
 @given(any_text)
@@ -243,13 +246,11 @@ def test_a_damaged_json_document_raises_only_notation_errors(text):
         assert list(parse_games(format_games(games))) == games
 
 
-@pytest.mark.xfail(strict=True, raises=UnicodeDecodeError,
-                   reason="read_games(text file) lets the file's UnicodeDecodeError escape "
-                   "(reader.py: _universal should turn it into N001)")
 def test_a_text_file_that_cannot_decode_its_bytes():
     handle = io.TextIOWrapper(io.BytesIO(b"R3-D\nG4-D \xff\n"), encoding="utf-8")
-    with pytest.raises(NotationError):
+    with pytest.raises(NotationError) as caught:
         list(read_games(handle))
+    assert caught.value.code == "N001" and "0xff" in caught.value.message
 
 
 # ---------------------------------------------------------------- the command line

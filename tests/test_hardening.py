@@ -249,6 +249,15 @@ def test_convert_of_a_bad_game_then_bytes_that_are_not_utf8(run, tmp_path):
         "cannot be decoded\n")
 
 
+@pytest.mark.parametrize("data", [b"\xef", b"\xef\xbb", b"R3-D\n\xef\xbb"])
+def test_convert_of_a_file_ending_in_part_of_a_bom(run, tmp_path, data):
+    # Found by tests/test_fuzz.py: Python's utf-8-sig decoder drops these
+    # bytes without a word, and the conversion printed nothing, exit 0.
+    (tmp_path / "e.lcn").write_bytes(data)
+    r = run("convert", "e.lcn", "--to", "v1")
+    assert (r.status, r.out) == (2, "") and "not UTF-8 text: byte 0xef" in r.err
+
+
 def test_nul_bytes_and_control_characters(run, tmp_path):
     game = parse_game("R3-D \x00 G4-D\x00B5-D")
     assert [(e.code, e.line, e.column) for e in game.errors] == [("N101", 1, 6),
@@ -709,3 +718,19 @@ def test_atomic_writer_leaves_nothing_behind_on_any_exception(tmp_path):
         handle.write(b"R3-D\n")
     assert (tmp_path / "new.lcn").read_bytes() == b"R3-D\n"
 
+
+
+# ---------------------------------------------------------------- the guarantees page
+
+
+def test_every_test_named_in_spec_guarantees_exists():
+    page = (Path(__file__).resolve().parent.parent / "spec" / "guarantees.md").read_text()
+    here = Path(__file__).resolve().parent
+    defined = {name: {m for m in re.findall(r"^def (test_\w+)", (here / name).read_text(),
+                                            re.M)}
+               for name in ("test_fuzz.py", "test_hardening.py")}
+    named = re.findall(r"`(?:(test_\w+\.py)::)?(test_\w+)\b(?!\.)", page)
+    assert len(named) > 30
+    for module, test in named:
+        where = [module] if module else list(defined)
+        assert any(test in defined[m] for m in where), f"{test} is not a test of {where}"
