@@ -41,7 +41,8 @@ Explanation = Tuple[str, str, int, int]
 _STOP = re.compile(r"[\s\ufeff{;]")
 _RUN = re.compile(r"[^\s\ufeff{;]*")
 _ALNUM = re.compile(r"[0-9A-Za-z]*")
-_PUNCTUATION = re.compile(r"[^\w\s\ufeff{;]*")
+# What may not follow a move but does not belong to it: punctuation.
+PUNCTUATION = re.compile(r"[^\w\s\ufeff{;]*")
 # What was meant as a rank: digits, after an H when one was written ("RH3").
 _RANK_RUN = re.compile(r"[Hh]?[0-9]*")
 _DIGITS = re.compile(r"[0-9]*")
@@ -173,7 +174,7 @@ def _explain_item(text: str, bad: int, char: str, found: str, end: Callable[[], 
     if char == "[":
         return explain_header(text, bad)
     if after_move is not None and char:
-        glued = _PUNCTUATION.match(text, bad).group() or char
+        glued = PUNCTUATION.match(text, bad).group() or char
         return ("N107", f"unexpected '{glued}' after the move '{after_move}': "
                 "moves are separated by spaces or new lines", bad, bad + len(glued))
     upper = char.upper()

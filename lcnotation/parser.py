@@ -25,7 +25,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedTok
 from .ast import HANDSHAKE, Card, Comment, Draw, Game, Header, Move, Placement, Span
 from .errors import NotationError
 from .fastpath import fast_parse, fast_pattern
-from .messages import explain, word_end
+from .messages import PUNCTUATION, explain, word_end
 
 __all__ = ["grammar_text", "GameParser"]
 
@@ -48,7 +48,6 @@ _UNESCAPE = re.compile(r'\\(["\\])')
 _LETTER = re.compile(r"[^\W\d_]")
 _NUMBER = re.compile(r"[0-9]+\.")
 _SPACE = re.compile(r"[ \t]+")
-_PUNCTUATION = re.compile(r"[^\w\s\ufeff{;]+")
 _LOOKBEHIND = re.compile(r"^\(\?<=[^)]*\)")
 
 
@@ -361,7 +360,7 @@ class GameParser:
         elif after_move is not None:
             # Punctuation glued to a complete move ("R3-D!!", "R3-D,G4-D"):
             # only the punctuation is wrong; what follows it is read.
-            resume = _PUNCTUATION.match(text, bad).end()
+            resume = max(PUNCTUATION.match(text, bad).end(), bad + 1)
         else:
             resume = max(word_end(text, bad), bad + 1)
         if _LETTER.search(text, word_start, resume):
