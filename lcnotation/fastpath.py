@@ -90,43 +90,44 @@ def fast_parse(b: "_Builder", pattern: Pattern[str]) -> bool:
     for m in pattern.finditer(text):
         if m.start() != pos:
             return False  # something the fast path does not read
-        at = m.end(1)   # the token, after its white space
+        # One call for every group: white space, number, move, header, brace
+        # comment, line comment, end.
+        ws, num, t, header, brace, comment, end = m.groups()
+        at = pos + len(ws)   # the token, after its white space
         if at != pos:
-            if at - pos == 1 and text[pos] == "\n":  # the usual case: a new line
+            if at - pos == 1 and ws == "\n":  # the usual case: a new line
                 line += 1
                 line_start = at
             else:
-                newlines = count("\n", pos, at)
+                newlines = ws.count("\n")
                 if newlines:
                     line += newlines
                     line_start = rindex("\n", pos, at) + 1
-        kind = m.lastgroup
         pos = m.end()
-        if kind == "move":
-            s = m.start("move")
-            color, rank, discard, drawn = infos[text[s:pos]]
-            size = pos - s
+        if t is not None:
+            color, rank, discard, drawn = infos[t]
+            size = len(t)
+            s = pos - size
             col = s - line_start + 1
             a = s + off
             ln = line + delta
             # The parts keep the move's span and work out their own from it.
             span = new(Span, (ln, col, ln, col + size, a, a + size))
-            num = m.group("num")
             append(new(Move, (new(Placement, (new(Card, (color, rank, span)), discard, span)),
                               new(Draw, (drawn, span)), (),
                               None if num is None else (numbers.get(num) or int(num[:-1])),
                               turn, span)))
             turn += 1
-        elif kind == "end":
+        elif end is not None:
             break
-        elif kind == "header":
+        elif header is not None:
             if moves:
                 return False  # a header after the moves: the full parser reports it
-            b.add_header(text[at:pos], at, line, at - line_start + 1)
+            b.add_header(header, at, line, at - line_start + 1)
             if b.errors:
                 return False
         else:
-            value = text[at:pos]
+            value = comment if brace is None else brace
             col = at - line_start + 1
             newlines = count("\n", at, pos)
             if newlines:
@@ -138,7 +139,7 @@ def fast_parse(b: "_Builder", pattern: Pattern[str]) -> bool:
                 end_col = col + len(value)
             ln = line + delta
             span = new(Span, (ln, col, end_line + delta, end_col, at + off, pos + off))
-            if kind == "brace":
+            if brace is not None:
                 b.comments.append(new(Comment, (value[1:-1], "brace", span)))
             else:
                 b.comments.append(new(Comment, (value[1:], "line", span)))
