@@ -413,3 +413,128 @@ def test_result_not_compared_after_a_broken_move() -> None:
     moves[3] = "R2D-D"  # the red 2 again, instead of the red 5
     report = run('[Result "1-0"]\n' + " ".join(moves))
     assert codes(report) == ["R103"]
+
+
+# ---------------------------------------------------------------- found by mutation testing
+# Each test below failed on a change to checker.py or state.py that the tests
+# above let through (mutmut; see spec/guarantees.md and the hardening report).
+
+
+def test_default_colors_reach_the_rules() -> None:
+    # lcn lint's `colors` setting: a K move is fine when black is a default colour.
+    assert codes(check(parse_game("1. K3-D"), default_colors=tuple("RGWBYK"))) == ["R110"]
+    assert codes(check(parse_game("1. K3-D"))) == ["R106", "R110"]
+
+
+def complete_record() -> str:
+    from lcnotation.formatter import format_game
+    from lcnotation.generator import generate_game
+
+    return format_game(generate_game(seed=11, colors="RGWBY", players=("Ann", "Bob")))
+
+
+def test_two_diagnostics_are_sorted_too() -> None:
+    # The syntax error comes first from the reader but stands last in the text.
+    text = complete_record().replace('[Result "', '[Result "1').rstrip("\n") + " QQ\n"
+    report = run(text)
+    assert [(d.code, d.line) for d in report.diagnostics] == [("R204", 5), ("N103", 59)]
+
+
+def test_r204_message_names_both_scores() -> None:
+    report = run(complete_record().replace('[Result "7--51"]', '[Result "-51-7"]'))
+    assert only(report, "R204").message == ("Result says -51-7, but the moves score 7--51 "
+                                            "(Ann 7, Bob -51)")
+
+
+def test_diagnostics_of_a_game_without_positions() -> None:
+    # Games built in code (the generator, the JSON form) have no spans: their
+    # header diagnostics stand at NO_SPAN, and sorting them does not fail.
+    from lcnotation.generator import generate_game
+    from lcnotation.state import NO_SPAN
+
+    game = generate_game(seed=11, colors="RGWBY", deal=True)
+    headers = tuple(h._replace(value="1-2") if h.name == "Result" else
+                    h._replace(value="R2") if h.name == "Hand1" else h for h in game.headers)
+    report = check(game._replace(headers=headers))
+    assert [(d.code, d.span) for d in report.diagnostics][:3] == [
+        ("R201", NO_SPAN), ("R203", NO_SPAN), ("R204", NO_SPAN)]
+    headers = tuple(h._replace(value="1-2") if h.name == "Result" else h
+                    for h in generate_game(seed=11, colors="RGWBY").headers)
+    report = check(generate_game(seed=11, colors="RGWBY")._replace(headers=headers))
+    assert [(d.code, d.span) for d in report.diagnostics] == [("R204", NO_SPAN)]
+
+
+def test_r110_of_a_game_without_moves_stands_at_its_end() -> None:
+    d = only(run('[Event "x"]\n\n'), "R110")
+    assert (d.line, d.column, d.end_line, d.end_column, d.span.start, d.span.end) == \
+        (3, 1, 3, 1, 13, 13)
+    d = only(run("1. R3-D\n2. G4-D  "), "R110")
+    assert (d.line, d.column, d.span.start, d.span.end) == (2, 8, 15, 15)
+
+
+@pytest.mark.parametrize("after,tail", [(1, " (1 more move follows)"),
+                                        (3, " (3 more moves follow)"), (0, "")])
+def test_r109_counts_the_moves_after_the_end(after: int, tail: str) -> None:
+    cards = [f"{c}{n}" for c in "RGWBY" for n in range(2, 11)][:44]
+    text = " ".join(f"{k}D-D" for k in cards) + " Y10-D" + " YH-D" * after
+    d = only(run(text), "R109")
+    assert d.message.endswith("no move may follow it" + tail)
+
+
+def test_r106_says_whether_the_card_was_played_or_discarded() -> None:
+    assert only(run("1. R3-D 2. P3D-D"), "R106").message == (
+        "Player 2 discards Purple 3, but P is not one of this game's colours (RGWBY)")
+    assert only(run("1. Q3-D"), "R106").message == (
+        "Player 1 plays Q3, but Q is not one of this game's colours (RGWBY)")
+
+
+def test_r109_of_a_round_without_a_draw_pile() -> None:
+    # One colour: 12 cards, fewer than the two hands; the round is over at once.
+    report = run('[Colors "R"]\nR3-D')
+    assert only(report, "R205").message == "Colors lists 1 colour: Lost Cities is played with 5 or 6"
+    assert only(report, "R109").message == ("the round is over: the last card of the draw "
+                                            "pile was drawn, and no move may follow it")
+
+
+def test_an_unreadable_colors_header_keeps_its_readable_letters() -> None:
+    report = run('[Colors "rgwbyk!"]\nK3-D')
+    assert codes(report) == ["N120", "R110"] and report.state.colors == tuple("RGWBYK")
+    assert run('[Colors "!"]\nR3-D').state.colors == tuple("RGWBY")
+
+
+def test_deal_problem_at_the_first_card_points_at_it() -> None:
+    d = only(run('[Hand1 "Q3 R2 R3 R4 R5 R6 R7 R8"]\nR2-D'), "R202")
+    assert (d.line, d.column, d.end_column) == (1, 9, 11)
+
+
+@pytest.mark.parametrize("hand1,message", [
+    ("R3 R3 R3 R4 R5 R6 R7 R8", "Red 3 is dealt 3 times (Hand1): there is only one Red 3"),
+    ("RH RH RH RH R5 R6 R7 R8",
+     "Red handshake is dealt four times (Hand1): there are three Red handshakes"),
+    ("QH RH RH RH RH R6 R7 R8",
+     "Red handshake is dealt four times (Hand1): there are three Red handshakes"),
+])
+def test_r202_messages(hand1: str, message: str) -> None:
+    report = run(f'[Hand1 "{hand1}"]\nR8-D')
+    assert message.replace("there are", "there is") in [d.message for d in report.diagnostics]
+
+
+def test_r202_names_every_part_a_card_is_dealt_in() -> None:
+    hand1 = ["R2", "R3", "R4", "R5", "R6", "R7", "R8", "R9"]
+    deck = ["R2"] + [f"{c}{r}" for c in "GWBY" for r in ["H", "H", "H"] + [str(n) for n in
+                                                                         range(2, 11)]][:43]
+    report = run(f'[Hand1 "{" ".join(hand1)}"]\n[Deck "{" ".join(deck)}"]\nR2-D')
+    assert "Red 2 is dealt twice (Hand1 and Deck): there is only one Red 2" in [
+        d.message for d in report.diagnostics]
+
+
+def test_r203_lists_the_missing_cards() -> None:
+    full = [f"{c}{r}" for c in "RGWBY" for r in ["H", "H", "H"] + [str(n) for n in range(2, 11)]]
+    one_short = full[:8], full[8:16], full[16:59] + ["GH"]
+    report = run(deal_headers(*one_short) + "R2-D")
+    assert any(d.message.startswith("the deal misses 1 card of the full deck: Yellow 10")
+               for d in report.diagnostics), report.diagnostics
+    two_short = full[:8], full[8:16], full[16:58] + ["GH", "GH"]
+    report = run(deal_headers(*two_short) + "R2-D")
+    assert any(d.message.startswith("the deal misses 2 cards of the full deck: Yellow 9, "
+                                    "Yellow 10") for d in report.diagnostics)

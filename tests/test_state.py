@@ -5,13 +5,16 @@ from __future__ import annotations
 import itertools
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from lcnotation.ast import HANDSHAKE, Card, Draw, Move, Placement
 from lcnotation.formatter import format_move
 from lcnotation.generator import generate_game
 from lcnotation.headers import parse_cards
 from lcnotation.reader import parse_game, parse_move
-from lcnotation.state import GameState, Location, draw_pile_start, read_setup
+from lcnotation.state import (GameState, Location, card_name, color_name, draw_pile_start,
+                              read_setup)
 
 RANKS = (HANDSHAKE, 2, 3, 4, 5, 6, 7, 8, 9, 10)
 
@@ -182,3 +185,150 @@ def test_every_card_is_somewhere(seed: int) -> None:
     state = replay(game)
     for c, r in itertools.product("RGWBY", RANKS):
         assert len(state.locate(Card(c, r))) == (3 if r == HANDSHAKE else 1)
+
+
+# ---------------------------------------------------------------- found by mutation testing
+# Each test below failed on a change to state.py that the tests above let
+# through (mutmut; see the hardening report).
+
+
+def full_deal(colors: str = "RGWBY") -> tuple:
+    cards = [Card(c, r) for c in colors for r in (0, 0, 0, 2, 3, 4, 5, 6, 7, 8, 9, 10)]
+    return cards[:8], cards[8:16], cards[16:]
+
+
+def test_the_constructor_checks_colours_and_every_part_of_the_deal() -> None:
+    with pytest.raises(ValueError, match=r"^'D' is not a colour letter: a colour is one "
+                                         r"upper-case letter other than D, H and X$"):
+        GameState(colors="RGD")
+    for colors in ("RR", ""):
+        with pytest.raises(ValueError, match=f"^colours '{colors}': expected distinct letters$"):
+            GameState(colors=colors)
+    with pytest.raises(ValueError, match="^Hand2 holds 1 card: each player is dealt 8$"):
+        GameState(hands=(None, [Card("R", 2)]))
+    with pytest.raises(ValueError, match="^Deck holds 1 card: after the deal the draw pile "
+                                         "holds 44$"):
+        GameState(deck=[Card("R", 2)])
+
+
+def test_the_deck_given_is_the_draw_pile() -> None:
+    hand1, hand2, deck = full_deal()
+    state = GameState(hands=(hand1, hand2), deck=deck)
+    assert state.draw_pile() == tuple(deck)
+    assert deck[0] == Card("G", 3) and state.locate(deck[0]) == (Location("draw pile"),)
+    state.apply(parse_move("RH-D"))
+    assert Card("G", 3) in state.known_cards(0) and state.draw_pile()[0] == Card("G", 4)
+    copy = state.copy()
+    assert copy.draw_pile() == state.draw_pile() and copy.colors == state.colors
+    assert copy.known_cards(0) == state.known_cards(0)
+
+
+def test_a_round_without_a_draw_pile_is_over_from_the_start() -> None:
+    assert [draw_pile_start(n) for n in (1, 2, 5, 6)] == [0, 8, 44, 56]
+    state = GameState(colors="R")
+    assert state.is_over and state.legal_moves() == []
+
+
+def test_the_score_is_complete_only_at_the_end() -> None:
+    game = generate_game(seed=4, colors="RGWBY")
+    assert not replay(game, 10).scores().complete
+    assert replay(game).scores().complete
+
+
+def test_card_and_colour_names_of_custom_colours() -> None:
+    assert (card_name("Q", HANDSHAKE), card_name("Q", 10), color_name("Q")) == ("QH", "Q10", "Q")
+    assert (card_name("P", HANDSHAKE), color_name("P")) == ("Purple handshake", "Purple")
+
+
+def test_legal_moves_carry_the_turn_and_say_why_they_cannot_be_listed() -> None:
+    hand1, hand2, deck = full_deal()
+    state = GameState(hands=(hand1, hand2), deck=deck, players=("Ann", "Bob"))
+    state.apply(parse_move("RH-D"))
+    assert {m.turn for m in state.legal_moves()} == {1}
+    # Bob draws from an empty pile: where his card came from is unknown, and
+    # so are the discard piles (it may have come from one).
+    assert [d.code for d in state.apply(parse_move("G2-R"))] == ["R107"]
+    with pytest.raises(ValueError, match="^the discard piles are uncertain after an "
+                                         "unreadable or broken move: legal moves cannot be "
+                                         "listed$"):
+        state.legal_moves()
+    fresh = GameState(players=("Ann", "Bob"))
+    with pytest.raises(ValueError, match=r"^the hand of Ann is not known \(8 of its cards are "
+                                         r"unknown\): legal moves need the deal \(Hand1, "
+                                         r"Hand2 and Deck\)$"):
+        fresh.legal_moves()
+
+
+def test_a_misplayed_card_stays_where_it_was() -> None:
+    # R3 after R5 is refused (R101); the Red 3 really played later is not.
+    hand1, hand2, deck = full_deal()
+    state = GameState(hands=(hand1, hand2), deck=deck)
+    assert state.apply(Move(Placement(Card("R", 5)), Draw(None), turn=0)) == []
+    assert state.apply(Move(Placement(Card("G", 2)), Draw(None), turn=1)) == []
+    assert [d.code for d in state.apply(Move(Placement(Card("R", 3)), Draw(None),
+                                             turn=2))] == ["R101"]
+    state.apply(Move(Placement(Card("G", 3)), Draw(None), turn=3))
+    assert state.apply(Move(Placement(Card("R", 3), True), Draw(None), turn=4)) == []
+
+
+def test_uncertainty_is_false_not_just_falsy() -> None:
+    state = GameState()
+    assert state.certain is True
+    state.apply(Move(Placement(Card("R", 3)), Draw(None), turn=1))  # turn 0 unreadable
+    assert state.certain is False
+
+
+def test_cards_of_forgotten_piles_join_the_unknown_ones() -> None:
+    state = GameState()
+    state.apply(Move(Placement(Card("R", HANDSHAKE), True), Draw(None), turn=0))
+    assert state.locate(Card("R", HANDSHAKE)).count(Location("discard")) == 1
+    state.apply(Move(Placement(Card("G", 2)), Draw(None), turn=2))  # turn 1 unreadable
+    assert state.discard_pile("R") == ()
+    assert state.locate(Card("R", HANDSHAKE)) == (Location("unknown"),) * 3
+
+
+def test_a_card_discarded_that_the_mover_cannot_hold_leaves_the_pile_unknown() -> None:
+    hand1, hand2, deck = full_deal()
+    state = GameState(hands=(hand1, hand2), deck=deck)
+    assert [d.code for d in state.apply(parse_move("Y10D-D"))] == ["R105"]
+    # Which card went to which pile is unknown: no pile is shown as holding Y10.
+    assert state.discard_pile("Y") == () and state.certain is False
+
+
+ALL_MOVES = every_move("RGWBYQ")
+steps = st.tuples(st.sampled_from(["legal"] * 4 + ["any"]), st.integers(0, 10**6),
+                  st.sampled_from([0] * 8 + [1, 2]))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.booleans(), st.lists(steps, max_size=80))
+def test_every_card_stays_somewhere_and_every_hand_holds_eight(deal: bool, plays) -> None:
+    """Whatever is played (mostly legal moves while they can be listed, any
+    move else), with turns left unreadable: each copy of each card is in one
+    place, and each hand holds 8 cards, known or not (until a card the rules
+    do not allow is placed, which may then be counted twice)."""
+    state = GameState(hands=full_deal()[:2], deck=full_deal()[2]) if deal else GameState()
+    turn = 0
+    conserved = True
+    for kind, index, gap in plays:
+        move = ALL_MOVES[index % len(ALL_MOVES)]
+        if kind == "legal" and not gap:
+            try:
+                legal = state.legal_moves()
+            except ValueError:
+                legal = []
+            move = legal[index % len(legal)] if legal else move
+        turn += gap
+        found = state.apply(move._replace(turn=turn))
+        turn += 1
+        conserved = conserved and not {d.code for d in found} & {
+            "R101", "R102", "R103", "R104", "R105"}
+        if gap:
+            assert state.certain is False
+        for p in (0, 1):
+            assert len(state.known_cards(p)) + state.unknown_count(p) == 8
+        low, high = state.draw_pile_range
+        assert 0 <= low <= high
+        if conserved:
+            for c, r in itertools.product("RGWBY", RANKS):
+                assert len(state.locate(Card(c, r))) == (3 if r == HANDSHAKE else 1), (c, r)
