@@ -19,6 +19,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import IO, Dict, Iterator, List, Optional, Sequence, Tuple
 
 from . import __version__
+from .ast import Game
 from .config import ConfigError, find_config, load_config, parse_codes
 from .convert import JSON, convert_lines, convert_text, dialect_names
 from .dialects import ConversionError, get_dialect
@@ -400,7 +401,7 @@ def _fix(report: FileReport, config: LintConfig, bar: Progress,
 
 
 def _refused_for_errors(source: SourceFile, path: str, done: str,
-                        games: Optional[List] = None) -> bool:
+                        games: Optional[List[Game]] = None) -> bool:
     """Whether ``source`` has syntax errors (then said on stderr)."""
     games = list(parse_games(source.text, path=path)) if games is None else games
     errors = [e for g in games for e in g.errors]

@@ -28,13 +28,13 @@ import re
 import sys
 import tracemalloc
 from pathlib import Path
-from typing import Iterator, List, NamedTuple, Tuple
+from typing import Iterator, NamedTuple, Tuple
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from lcnotation import cli, files, messages
+from lcnotation import files, messages
 from lcnotation.checker import check
 from lcnotation.cli import main
 from lcnotation.convert import convert_text, detect_dialect
