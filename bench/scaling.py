@@ -88,17 +88,18 @@ def _open_braces(n: int) -> str:
 
 #: name -> (how to write it, its smallest size, what the size counts).  The
 #: largest sizes are those named in issue 6 (100,000 moves in a game, 10,000
-#: games, 100,000 comments, a 10 MB line, 1,000,000 '['), but for a line of
-#: moves and a header value or comment, a quarter and a tenth of 10 MB (the
-#: full sizes take a gigabyte or more: see spec/guarantees.md).
+#: games, 100,000 comments, a 10 MB header value or comment, 1,000,000 '['),
+#: but for a line of moves a quarter of 10 MB: a 10 MB line of moves is one
+#: game of two million moves, and a game is held in memory whole (about 400
+#: bytes a move; see spec/guarantees.md).
 SHAPES: Dict[str, Tuple[Callable[[int], str], int, str]] = {
     "long line": (_long_line, 625_000, "characters of moves on one line"),
     "junk line": (_junk_line, 2_500_000, "characters of one bad word"),
     "long game": (_long_game, 25_000, "moves, one per line"),
     "many games": (_many_games, 2_500, "games"),
     "comments": (_comments, 25_000, "{c} comments in a row"),
-    "header": (_header, 250_000, "characters of a header value"),
-    "comment": (_comment, 250_000, "characters of a brace comment"),
+    "header": (_header, 2_500_000, "characters of a header value"),
+    "comment": (_comment, 2_500_000, "characters of a brace comment"),
     "deck": (_deck, 2_500, "cards in a Deck header"),
     "brackets": (_brackets, 250_000, "'[' on one line"),
     "errors/line": (_errors_on_a_line, 10_000, "bad moves on one line"),

@@ -35,7 +35,10 @@ def fast_pattern(lark) -> Pattern[str]:
 
     One match reads the white space before a token and the token: a move
     (with an optional move number before it on the same line), a header, a
-    comment, or the end of the text.
+    comment, or the end of the text; where none of them matches, an empty
+    match (group ``bad``), so that a search never goes on past a place the
+    fast path cannot read (an unclosed ``{`` on every line would otherwise
+    make it quadratic).
     """
     t = {term.name: f"(?:{term.pattern.to_regexp()})" for term in lark.terminals}
     move = (f"(?:(?P<num>{t['MOVE_NUMBER']})[ \\t]*)?"
@@ -43,7 +46,7 @@ def fast_pattern(lark) -> Pattern[str]:
             f"(?:{t['DRAW_COLOR']}|{t['DRAW_PILE']}))")
     return re.compile(f"(?P<ws>{t['WS']}?)(?:{move}|(?P<header>{t['HEADER']})"
                       f"|(?P<brace>{t['BRACE_COMMENT']})|(?P<line>{t['LINE_COMMENT']})"
-                      f"|(?P<end>\\Z))")
+                      f"|(?P<end>\\Z)|(?P<bad>))")
 
 
 def _move_info(t: str) -> tuple:
@@ -91,8 +94,8 @@ def fast_parse(b: "_Builder", pattern: Pattern[str]) -> bool:
         if m.start() != pos:
             return False  # something the fast path does not read
         # One call for every group: white space, number, move, header, brace
-        # comment, line comment, end.
-        ws, num, t, header, brace, comment, end = m.groups()
+        # comment, line comment, end, nothing readable.
+        ws, num, t, header, brace, comment, end, bad = m.groups()
         at = pos + len(ws)   # the token, after its white space
         if at != pos:
             if at - pos == 1 and ws == "\n":  # the usual case: a new line
@@ -126,6 +129,8 @@ def fast_parse(b: "_Builder", pattern: Pattern[str]) -> bool:
             b.add_header(header, at, line, at - line_start + 1)
             if b.errors:
                 return False
+        elif bad is not None:
+            return False  # something the fast path does not read
         else:
             value = comment if brace is None else brace
             col = at - line_start + 1

@@ -81,6 +81,8 @@ def format_comment(comment: Comment) -> str:
         if "\n" in comment.text or "\r" in comment.text:
             raise ValueError("a ';' comment cannot contain a line break")
         return ";" + comment.text
+    if comment.kind != "brace":
+        raise ValueError(f"unknown comment kind {comment.kind!r}: expected 'brace' or 'line'")
     if "}" in comment.text:
         raise ValueError("a '{' comment cannot contain '}'")
     if _UNWRITABLE_IN_BRACES.search(comment.text):

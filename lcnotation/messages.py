@@ -159,7 +159,8 @@ def explain(
 def _explain_item(text: str, bad: int, char: str, found: str, end: Callable[[], int],
                   after_move: Optional[str]) -> Explanation:
     if char == "{":
-        comment = _BRACE_COMMENT.match(text, bad)
+        # A '}' must follow for a comment; looking for one first is quick.
+        comment = _BRACE_COMMENT.match(text, bad) if text.find("}", bad) > 0 else None
         if comment is not None:
             # Only where the start symbol allows no comment (parse_move).
             return ("N101", "unexpected comment: expected a move such as 'R3-D'",

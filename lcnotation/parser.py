@@ -43,7 +43,7 @@ _COMMENTS = frozenset({"BRACE_COMMENT", "LINE_COMMENT"})
 _POPPABLE = _MOVE_PARTS | _COMMENTS
 # Tokens that may directly follow an unfinished move without being part of it.
 _BREAKS = frozenset({"BRACE_COMMENT", "LINE_COMMENT", "HEADER", "$END"})
-_HEADER = re.compile(r'\[[ \t]*([A-Za-z][A-Za-z0-9_]*)[ \t]+"((?:[^"\\\r\n]|\\["\\])*)"')
+_HEADER = re.compile(r'\[[ \t]*([A-Za-z][A-Za-z0-9_]*)[ \t]+"([^"\\\r\n]*(?:\\["\\][^"\\\r\n]*)*)"')
 _UNESCAPE = re.compile(r'\\(["\\])')
 _LETTER = re.compile(r"[^\W\d_]")
 _NUMBER = re.compile(r"[0-9]+\.")
@@ -97,6 +97,7 @@ class _Builder:
         self.colors_tokens: Sequence[Token] = ()
         self.errors: List[Tuple[str, str, Span]] = []
         self.turn = 0
+        self._cursor = (0, 1, 0)  # offset, line, offset of the line's start: see span_at
 
     # -- positions --------------------------------------------------------
 
@@ -107,14 +108,27 @@ class _Builder:
                     first.start_pos + o, last.end_pos + o)
 
     def span_at(self, start: int, end: int) -> Span:
-        """A span from offsets into the text being parsed."""
+        """A span from offsets into the text being parsed.
+
+        Errors come in the order of the text, so lines are counted on from
+        the previous error, not from the start: a game of many errors costs
+        time linear in its length.
+        """
         text = self.text
-        line = text.count("\n", 0, start) + 1
-        col = start - (text.rfind("\n", 0, start) + 1) + 1
-        end_line = line + text.count("\n", start, end)
-        end_col = end - (text.rfind("\n", 0, end) + 1) + 1
+        at, line, line_start = self._cursor
+        if start < at:
+            at, line, line_start = 0, 1, 0
+        newlines = text.count("\n", at, start)
+        if newlines:
+            line += newlines
+            line_start = text.rfind("\n", at, start) + 1
+        self._cursor = (start, line, line_start)
+        newlines = text.count("\n", start, end)
+        end_line = line + newlines
+        end_col = end - (text.rfind("\n", start, end) + 1 if newlines else line_start) + 1
         d = self.line_delta
-        return Span(line + d, col, end_line + d, end_col, start + self.offset, end + self.offset)
+        return Span(line + d, start - line_start + 1, end_line + d, end_col,
+                    start + self.offset, end + self.offset)
 
     def error(self, code: str, message: str, start: int, end: int) -> None:
         self.errors.append((code, message, self.span_at(start, end)))
@@ -122,7 +136,10 @@ class _Builder:
     # -- terminals (called when the parser shifts them) ---------------------
 
     def HEADER(self, tok: Token) -> Token:
-        self.add_header(tok, tok.start_pos, tok.line, tok.column)
+        # The text as written, not the token: Lark reads a masked copy (see
+        # _mask_unclosable_braces).
+        self.add_header(self.text[tok.start_pos:tok.end_pos], tok.start_pos, tok.line,
+                        tok.column)
         return tok
 
     def add_header(self, raw: str, start: int, line: int, column: int) -> None:
@@ -150,7 +167,8 @@ class _Builder:
         return tok
 
     def LINE_COMMENT(self, tok: Token) -> Token:
-        self.comments.append(Comment(tok[1:], "line", self.span(tok, tok)))
+        self.comments.append(Comment(self.text[tok.start_pos + 1:tok.end_pos], "line",
+                                     self.span(tok, tok)))
         return tok
 
     # -- rules ------------------------------------------------------------
@@ -254,7 +272,7 @@ class GameParser:
             if fast_parse(b, self.fast):
                 return b
             b.reset(text, first_line, first_offset)
-        ip = self.lark.parse_interactive(text, start)
+        ip = self.lark.parse_interactive(_mask_unclosable_braces(text), start)
         while True:
             try:
                 ip.resume_parse()
@@ -381,6 +399,25 @@ class GameParser:
         if counter.char_pos < pos:
             counter.feed(text[counter.char_pos:pos])
         return True
+
+
+def _mask_unclosable_braces(text: str) -> str:
+    """``text`` with every ``{`` after its last ``}`` replaced by a NUL.
+
+    Such a ``{`` can open no comment, and the lexer would learn that only by
+    reading to the end of the text: a game of many lines that each open a
+    comment never closed would take time quadratic in its length.  A NUL
+    is, like that ``{``, an unexpected character outside header values and
+    comments, and is read like it inside them; the builder takes every value
+    and every message from the text as written, so nothing shows the mask.
+
+    >>> _mask_unclosable_braces("{a} {b ; {c")
+    '{a} \\x00b ; \\x00c'
+    """
+    close = text.rfind("}")
+    if text.find("{", close + 1) < 0:
+        return text
+    return text[:close + 1] + text[close + 1:].replace("{", "\x00")
 
 
 def _poppable(value: object) -> bool:

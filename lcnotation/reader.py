@@ -28,7 +28,7 @@ __all__ = ["parse_move", "parse_game", "parse_games", "read_games", "GameText", 
 
 Source = Union[str, "os.PathLike[str]", IO[str], IO[bytes]]
 
-_HEADER_TOKEN = re.compile(r'\[[ \t]*[A-Za-z][A-Za-z0-9_]*[ \t]+"(?:[^"\\\r\n]|\\["\\])*"[ \t]*\]')
+_HEADER_TOKEN = re.compile(r'\[[ \t]*[A-Za-z][A-Za-z0-9_]*[ \t]+"[^"\\\r\n]*(?:\\["\\][^"\\\r\n]*)*"[ \t]*\]')
 _LONE_CR = re.compile(r"\r(?!\n)")
 _SPACE_RUN = re.compile(r"[\s\ufeff]*")
 _TRAILING_SPACE = re.compile(r"[\s\ufeff]+\Z")

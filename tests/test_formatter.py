@@ -109,9 +109,6 @@ class TestPieces:
         with pytest.raises(ValueError):
             format_comment(comment)
 
-    @pytest.mark.xfail(strict=True, reason=(
-        "formatter bug, reported: a Comment whose kind is neither 'brace' nor 'line' is "
-        "written as a brace comment and reads back with kind 'brace', a silent change"))
     def test_format_comment_refuses_an_unknown_kind(self):
         with pytest.raises(ValueError):
             format_comment(Comment("x", "note"))
