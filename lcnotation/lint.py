@@ -107,8 +107,12 @@ def lint_lines(lines: Iterable[object], path: str,
         report.moves += len(game.moves)
         findings = [Finding(d) for d in check(game, default_colors=config.colors).diagnostics]
         findings.extend(check_style(game, part.text, part.offset, style))
-        findings.sort(key=lambda f: (f.diagnostic.span.start, f.diagnostic.code))
-        report.findings.extend(_filtered(_suppressed(findings, game, config), config, path))
+        if len(findings) > 1:
+            findings.sort(key=lambda f: (f.diagnostic.span.start, f.diagnostic.code))
+        if "lcn:" in part.text:  # only then can a comment suppress anything
+            findings = _suppressed(findings, game, config)
+        if findings:
+            report.findings.extend(_filtered(findings, config, path))
     return report
 
 

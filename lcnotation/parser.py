@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import List, Optional, Sequence, Tuple
 
 from lark import Lark, Token, Tree
-from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+from lark.exceptions import UnexpectedInput, UnexpectedToken
 
 from .ast import HANDSHAKE, Card, Comment, Draw, Game, Header, Move, Placement, Span
 from .errors import NotationError

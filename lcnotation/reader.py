@@ -21,7 +21,7 @@ from typing import IO, Iterable, Iterator, List, NamedTuple, Optional, Tuple, Un
 
 from .ast import Game, Move, Span
 from .errors import NotationError
-from .formatter import format_move
+from .formatter import format_move  # noqa: F401 (the doctests use it)
 from .parser import parser
 
 __all__ = ["parse_move", "parse_game", "parse_games", "read_games", "GameText", "split_games"]

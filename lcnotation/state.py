@@ -28,7 +28,6 @@ then assumes whatever keeps the record legal.
 
 from __future__ import annotations
 
-import re
 from typing import (Dict, Iterable, List, NamedTuple, Optional, Sequence, Set, Tuple,
                     Union)
 
@@ -169,16 +168,22 @@ class GameState:
         self._turn = 0
         self._end_turn: Optional[int] = None
         self._certain = True
+        whole = deck is not None and None not in hands  # every card's place is known
         for p, hand in enumerate(hands):
             if hand is not None:
                 held = self._held[p]
                 for c, r in hand:
                     held[c][r] += 1
-                    pool[c][r] -= 1
+                if not whole:
+                    for c, r in hand:
+                        pool[c][r] -= 1
                 self._unknown[p] = 0
         if deck is not None:
-            for c, r in deck:
-                pool[c][r] -= 1
+            if whole:  # a sound deal of the whole deck: nothing is left unplaced
+                self._pool = {c: [0] * 11 for c in colors}
+            else:
+                for c, r in deck:
+                    pool[c][r] -= 1
             self._deck = list(reversed(deck))
 
     @classmethod
@@ -590,7 +595,7 @@ def deal_problems(colors: Sequence[str], parts: Dict[str, Optional[Deal]]
     hand1, hand2, deck = parts.get("Hand1"), parts.get("Hand2"), parts.get("Deck")
     if hand1 is not None and hand2 is not None and deck is not None \
             and len(hand1) == len(hand2) == HAND_SIZE \
-            and sorted(hand1 + hand2 + deck) == _full_deck(colors):
+            and sorted(map(_CARD_CODES.__getitem__, hand1 + hand2 + deck)) == _full_deck(colors):
         return []
     expected = {"Hand1": HAND_SIZE, "Hand2": HAND_SIZE, "Deck": draw_pile_start(len(colors))}
     problems: List[Tuple[str, str, str, int]] = []
@@ -632,23 +637,23 @@ def deal_problems(colors: Sequence[str], parts: Dict[str, Optional[Deal]]
     return problems
 
 
-_CARD_LIST = re.compile(r" *(?:[A-CE-GI-WYZa-ce-gi-wyz](?:10|[2-9Hh]))(?: +[A-CE-GI-WYZa-ce-gi-wyz]"
-                        r"(?:10|[2-9Hh]))* *")
 _RANK_OF = {"H": HANDSHAKE, "h": HANDSHAKE, **{str(n): n for n in range(2, 11)}}
 # Every card as written in a deal header, with its (colour, rank) pair.
 _CARD_PAIRS = {letter + rank: (letter.upper(), value) for letter in
                _COLOR_LETTERS | {x.lower() for x in _COLOR_LETTERS}
                for rank, value in _RANK_OF.items()}
-_full_decks: Dict[Tuple[str, ...], List[Tuple[str, int]]] = {}
+# Every card as a small number (sorting numbers is quicker than sorting pairs).
+_CARD_CODES = {pair: ord(pair[0]) * 16 + pair[1] for pair in _CARD_PAIRS.values()}
+_full_decks: Dict[Tuple[str, ...], List[int]] = {}
 _colors_seen: Dict[str, Tuple[str, ...]] = {}
 
 
-def _full_deck(colors: Sequence[str]) -> List[Tuple[str, int]]:
-    """Every card of the colours, as sorted ``(colour, rank)`` pairs."""
+def _full_deck(colors: Sequence[str]) -> List[int]:
+    """Every card of the colours, as the sorted numbers of ``_CARD_CODES``."""
     key = tuple(colors)
     deck = _full_decks.get(key)
     if deck is None:
-        deck = sorted((c, r) for c in key for r in _RANKS for _ in range(_COPIES[r]))
+        deck = sorted(ord(c) * 16 + r for c in key for r in _RANKS for _ in range(_COPIES[r]))
         if len(_full_decks) > 64:
             _full_decks.clear()
         _full_decks[key] = deck
@@ -657,12 +662,12 @@ def _full_deck(colors: Sequence[str]) -> List[Tuple[str, int]]:
 
 def _cards_of(header: Header) -> Deal:
     """The cards of a deal header; raises NotationError (with positions)."""
-    value = header.value
-    # Plain space-separated cards, by far the common case, skip the grammar
-    # (which accepts all of them too); anything else goes through it.
-    if _CARD_LIST.fullmatch(value):
-        return tuple(map(_CARD_PAIRS.__getitem__, value.split()))
-    return _pairs(parse_cards(header))
+    # Cards separated by single spaces, by far the common case, skip the
+    # grammar (which reads them the same); anything else goes through it.
+    try:
+        return tuple(map(_CARD_PAIRS.__getitem__, header.value.split(" ")))
+    except KeyError:
+        return _pairs(parse_cards(header))
 
 
 def _colors_of(header: Header) -> Tuple[str, ...]:

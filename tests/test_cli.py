@@ -19,7 +19,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
-from typing import Dict, List, NamedTuple, Optional
+from typing import Dict, List, Optional
 
 import pytest
 from hypothesis import given
@@ -34,6 +34,7 @@ from lcnotation.output import github_line
 from lcnotation.progress import Progress
 from lcnotation.reader import parse_game, read_games
 from lcnotation.scoring import score
+from running import Ran
 from strategies import examples, written_games
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -84,10 +85,6 @@ CANONICAL_CRLF = (b'; club archive\r\n[Event "Club"]\r\n[Table "7"] ; ours\r\n\r
                   b'1. RH-D {a wager}\r\n2. BHD-D\r\n3. R4D-B ; why?\r\n')
 
 
-class Ran(NamedTuple):
-    status: int
-    out: str
-    err: str
 
 
 def write(path: Path, content) -> Path:
@@ -436,18 +433,7 @@ def test_bad_option_is_one_line(ran):
 # ---------------------------------------------------------------- in this process
 
 
-@pytest.fixture
-def run(capsys, monkeypatch, tmp_path):
-    """``run(*argv, stdin=b"")`` -> Ran, in ``tmp_path`` as the working folder."""
-    monkeypatch.chdir(tmp_path)
-
-    def call(*argv: str, stdin: bytes = b"") -> Ran:
-        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin)))
-        status = main(list(argv))
-        out, err = capsys.readouterr()
-        return Ran(status, out, err)
-
-    return call
+# The fixture ``run`` (lcn in this process) is in conftest.py.
 
 
 @pytest.mark.parametrize("argv,message", [

@@ -28,7 +28,7 @@ import re
 import sys
 import tracemalloc
 from pathlib import Path
-from typing import Iterator, NamedTuple, Tuple
+from typing import Iterator, Tuple
 
 import pytest
 from hypothesis import given
@@ -46,6 +46,7 @@ from lcnotation.jsonform import from_json
 from lcnotation.lint import lint_file, lint_text
 from lcnotation.parser import parser
 from lcnotation.reader import parse_game, parse_games, read_games
+from running import Ran
 from strategies import PIECES, examples
 
 CORPUS = Path(__file__).resolve().parent / "corpus"
@@ -53,25 +54,7 @@ VALID = sorted((CORPUS / "valid").glob("*.lcn"))
 BOM = b"\xef\xbb\xbf"
 
 
-class Ran(NamedTuple):
-    status: int
-    out: str
-    err: str
-
-
-@pytest.fixture
-def run(capsys, monkeypatch, tmp_path):
-    """``run(*argv, stdin=b"")`` runs ``lcn`` in this process, in ``tmp_path``."""
-    monkeypatch.chdir(tmp_path)
-
-    def call(*argv: str, stdin: bytes = b"") -> Ran:
-        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin)))
-        status = main(list(argv))
-        out, err = capsys.readouterr()
-        assert "Traceback" not in err
-        return Ran(status, out, err)
-
-    return call
+# The fixture ``run`` (lcn in this process) is in conftest.py.
 
 
 def where(item) -> Tuple[int, int]:
