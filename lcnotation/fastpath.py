@@ -50,12 +50,12 @@ def fast_pattern(lark) -> Pattern[str]:
 
 
 def _move_info(t: str) -> tuple:
-    """What a move's text says: colour, rank, discard flag, and the colour
-    drawn from (None for the draw pile)."""
+    """What a move's text says: colour, rank, discard flag, the colour drawn
+    from (None for the draw pile), and the length of the text."""
     k = 3 if t[1] == "1" else 2
     last = t[-1]
     return (_UPPER[t[0]], 10 if k == 3 else _RANKS[t[1]], t[k] != "-",
-            None if last == "D" or last == "d" else _UPPER[last])
+            None if last == "D" or last == "d" else _UPPER[last], len(t))
 
 
 class _MoveInfo(dict):
@@ -66,8 +66,15 @@ class _MoveInfo(dict):
         return info
 
 
+class _Numbers(dict):
+    """Move numbers as written (``"12."``) and their values."""
+
+    def __missing__(self, written: str) -> int:
+        return int(written[:-1])
+
+
 _INFO = _MoveInfo()
-_NUMBERS = {f"{n}.": n for n in range(1, 1000)}
+_NUMBERS = _Numbers({f"{n}.": n for n in range(1, 1000)})
 
 
 def fast_parse(b: "_Builder", pattern: Pattern[str]) -> bool:
@@ -83,56 +90,54 @@ def fast_parse(b: "_Builder", pattern: Pattern[str]) -> bool:
     infos = _INFO
     numbers = _NUMBERS
     pos = 0
-    line = 1            # the line within this text, as Lark counts it
-    line_start = 0
     delta = b.line_delta
+    line = 1 + delta    # the line in the file (Lark counts from 1 in the text)
+    line_start = 0      # offset of the line's first character in the text
     off = b.offset
     moves = b.moves
     append = moves.append
     turn = 0
+    # Every match starts where the one before ended: where nothing else
+    # matches, the empty group ``bad`` does, and the loop stops there.
     for m in pattern.finditer(text):
-        if m.start() != pos:
-            return False  # something the fast path does not read
         # One call for every group: white space, number, move, header, brace
         # comment, line comment, end, nothing readable.
         ws, num, t, header, brace, comment, end, bad = m.groups()
-        at = pos + len(ws)   # the token, after its white space
-        if at != pos:
-            if at - pos == 1 and ws == "\n":  # the usual case: a new line
+        if ws:
+            if ws == "\n":  # the usual case: a new line
                 line += 1
-                line_start = at
+                line_start = pos + 1
             else:
                 newlines = ws.count("\n")
                 if newlines:
                     line += newlines
-                    line_start = rindex("\n", pos, at) + 1
+                    line_start = rindex("\n", pos, pos + len(ws)) + 1
         pos = m.end()
         if t is not None:
-            color, rank, discard, drawn = infos[t]
-            size = len(t)
+            color, rank, discard, drawn, size = infos[t]
             s = pos - size
             col = s - line_start + 1
             a = s + off
-            ln = line + delta
             # The parts keep the move's span and work out their own from it.
-            span = new(Span, (ln, col, ln, col + size, a, a + size))
+            span = new(Span, (line, col, line, col + size, a, a + size))
             append(new(Move, (new(Placement, (new(Card, (color, rank, span)), discard, span)),
                               new(Draw, (drawn, span)), (),
-                              None if num is None else (numbers.get(num) or int(num[:-1])),
-                              turn, span)))
+                              None if num is None else numbers[num], turn, span)))
             turn += 1
         elif end is not None:
             break
         elif header is not None:
             if moves:
                 return False  # a header after the moves: the full parser reports it
-            b.add_header(header, at, line, at - line_start + 1)
+            at = pos - len(header)
+            b.add_header(header, at, line - delta, at - line_start + 1)
             if b.errors:
                 return False
         elif bad is not None:
             return False  # something the fast path does not read
         else:
             value = comment if brace is None else brace
+            at = pos - len(value)
             col = at - line_start + 1
             newlines = count("\n", at, pos)
             if newlines:
@@ -142,8 +147,7 @@ def fast_parse(b: "_Builder", pattern: Pattern[str]) -> bool:
             else:
                 end_line = line
                 end_col = col + len(value)
-            ln = line + delta
-            span = new(Span, (ln, col, end_line + delta, end_col, at + off, pos + off))
+            span = new(Span, (line, col, end_line, end_col, at + off, pos + off))
             if brace is not None:
                 b.comments.append(new(Comment, (value[1:-1], "brace", span)))
             else:

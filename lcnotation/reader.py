@@ -329,9 +329,12 @@ def split_games(items: Iterable[object]) -> Iterator[GameText]:
         for m in _HEADER_LINE.finditer(item):
             h = m.start()
             if h > pos:
-                if not scan.has_moves:
-                    scan.feed(item[pos:h])
-                pieces.append(item[pos:h])
+                piece = item[pos:h]
+                # The usual piece: one header line, before any move and outside
+                # any comment, which tells nothing (see _GameStart.feed).
+                if not scan.has_moves and (scan.in_brace or not _HEADER_ALONE.match(piece)):
+                    scan.feed(piece)
+                pieces.append(piece)
             if scan.header_line():
                 line_at += item.count("\n", counted, h)
                 counted = h
@@ -363,6 +366,9 @@ class _GameStart:
         self.brace_at = 0            # the line where the open "{" is
 
     def feed(self, text: str) -> None:
+        """Read ``text``, lines that follow those fed before.  A header line
+        alone outside a comment may be left out: it is skipped here too (and
+        rescans start after an open ``{``)."""
         for line in _lines_of(text):
             self.lines.append(line)
             if not self.in_brace and _HEADER_ALONE.match(line):
