@@ -13,7 +13,7 @@ import contextlib
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lcnotation import format_games, generate_game, parse_game
+from lcnotation import format_games, generate_game, parse_game, parse_games
 from lcnotation.parser import parser
 from lcnotation.fastpath import fast_parse
 from strategies import written_games
@@ -66,7 +66,8 @@ def test_valid_records_read_the_same_both_ways(written):
 # Text made of the notation's own pieces, often invalid in small ways.
 _PIECES = ["R3-D", "BHD-D", "r10x-b", "K2-G", "1.", "12.", " ", "  ", "\n", "\r\n", "\t",
            "{c}", "{a\nb}", "; note\n", '[Event "x"]', '[Round "2"]\n', "R3", "-D", "D3-D",
-           "R3-DB", "R3 -D", "}", "{", "[", "!!", ",", "\ufeff", "\r", "R11-D", "Y2X-B"]
+           "R3-DB", "R3 -D", "}", "{", "[", "!!", ",", "\ufeff", "\r", "R11-D", "Y2X-B",
+           "1000.", "007.", "0."]
 
 
 @settings(max_examples=300, deadline=None)
@@ -74,6 +75,18 @@ _PIECES = ["R3-D", "BHD-D", "r10x-b", "K2-G", "1.", "12.", " ", "  ", "\n", "\r\
 def test_notation_fragments_read_the_same_both_ways(text):
     fast, slow = both_ways(text)
     assert everything(fast) == everything(slow)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.lists(st.sampled_from(_PIECES), max_size=8).map("".join), max_size=4))
+def test_games_after_the_first_read_the_same_both_ways(texts):
+    # Later games start on later lines and offsets: the fast path counts
+    # its lines in the file's lines.
+    text = "".join(f'[Round "{i}"] ; r\n{t}\n' for i, t in enumerate(texts))
+    fast = [everything(g) for g in parse_games(text)]
+    with lark_only():
+        slow = [everything(g) for g in parse_games(text)]
+    assert fast == slow
 
 
 @settings(max_examples=150, deadline=None)
