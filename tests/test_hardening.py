@@ -34,7 +34,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from lcnotation import files, messages
+from lcnotation import NotationError, files, messages
 from lcnotation import parser as parser_module
 from lcnotation.checker import check
 from lcnotation.cli import main
@@ -45,7 +45,7 @@ from lcnotation.formatter import format_games
 from lcnotation.jsonform import from_json
 from lcnotation.lint import lint_file, lint_text
 from lcnotation.parser import parser
-from lcnotation.reader import parse_game, parse_games, read_games
+from lcnotation.reader import parse_game, parse_games, parse_move, read_games
 from running import Ran
 from strategies import PIECES, examples
 
@@ -496,12 +496,16 @@ def test_the_mask_of_unclosable_braces_changes_no_result(text):
         p.use_fast_path = False
         try:
             game = parse_game(text)
+            try:
+                move = parse_move(text)
+            except NotationError as err:
+                move = (err.code, str(err), err.span)
         finally:
             parser_module._mask_unclosable_braces = saved
             p.use_fast_path = True
         spans = [n.span for n in (*game.headers, *game.moves, *game.comments)]
         spans += [c.span for m in game.moves for c in m.comments]
-        return game, spans, [(e.code, e.message, e.span) for e in game.errors]
+        return game, spans, [(e.code, e.message, e.span) for e in game.errors], move
 
     assert read(parser_module._mask_unclosable_braces) == read(lambda t: t)
 
