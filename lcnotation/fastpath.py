@@ -22,12 +22,28 @@ from .ast import HANDSHAKE, Card, Comment, Draw, Move, Placement, Span
 if TYPE_CHECKING:  # pragma: no cover
     from .parser import _Builder
 
-__all__ = ["fast_pattern", "fast_parse"]
+__all__ = ["fast_pattern", "fast_parse", "without_lookbehind"]
+
+_LOOKBEHIND = re.compile(r"^\(\?<=[^)]*\)")
 
 _RANKS = {"2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9,
           "H": HANDSHAKE, "h": HANDSHAKE}
 _UPPER = {c: c.upper() for c in "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"}
 _new = tuple.__new__
+
+
+def without_lookbehind(regexp: str) -> str:
+    """``regexp`` without the look-behind it begins with, if any.
+
+    The grammar's RANK, DISCARD, MINUS and DRAW terminals look behind them
+    so that no white space can stand inside a move; where they are matched
+    one after the other, as parts of one move, the part before is already
+    what they look for.
+
+    >>> without_lookbehind("(?<=[0-9Hh])[DdXx]")
+    '[DdXx]'
+    """
+    return _LOOKBEHIND.sub("", regexp)
 
 
 def fast_pattern(lark) -> Pattern[str]:
@@ -41,9 +57,12 @@ def fast_pattern(lark) -> Pattern[str]:
     make it quadratic).
     """
     t = {term.name: f"(?:{term.pattern.to_regexp()})" for term in lark.terminals}
+    # Inside the move the look-behinds are redundant, and cost time.
+    part = {term.name: f"(?:{without_lookbehind(term.pattern.to_regexp())})"
+            for term in lark.terminals}
     move = (f"(?:(?P<num>{t['MOVE_NUMBER']})[ \\t]*)?"
-            f"(?P<move>{t['COLOR']}{t['RANK']}{t['DISCARD']}?{t['MINUS']}"
-            f"(?:{t['DRAW_COLOR']}|{t['DRAW_PILE']}))")
+            f"(?P<move>{t['COLOR']}{part['RANK']}{part['DISCARD']}?{part['MINUS']}"
+            f"(?:{part['DRAW_COLOR']}|{part['DRAW_PILE']}))")
     return re.compile(f"(?P<ws>{t['WS']}?)(?:{move}|(?P<header>{t['HEADER']})"
                       f"|(?P<brace>{t['BRACE_COMMENT']})|(?P<line>{t['LINE_COMMENT']})"
                       f"|(?P<end>\\Z)|(?P<bad>))")

@@ -24,7 +24,7 @@ from lark.exceptions import UnexpectedInput, UnexpectedToken
 
 from .ast import HANDSHAKE, Card, Comment, Draw, Game, Header, Move, Placement, Span
 from .errors import NotationError
-from .fastpath import fast_parse, fast_pattern
+from .fastpath import fast_parse, fast_pattern, without_lookbehind
 from .messages import PUNCTUATION, explain, word_end
 
 __all__ = ["grammar_text", "GameParser"]
@@ -48,7 +48,6 @@ _UNESCAPE = re.compile(r'\\(["\\])')
 _LETTER = re.compile(r"[^\W\d_]")
 _NUMBER = re.compile(r"[0-9]+\.")
 _SPACE = re.compile(r"[ \t]+")
-_LOOKBEHIND = re.compile(r"^\(\?<=[^)]*\)")
 
 
 def _spaced_move_pattern(lark: Lark) -> "re.Pattern[str]":
@@ -57,7 +56,7 @@ def _spaced_move_pattern(lark: Lark) -> "re.Pattern[str]":
     Built from the grammar's terminals without their look-behinds (which are
     what forbid the spaces).
     """
-    t = {term.name: "(?:" + _LOOKBEHIND.sub("", term.pattern.to_regexp()) + ")"
+    t = {term.name: "(?:" + without_lookbehind(term.pattern.to_regexp()) + ")"
          for term in lark.terminals}
     gap = "[ \t]*"
     return re.compile(gap.join([t["COLOR"], t["RANK"], t["DISCARD"] + "?", t["MINUS"],
