@@ -14,7 +14,10 @@ One run, one machine, one corpus:
    memory of the process.
 
 The rows take turns (``--repeat`` rounds) and each keeps its best time, so
-that a busy spell of the machine does not favour one row.
+that a busy spell of the machine does not favour one row; the table gives
+those best times.  On a machine shared with others, the ratios taken within
+each round are printed too, with their spread, which shows how far to trust
+the table.
 
 Then: the start-up of ``lcn lint`` on a one-game file against
 ``python -c "import lark"``; the peak memory of ``lcn lint`` on a large file
@@ -253,14 +256,18 @@ def main() -> None:
     names = (("regex floor", "floor"), ("parse (API)", "parse"), ("lint (API)", "lint"))
     best: dict = {}
     command_runs = []
+    rounds: List[dict] = []  # each round's seconds by row, for ratios within a round
     for _ in range(args.repeat):
+        rounds.append({})
         for name, row in names:
             figures = in_child(row, path)
             if figures["count"] != moves:
                 raise SystemExit(f"{name} counted {figures['count']} moves, not {moves}")
             if name not in best or figures["seconds"] < best[name]["seconds"]:
                 best[name] = figures
+            rounds[-1][name] = figures["seconds"]
         command_runs.append(command(lcn("lint", "--no-progress", path)))
+        rounds[-1]["lcn lint (command)"] = command_runs[-1][0]
     if any(status != 0 for _, status in command_runs):
         raise SystemExit("lcn lint did not pass the corpus")
     rows = [(name, best[name]["seconds"], best[name]["peak"]) for name, _ in names]
@@ -273,6 +280,12 @@ def main() -> None:
         rate = moves / seconds
         print(f"{name:20} {seconds:8.2f} {rate:11,.0f} {rate / floor:8.3f} "
               f"{peak / 1e6:7.1f} MB")
+    # The same ratios taken within each round (the floor and the row run
+    # seconds apart), and their median: steadier when the machine is not.
+    print("ratio to the floor within each round, median [lowest, highest]:")
+    for name, _, _ in rows[1:]:
+        ratios = sorted(r["regex floor"] / r[name] for r in rounds)
+        print(f"  {name:18} {ratios[len(ratios) // 2]:.3f} [{ratios[0]:.3f}, {ratios[-1]:.3f}]")
 
     one = os.path.join(args.cache, "one-game.lcn")
     with open(one, "w", encoding="utf-8") as f:
