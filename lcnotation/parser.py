@@ -43,7 +43,6 @@ _COMMENTS = frozenset({"BRACE_COMMENT", "LINE_COMMENT"})
 _POPPABLE = _MOVE_PARTS | _COMMENTS
 # Tokens that may directly follow an unfinished move without being part of it.
 _BREAKS = frozenset({"BRACE_COMMENT", "LINE_COMMENT", "HEADER", "$END"})
-_HEADER = re.compile(r'\[[ \t]*([A-Za-z][A-Za-z0-9_]*)[ \t]+"([^"\\\r\n]*(?:\\["\\][^"\\\r\n]*)*)"')
 _UNESCAPE = re.compile(r'\\(["\\])')
 _LETTER = re.compile(r"[^\W\d_]")
 _NUMBER = re.compile(r"[0-9]+\.")
@@ -144,21 +143,24 @@ class _Builder:
     def add_header(self, raw: str, start: int, line: int, column: int) -> None:
         """Record the header written ``raw`` at offset ``start`` of the text
         (``line`` and ``column`` as Lark counts them in the text)."""
-        m = _HEADER.match(raw)
-        value = m.group(2)
+        # The HEADER terminal has checked the syntax: the name is what stands
+        # between "[" and the first quote, the value what the quotes enclose.
+        v0 = raw.index('"') + 1
+        v1 = raw.rindex('"')
+        name = raw[1:v0 - 1].strip(" \t")
+        value = raw[v0:v1]
         if "\\" in value:
             value = _UNESCAPE.sub(r"\1", value)
         ln = line + self.line_delta
         at = start + self.offset
-        v0, v1 = m.span(2)
         size = len(raw)
         self.headers.append(_new(Header, (
-            m.group(1), value, (), _new(Span, (ln, column, ln, column + size, at, at + size)),
+            name, value, (), _new(Span, (ln, column, ln, column + size, at, at + size)),
             _new(Span, (ln, column + v0, ln, column + v1, at + v0, at + v1)))))
         if column > 1:
             text = self.text
             if text[start - column + 1:start].strip(" \t\ufeff\r\f\v"):
-                self.error("N109", f"header '{m.group(1)}' must begin its own line",
+                self.error("N109", f"header '{name}' must begin its own line",
                            start, start + size)
 
     def BRACE_COMMENT(self, tok: Token) -> Token:

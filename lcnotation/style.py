@@ -79,6 +79,7 @@ class StyleState:
 _NOT_PLAIN = re.compile(r"[a-z{;X]")
 _CAPITALS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
 _RANK_AND_MARKER = frozenset("DH")
+_KNOWN = frozenset(KNOWN_TAGS)
 _KNOWN_BY_LOWER = {t.lower(): t for t in KNOWN_TAGS}
 _NUMBER_BEFORE = re.compile(r"([0-9]+)\.[ \t]*\Z")
 
@@ -103,6 +104,25 @@ def check_style(game: Game, text: str, offset: int = 0,
     return findings
 
 
+_OTHER_CAPITALS: Dict[Tuple[str, ...], "re.Pattern[str]"] = {}
+
+
+def _other_capitals(colors: Tuple[str, ...]) -> "re.Pattern[str]":
+    """A capital letter that is neither one of ``colors``, nor D nor H.
+
+    >>> bool(_other_capitals(("R", "G")).search("R3-D G4-R")), bool(_other_capitals(("R",)).search("K3-D"))
+    (False, True)
+    """
+    pattern = _OTHER_CAPITALS.get(colors)
+    if pattern is None:
+        others = "".join(sorted(_CAPITALS - _RANK_AND_MARKER - set(colors)))
+        pattern = re.compile(f"[{others}]" if others else "(?!)")
+        if len(_OTHER_CAPITALS) > 64:
+            _OTHER_CAPITALS.clear()
+        _OTHER_CAPITALS[colors] = pattern
+    return pattern
+
+
 def _plainly_clean(game: Game, text: str, offset: int, state: StyleState) -> bool:
     """True when the per-move checks cannot find anything, as seen from the
     movetext as a whole (most records): no comment among the moves, no
@@ -122,9 +142,7 @@ def _plainly_clean(game: Game, text: str, offset: int, state: StyleState) -> boo
     if _NOT_PLAIN.search(movetext):
         return False
     if not any(h.name == "Colors" for h in game.headers):
-        letters = set(movetext) & _CAPITALS
-        letters -= _RANK_AND_MARKER
-        if not letters.issubset(state.default_colors):
+        if _other_capitals(tuple(state.default_colors)).search(movetext):
             return False
     for m in moves:
         if m.number is not None and m.number != m.turn + 1:
@@ -140,7 +158,7 @@ def _plainly_clean(game: Game, text: str, offset: int, state: StyleState) -> boo
 def _check_headers(game: Game, findings: List[Finding]) -> None:
     seen: Dict[str, Span] = {}
     for h in game.headers:
-        known = _KNOWN_BY_LOWER.get(h.name.lower())
+        known = None if h.name in _KNOWN else _KNOWN_BY_LOWER.get(h.name.lower())
         if known is not None and known != h.name:
             findings.append(Finding(_diag(
                 "S105", f"tag '{h.name}' is not '{known}': tags are case-sensitive, so it "
