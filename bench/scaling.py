@@ -86,6 +86,11 @@ def _open_braces(n: int) -> str:
     return "{\n" * n
 
 
+def _open_braces_then_header(n: int) -> str:
+    # parse_game reads this as one game: each "{" stops at the header line.
+    return "{\n" * n + '[Event "x"]\n}\n'
+
+
 #: name -> (how to write it, its smallest size, what the size counts).  The
 #: largest sizes are those named in issue 6 (100,000 moves in a game, 10,000
 #: games, 100,000 comments, a 10 MB header value or comment, 1,000,000 '['),
@@ -107,6 +112,8 @@ SHAPES: Dict[str, Tuple[Callable[[int], str], int, str]] = {
     "stray }": (_stray_braces, 5_000, "'}' in a row"),
     "punctuation": (_punctuation, 5_000, "moves glued with '!'"),
     "open {": (_open_braces, 1_250, "lines of a '{' never closed"),
+    "open { then [": (_open_braces_then_header, 1_250,
+                      "lines of a '{' never closed, a header line, a '}'"),
 }
 
 

@@ -85,13 +85,17 @@ def explain(
     parts: Sequence[Token],
     broken: bool,
     after_move: Optional[str] = None,
+    closable: Optional[bool] = None,
 ) -> Explanation:
     """Explain why parsing stopped at offset ``bad``.
 
     ``parts`` are the tokens of the unfinished move (possibly just a move
     number); ``broken`` says that white space, a comment or the end of the
     text separates them from ``bad`` (the move was cut short rather than
-    misspelt); ``after_move`` is the move that ends right at ``bad``, if any.
+    misspelt); ``after_move`` is the move that ends right at ``bad``, if any;
+    ``closable``, when known, says whether a ``{`` at ``bad`` can open a
+    comment (the parser knows it for every ``{``; finding out reads on to
+    the next ``}``).
     """
     at_end = bad >= len(text)
     char = "" if at_end else text[bad]
@@ -110,7 +114,7 @@ def explain(
                 tok.start_pos, tok.end_pos)
 
     if last is None or last == "MOVE_NUMBER":
-        return _explain_item(text, bad, char, found, end, after_move)
+        return _explain_item(text, bad, char, found, end, after_move, closable)
 
     if last == "COLOR" and broken:
         at = parts[-1].end_pos
@@ -157,10 +161,12 @@ def explain(
 
 
 def _explain_item(text: str, bad: int, char: str, found: str, end: Callable[[], int],
-                  after_move: Optional[str]) -> Explanation:
+                  after_move: Optional[str], closable: Optional[bool]) -> Explanation:
     if char == "{":
         # A '}' must follow for a comment; looking for one first is quick.
-        comment = _BRACE_COMMENT.match(text, bad) if text.find("}", bad) > 0 else None
+        comment = None
+        if closable or (closable is None and text.find("}", bad) > 0):
+            comment = _BRACE_COMMENT.match(text, bad)
         if comment is not None:
             # Only where the start symbol allows no comment (parse_move).
             return ("N101", "unexpected comment: expected a move such as 'R3-D'",

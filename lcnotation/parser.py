@@ -256,6 +256,7 @@ class GameParser:
             cache=True,
         )
         self._spaced_move: Optional["re.Pattern[str]"] = None
+        self._lark_text = ""  # the text as Lark reads it, braces masked
         self.fast = fast_pattern(self.lark)
         #: Off only to compare the two paths (tests/test_fastpath.py).
         self.use_fast_path = True
@@ -273,7 +274,8 @@ class GameParser:
             if fast_parse(b, self.fast):
                 return b
             b.reset(text, first_line, first_offset)
-        ip = self.lark.parse_interactive(_mask_unclosable_braces(text), start)
+        self._lark_text = _mask_unclosable_braces(text)
+        ip = self.lark.parse_interactive(self._lark_text, start)
         while True:
             try:
                 ip.resume_parse()
@@ -352,7 +354,9 @@ class GameParser:
             # "2. D3-D": the number did get a move, a bad one.  Drop the number
             # and read the word afresh, so that the word's own error is reported.
             return self._seek(ip, bad, text, bad_token)
-        code, message, start, end = explain(text, bad, parts, broken, after_move)
+        # A "{" the mask left alone opens a comment (see _mask_unclosable_braces).
+        closable = self._lark_text[bad:bad + 1] != "\x00"
+        code, message, start, end = explain(text, bad, parts, broken, after_move, closable)
         b.error(code, message, start, end)
         if broken:
             # A move cut short: it was a turn; what follows is read afresh.
@@ -402,23 +406,48 @@ class GameParser:
         return True
 
 
-def _mask_unclosable_braces(text: str) -> str:
-    """``text`` with every ``{`` after its last ``}`` replaced by a NUL.
+# What decides whether a "{" can be closed: braces, and the lines that begin
+# with "[" (a comment never runs across one; see BRACE_COMMENT).
+_BRACE_STOPS = re.compile(r"[{}]|^[ \t\f\v\ufeff]*\[", re.M)
 
-    Such a ``{`` can open no comment, and the lexer would learn that only by
-    reading to the end of the text: a game of many lines that each open a
-    comment never closed would take time quadratic in its length.  A NUL
-    is, like that ``{``, an unexpected character outside header values and
-    comments, and is read like it inside them; the builder takes every value
-    and every message from the text as written, so nothing shows the mask.
+
+def _mask_unclosable_braces(text: str) -> str:
+    """``text`` with every ``{`` that no comment can begin at replaced by a NUL.
+
+    A ``{`` opens a comment only if a ``}`` follows it before the next line
+    that begins with ``[``.  The lexer learns that only by reading on to that
+    ``}`` or line: a game of many lines that each open a comment never closed
+    would take time quadratic in its length.  A NUL is, like that ``{``, an
+    unexpected character outside header values and comments, and is read like
+    it inside them; the builder takes every value and every message from the
+    text as written, so nothing shows the mask.
 
     >>> _mask_unclosable_braces("{a} {b ; {c")
     '{a} \\x00b ; \\x00c'
+    >>> _mask_unclosable_braces('{a\\n[Event "}"] {b}')
+    '\\x00a\\n[Event "}"] {b}'
     """
-    close = text.rfind("}")
-    if text.find("{", close + 1) < 0:
+    if "{" not in text:
         return text
-    return text[:close + 1] + text[close + 1:].replace("{", "\x00")
+    unclosable = []
+    closable = False
+    for m in reversed(list(_BRACE_STOPS.finditer(text))):
+        stop = text[m.end() - 1]
+        if stop == "}":
+            closable = True
+        elif stop == "[":
+            closable = False
+        elif not closable:
+            unclosable.append(m.start())
+    if not unclosable:
+        return text
+    pieces = []
+    at = 0
+    for pos in reversed(unclosable):
+        pieces.append(text[at:pos])
+        at = pos + 1
+    pieces.append(text[at:])
+    return "\x00".join(pieces)
 
 
 def _poppable(value: object) -> bool:

@@ -387,28 +387,18 @@ class _GameStart:
 
     def header_line(self) -> bool:
         """A header line comes: does it start a new game?"""
-        while self.in_brace and not self.has_moves:
+        if self.in_brace and not self.has_moves:
             # That "{" is never closed: the parser skips the rest of its line
-            # and reads the lines after it as movetext.
-            self.in_brace, opened, moves_here = _rescan(self.lines, self.brace_at + 1)
-            self.has_moves = moves_here
-            self.brace_at = opened if opened is not None else self.brace_at
+            # and reads the lines after it as movetext.  None of them holds a
+            # "}" (it would have closed the comment), so each "{" in them is
+            # never closed either, and each line is movetext up to its first
+            # "{" (one pass: going back to each "{" in turn would be quadratic).
+            self.in_brace = False
+            for line in self.lines[self.brace_at + 1:]:
+                if _scan(line, False)[1]:
+                    self.has_moves = True
+                    break
         return self.has_moves
-
-
-def _rescan(buf: List[str], start: int) -> Tuple[bool, Optional[int], bool]:
-    """Scan ``buf[start:]`` afresh: is a ``{`` open at the end (and opened on
-    which line), and do the lines hold movetext?"""
-    in_brace = False
-    opened: Optional[int] = None
-    moves = False
-    for i in range(start, len(buf)):
-        was_open = in_brace
-        in_brace, moves_here = _scan(buf[i], in_brace)
-        moves = moves or moves_here
-        if in_brace and (not was_open or "}" in buf[i]):
-            opened = i
-    return in_brace, opened, moves
 
 
 def _scan(line: str, in_brace: bool) -> Tuple[bool, bool]:

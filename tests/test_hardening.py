@@ -485,6 +485,11 @@ def test_many_lines_that_open_a_comment_never_closed():
     assert [(e.code, e.line) for e in game.errors[:2]] == [("N110", 1), ("N110", 2)]
     assert len(game.errors) == 20_001 and game.errors[-1].code == "N109"
     assert game.moves[0].comments[0].text == " {a"
+    # A '}' after a header line closes none of them: each stops at that line.
+    with shallow_stack():
+        game = parse_game("{\n" * 20_000 + '[Event "x"]\n} R3-D\n')
+    assert [e.code for e in game.errors[:3]] == ["N110"] * 3
+    assert len([e for e in game.errors if e.code == "N110"]) == 20_000
 
 
 @given(st.text(st.sampled_from("{}[]\";\n R3-D Event\x00x"), max_size=60))
