@@ -158,7 +158,10 @@ class GameState:
             {c: [0] * 11 for c in colors}, {c: [0] * 11 for c in colors})
         # Copies of each card whose place is unknown: the draw pile (when the
         # deal is not known), the unknown cards of the hands, doubtful piles.
-        pool = self._pool = {c: list(_COPIES) for c in colors}
+        # With a sound deal of the whole deck, every card's place is known.
+        whole = deck is not None and None not in hands
+        pool = self._pool = ({c: [0] * 11 for c in colors} if whole
+                             else {c: list(_COPIES) for c in colors})
         self._unknown = [HAND_SIZE, HAND_SIZE]
         # The known draw pile, top card last (so drawing is a pop).
         self._deck: Optional[List[Tuple[str, int]]] = None
@@ -168,7 +171,6 @@ class GameState:
         self._turn = 0
         self._end_turn: Optional[int] = None
         self._certain = True
-        whole = deck is not None and None not in hands  # every card's place is known
         for p, hand in enumerate(hands):
             if hand is not None:
                 held = self._held[p]
@@ -179,9 +181,7 @@ class GameState:
                         pool[c][r] -= 1
                 self._unknown[p] = 0
         if deck is not None:
-            if whole:  # a sound deal of the whole deck: nothing is left unplaced
-                self._pool = {c: [0] * 11 for c in colors}
-            else:
+            if not whole:
                 for c, r in deck:
                     pool[c][r] -= 1
             self._deck = list(reversed(deck))
