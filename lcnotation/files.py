@@ -24,6 +24,7 @@ from typing import IO, Iterator, Optional, Tuple
 
 from .ast import Span
 from .errors import NotationError
+from .lineends import as_lf, not_utf8
 
 __all__ = ["BOM", "SourceFile", "decode_text", "decode_source", "read_source",
            "atomic_writer", "write_atomic"]
@@ -71,14 +72,9 @@ def decode_text(data: bytes) -> Tuple[str, bool]:
     try:
         return data[skipped:].decode("utf-8"), bom
     except UnicodeDecodeError as exc:
-        at = skipped + exc.start
-        before = data[skipped:at].decode("utf-8", errors="replace")
-        before = before.replace("\r\n", "\n").replace("\r", "\n")
-        line = before.count("\n") + 1
-        column = len(before) - (before.rfind("\n") + 1) + 1
-        raise NotationError(f"not UTF-8 text: byte 0x{data[at]:02x} at byte offset {at} "
-                            "cannot be decoded",
-                            Span(line, column, line, column + 1, -1, -1), code="N001") from None
+        message, line, column, _ = not_utf8(data[skipped:], exc, skipped)
+        raise NotationError(message, Span(line, column, line, column + 1, -1, -1),
+                            code="N001") from None
 
 
 def decode_source(data: bytes) -> SourceFile:
@@ -95,9 +91,7 @@ def decode_source(data: bytes) -> SourceFile:
     lf = text.count("\n") - crlf
     used = [nl for count, nl in ((crlf, "\r\n"), (cr, "\r"), (lf, "\n")) if count]
     newline = "\n" if not used else (used[0] if len(used) == 1 else None)
-    if crlf or cr:
-        text = text.replace("\r\n", "\n").replace("\r", "\n")
-    return SourceFile(text, newline, bom)
+    return SourceFile(as_lf(text), newline, bom)
 
 
 def read_source(path: str) -> SourceFile:

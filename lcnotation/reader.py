@@ -21,6 +21,7 @@ from typing import IO, Iterable, Iterator, List, NamedTuple, Optional, Tuple, Un
 
 from .ast import Game, Move, Span
 from .errors import NotationError
+from .lineends import as_lf, not_utf8
 from .formatter import format_move  # noqa: F401 (the doctests use it)
 from .parser import parser
 
@@ -215,8 +216,7 @@ def _universal(handle: IO[str]) -> Iterator[str]:
                 f"the file cannot be decoded as {exc.encoding}: byte 0x{bad.hex() or '??'} "
                 f"after line {line - 1}; open it in binary mode to have every line read",
                 Span(line, 1, line, 1, chars, chars), code="N001") from None
-        if "\r" in text:
-            text = text.replace("\r\n", "\n").replace("\r", "\n")
+        text = as_lf(text)
         line += text.count("\n")
         chars += len(text)
         yield text
@@ -252,8 +252,7 @@ class _Decoder:
     def _taken(self, raw: bytes, text: str) -> str:
         """Count ``raw`` (decoded as ``text``) as read; ``text`` with LF line ends."""
         self.offset += len(raw)
-        if "\r" in text:
-            text = text.replace("\r\n", "\n").replace("\r", "\n")
+        text = as_lf(text)
         self.chars += len(text)
         self.line_no += text.count("\n")
         return text
@@ -274,16 +273,11 @@ class _Decoder:
                 text = raw.decode("utf-8")
             except UnicodeDecodeError as exc:
                 text = raw.decode("utf-8", errors="replace")
-                before = raw[: exc.start].decode("utf-8", errors="replace")
-                if "\r" in before:  # lone CRs end lines too (CRLF counts once)
-                    before = before.replace("\r\n", "\n").replace("\r", "\n")
-                line = self.line_no + before.count("\n")
-                col = len(before) - (before.rfind("\n") + 1) + 1
-                at = self.chars + len(before)
-                yield NotationError(
-                    f"not UTF-8 text: byte 0x{raw[exc.start]:02x} at byte offset "
-                    f"{self.offset + exc.start} cannot be decoded",
-                    Span(line, col, line, col + 1, at, at + 1), code="N001")
+                message, line, col, chars = not_utf8(raw, exc, self.offset)
+                line += self.line_no - 1
+                at = self.chars + chars
+                yield NotationError(message, Span(line, col, line, col + 1, at, at + 1),
+                                    code="N001")
             yield self._taken(raw, text)
 
 
