@@ -15,14 +15,14 @@ test (tests/test_fastpath.py) holds them to that.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Pattern
+from typing import TYPE_CHECKING, Dict, Pattern
 
 from .ast import HANDSHAKE, Card, Comment, Draw, Move, Placement, Span
 
 if TYPE_CHECKING:  # pragma: no cover
     from .parser import _Builder
 
-__all__ = ["fast_pattern", "fast_parse", "without_lookbehind"]
+__all__ = ["fast_pattern", "fast_parse", "terminal_patterns"]
 
 _LOOKBEHIND = re.compile(r"^\(\?<=[^)]*\)")
 
@@ -32,18 +32,25 @@ _UPPER = {c: c.upper() for c in "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTU
 _new = tuple.__new__
 
 
-def without_lookbehind(regexp: str) -> str:
-    """``regexp`` without the look-behind it begins with, if any.
+def terminal_patterns(lark, lookbehind: bool = True) -> Dict[str, str]:
+    """Each terminal of ``lark``'s grammar as a regular expression (a group).
 
-    The grammar's RANK, DISCARD, MINUS and DRAW terminals look behind them
-    so that no white space can stand inside a move; where they are matched
-    one after the other, as parts of one move, the part before is already
-    what they look for.
+    With ``lookbehind=False``, without the look-behind it begins with, if
+    any: the grammar's RANK, DISCARD, MINUS and DRAW terminals look behind
+    them so that no white space can stand inside a move; where they are
+    matched one after the other, as parts of one move, the part before is
+    already what they look for.
 
-    >>> without_lookbehind("(?<=[0-9Hh])[DdXx]")
-    '[DdXx]'
+    >>> from lcnotation.parser import parser
+    >>> lark = parser().lark
+    >>> terminal_patterns(lark)["DISCARD"], terminal_patterns(lark, False)["DISCARD"]
+    ('(?:(?<=[0-9Hh])[DdXx])', '(?:[DdXx])')
     """
-    return _LOOKBEHIND.sub("", regexp)
+    patterns = {}
+    for term in lark.terminals:
+        regexp = term.pattern.to_regexp()
+        patterns[term.name] = f"(?:{regexp if lookbehind else _LOOKBEHIND.sub('', regexp)})"
+    return patterns
 
 
 def fast_pattern(lark) -> Pattern[str]:
@@ -56,10 +63,8 @@ def fast_pattern(lark) -> Pattern[str]:
     fast path cannot read (an unclosed ``{`` on every line would otherwise
     make it quadratic).
     """
-    t = {term.name: f"(?:{term.pattern.to_regexp()})" for term in lark.terminals}
-    # Inside the move the look-behinds are redundant, and cost time.
-    part = {term.name: f"(?:{without_lookbehind(term.pattern.to_regexp())})"
-            for term in lark.terminals}
+    t = terminal_patterns(lark)
+    part = terminal_patterns(lark, lookbehind=False)  # redundant inside a move, and slow
     move = (f"(?:(?P<num>{t['MOVE_NUMBER']})[ \\t]*)?"
             f"(?P<move>{t['COLOR']}{part['RANK']}{part['DISCARD']}?{part['MINUS']}"
             f"(?:{part['DRAW_COLOR']}|{part['DRAW_PILE']}))")

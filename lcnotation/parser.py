@@ -24,7 +24,7 @@ from lark.exceptions import UnexpectedInput, UnexpectedToken
 
 from .ast import HANDSHAKE, Card, Comment, Draw, Game, Header, Move, Placement, Span
 from .errors import NotationError
-from .fastpath import fast_parse, fast_pattern, without_lookbehind
+from .fastpath import fast_parse, fast_pattern, terminal_patterns
 from .messages import PUNCTUATION, explain, word_end
 
 __all__ = ["grammar_text", "GameParser"]
@@ -55,8 +55,7 @@ def _spaced_move_pattern(lark: Lark) -> "re.Pattern[str]":
     Built from the grammar's terminals without their look-behinds (which are
     what forbid the spaces).
     """
-    t = {term.name: "(?:" + without_lookbehind(term.pattern.to_regexp()) + ")"
-         for term in lark.terminals}
+    t = terminal_patterns(lark, lookbehind=False)
     gap = "[ \t]*"
     return re.compile(gap.join([t["COLOR"], t["RANK"], t["DISCARD"] + "?", t["MINUS"],
                                 f"(?:{t['DRAW_COLOR']}|{t['DRAW_PILE']})"]))
