@@ -165,7 +165,7 @@ def _explain_item(text: str, bad: int, char: str, found: str, end: Callable[[], 
     if char == "{":
         # A '}' must follow for a comment; looking for one first is quick.
         comment = None
-        if closable or (closable is None and text.find("}", bad) > 0):
+        if closable or (closable is None and text.find("}", bad) >= 0):
             comment = _BRACE_COMMENT.match(text, bad)
         if comment is not None:
             # Only where the start symbol allows no comment (parse_move).

@@ -653,7 +653,7 @@ def _full_deck(colors: Sequence[str]) -> List[int]:
     key = tuple(colors)
     deck = _full_decks.get(key)
     if deck is None:
-        deck = sorted(ord(c) * 16 + r for c in key for r in _RANKS for _ in range(_COPIES[r]))
+        deck = sorted(_CARD_CODES[c, r] for c in key for r in _RANKS for _ in range(_COPIES[r]))
         if len(_full_decks) > 64:
             _full_decks.clear()
         _full_decks[key] = deck
