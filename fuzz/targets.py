@@ -29,7 +29,7 @@ from lcnotation.lint import fix_text, lint_text
 from lcnotation.reader import parse_game, parse_games, read_games
 from lcnotation.scoring import score
 
-__all__ = ["read_target", "convert_target", "cli_target", "TARGETS"]
+__all__ = ["read_target", "convert_target", "cli_target", "TARGETS", "console", "run_lcn"]
 
 DIALECTS = dialect_names()
 
@@ -70,25 +70,36 @@ def convert_target(data: bytes) -> None:
 
 
 @contextlib.contextmanager
-def _console() -> Iterator[Tuple[io.TextIOWrapper, io.TextIOWrapper]]:
+def console(stdin: bytes = b"") -> Iterator[List[io.TextIOWrapper]]:
+    """Standard streams of this process as strict UTF-8 buffers (what a
+    terminal outside the C locale gives): stdin, stdout, stderr."""
     saved = sys.stdin, sys.stdout, sys.stderr
-    out = io.TextIOWrapper(io.BytesIO(), encoding="utf-8", errors="strict")
-    err = io.TextIOWrapper(io.BytesIO(), encoding="utf-8", errors="strict")
-    sys.stdin, sys.stdout, sys.stderr = io.TextIOWrapper(io.BytesIO()), out, err
+    streams = [io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8"),
+               io.TextIOWrapper(io.BytesIO(), encoding="utf-8", errors="strict"),
+               io.TextIOWrapper(io.BytesIO(), encoding="utf-8", errors="strict")]
+    sys.stdin, sys.stdout, sys.stderr = streams
     try:
-        yield out, err
+        yield streams
     finally:
         sys.stdin, sys.stdout, sys.stderr = saved
 
 
-def _lcn(*argv: str) -> int:
-    with _console() as (_, err):
+def run_lcn(*argv: str, stdin: bytes = b"") -> Tuple[int, bytes, str]:
+    """``lcn argv`` in this process: exit status, standard output (bytes) and
+    standard error.  Raises AssertionError on an exit status other than 0, 1
+    or 2, or a traceback (tests/test_fuzz.py runs the command with it too)."""
+    with console(stdin) as (_, out, err):
         status = main(list(argv))
+        out.flush()
         err.flush()
-        message = err.buffer.getvalue()
-    if status not in (0, 1, 2) or b"Traceback" in message:
-        raise AssertionError(f"lcn {' '.join(argv)}: exit {status}\n{message!r}")
-    return status
+        result = status, out.buffer.getvalue(), err.buffer.getvalue().decode("utf-8")
+    if status not in (0, 1, 2) or "Traceback" in result[2]:
+        raise AssertionError(f"lcn {' '.join(argv)}: exit {status}\n{result[2]}")
+    return result
+
+
+def _lcn(*argv: str) -> int:
+    return run_lcn(*argv)[0]
 
 
 _folder: List[str] = []

@@ -24,7 +24,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import Iterator, List, Optional
+from typing import List, Optional
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -32,7 +32,6 @@ from hypothesis import strategies as st
 
 from lcnotation.ast import Game
 from lcnotation.checker import check
-from lcnotation.cli import main
 from lcnotation.convert import convert_lines, convert_text, detect_dialect, dialect_names
 from lcnotation.errors import NotationError
 from lcnotation.files import decode_source
@@ -43,6 +42,18 @@ from lcnotation.lint import fix_text, lint_text
 from lcnotation.reader import parse_game, parse_games, parse_move, read_games
 from lcnotation.scoring import score
 from strategies import PIECES
+
+
+def _load_fuzz_targets():
+    spec = importlib.util.spec_from_file_location(
+        "lcn_fuzz_targets", Path(__file__).resolve().parent.parent / "fuzz" / "targets.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+#: fuzz/targets.py, what the atheris harness runs.
+FUZZ_TARGETS = _load_fuzz_targets()
 
 SCALE = int(os.environ.get("LCN_FUZZ_SCALE", "1"))
 CORPUS = Path(__file__).resolve().parent / "corpus"
@@ -258,30 +269,10 @@ def test_a_text_file_that_cannot_decode_its_bytes():
 # ---------------------------------------------------------------- the command line
 
 
-@contextlib.contextmanager
-def console(stdin: bytes = b"") -> Iterator[List[io.TextIOWrapper]]:
-    """Standard streams of this process as strict UTF-8 buffers (what a
-    terminal outside the C locale gives)."""
-    saved = sys.stdin, sys.stdout, sys.stderr
-    streams = [io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8"),
-               io.TextIOWrapper(io.BytesIO(), encoding="utf-8", errors="strict"),
-               io.TextIOWrapper(io.BytesIO(), encoding="utf-8", errors="strict")]
-    sys.stdin, sys.stdout, sys.stderr = streams
-    try:
-        yield streams
-    finally:
-        sys.stdin, sys.stdout, sys.stderr = saved
-
-
-def lcn(*argv: str, stdin: bytes = b"") -> "tuple[int, bytes, str]":
-    with console(stdin) as (_, out, err):
-        status = main(list(argv))
-        out.flush()
-        err.flush()
-        result = status, out.buffer.getvalue(), err.buffer.getvalue().decode("utf-8")
-    assert status in (0, 1, 2), (argv, status, result[2])
-    assert "Traceback" not in result[2], result[2]
-    return result
+# lcn in this process, on strict UTF-8 streams: the runner of the atheris
+# targets (fuzz/targets.py), which checks the exit status and that no
+# traceback is printed.
+lcn = FUZZ_TARGETS.run_lcn
 
 
 def utf8(data: bytes) -> Optional[str]:
@@ -378,18 +369,10 @@ def test_the_real_command_on_hostile_files(tmp_path):
 # ---------------------------------------------------------------- the atheris targets
 
 
-def _load_fuzz_targets():
-    spec = importlib.util.spec_from_file_location(
-        "lcn_fuzz_targets", Path(__file__).resolve().parent.parent / "fuzz" / "targets.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.mark.parametrize("name", ["read", "convert", "cli"])
 def test_the_atheris_targets_run_on_the_corpus(name):
     """fuzz/targets.py (what fuzz/fuzz.py runs) works, and the corpus passes it."""
-    target = _load_fuzz_targets().TARGETS[name]
+    target = FUZZ_TARGETS.TARGETS[name]
     for record in RECORDS[:: 1 if name != "cli" else 4]:
         target(record)
     target(b"")
