@@ -59,36 +59,30 @@ class Span(NamedTuple):
         return self.end - self.start
 
 
-def _head(source: Optional[Span], size: int) -> Optional[Span]:
-    """The first ``size`` characters of ``source`` (which lies on one line)."""
-    if source is None or source.end - source.start == size:
-        return source
-    return Span(source.line, source.column, source.line, source.column + size,
-                source.start, source.start + size)
+def _head(span: Optional[Span], size: int) -> Optional[Span]:
+    """The first ``size`` characters of ``span`` (which lies on one line)."""
+    if span is None:
+        return None
+    return Span(span.line, span.column, span.line, span.column + size, span.start,
+                span.start + size)
 
 
 class Card(NamedTuple):
     """A card: a colour letter and a rank (2 to 10, or ``HANDSHAKE``).
 
     The colour is the upper-case letter, whatever case the source used.
-    ``source`` is where the card was read: its own span (a card in a
-    header), or the span of the move that places it, whose first characters
-    the card is; ``span`` is the card's own.
+    ``span`` is where a card read from a header (``Hand1``, ``Deck``) is
+    written.  The card of a move has none: the parts of a move are values,
+    shared by every move that says the same, and the move gives their
+    positions (:attr:`Move.card_span`).
 
     >>> Card("G", 10).is_handshake, Card("G", HANDSHAKE).is_handshake
     (False, True)
-    >>> Card("G", 10, Span(4, 1, 4, 7, 30, 36)).span
-    Span(line=4, column=1, end_line=4, end_column=4, start=30, end=33)
     """
 
     color: str
     rank: int
-    source: Optional[Span] = None
-
-    @property
-    def span(self) -> Optional[Span]:
-        """Where the card is written (``R3``, ``BH``, ``W10``)."""
-        return _head(self.source, 3 if self.rank == 10 else 2)
+    span: Optional[Span] = None
 
     @property
     def is_handshake(self) -> bool:
@@ -99,44 +93,23 @@ class Card(NamedTuple):
 class Placement(NamedTuple):
     """The first half of a move: a card played to an expedition or discarded.
 
-    ``source`` is the span of the move (or of the placement itself); ``span``
-    covers the card and its discard marker.
-
     >>> Placement(Card("R", 3)).discard
     False
     """
 
     card: Card
     discard: bool = False
-    source: Optional[Span] = None
-
-    @property
-    def span(self) -> Optional[Span]:
-        """Where the placement is written (``R3``, ``BHD``)."""
-        return _head(self.source, (3 if self.card.rank == 10 else 2) + self.discard)
 
 
 class Draw(NamedTuple):
     """The second half of a move: the draw pile (``color=None``) or the top of
     a colour's discard pile.
 
-    ``source`` is the span of the move (or of the draw itself); ``span`` is
-    the draw's one character, the last of the move.
-
     >>> Draw(None).from_draw_pile, Draw("B").from_draw_pile
     (True, False)
     """
 
     color: Optional[str]
-    source: Optional[Span] = None
-
-    @property
-    def span(self) -> Optional[Span]:
-        """Where the draw is written: the last character of the move."""
-        s = self.source
-        if s is None or s.end - s.start == 1:
-            return s
-        return Span(s.end_line, s.end_column - 1, s.end_line, s.end_column, s.end - 1, s.end)
 
     @property
     def from_draw_pile(self) -> bool:
@@ -178,6 +151,35 @@ class Move(NamedTuple):
     def card(self) -> Card:
         """The card placed this turn."""
         return self.placement.card
+
+    # A move is written on one line without spaces, so the positions of its
+    # parts follow from its own: the card is its first two characters (three
+    # for a 10), the placement adds the discard marker, the draw is the last.
+
+    @property
+    def card_span(self) -> Optional[Span]:
+        """Where the card is written (``R3``, ``BH``, ``W10``).
+
+        >>> from lcnotation import parse_move
+        >>> move = parse_move("  r10x-b")
+        >>> move.span.column, move.card_span.column, move.card_span.end_column
+        (3, 3, 6)
+        """
+        return _head(self.span, 3 if self.placement.card.rank == 10 else 2)
+
+    @property
+    def placement_span(self) -> Optional[Span]:
+        """Where the placement is written: the card and its discard marker (``BHD``)."""
+        placement = self.placement
+        return _head(self.span, (3 if placement.card.rank == 10 else 2) + placement.discard)
+
+    @property
+    def draw_span(self) -> Optional[Span]:
+        """Where the draw is written: the last character of the move."""
+        s = self.span
+        if s is None:
+            return None
+        return Span(s.end_line, s.end_column - 1, s.end_line, s.end_column, s.end - 1, s.end)
 
 
 class Header(NamedTuple):

@@ -15,14 +15,14 @@ test (tests/test_fastpath.py) holds them to that.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Dict, Pattern
+from typing import TYPE_CHECKING, Dict, Optional, Pattern
 
 from .ast import HANDSHAKE, Card, Comment, Draw, Move, Placement, Span
 
 if TYPE_CHECKING:  # pragma: no cover
     from .parser import _Builder
 
-__all__ = ["fast_pattern", "fast_parse", "terminal_patterns"]
+__all__ = ["fast_pattern", "fast_parse", "move_parts", "terminal_patterns"]
 
 _LOOKBEHIND = re.compile(r"^\(\?<=[^)]*\)")
 
@@ -73,13 +73,48 @@ def fast_pattern(lark) -> Pattern[str]:
                       f"|(?P<end>\\Z)|(?P<bad>))")
 
 
+class _Parts(dict):
+    """The placement and draw of every move meaning, made once: the parts of
+    a move are values, shared by every move that says the same (the move
+    itself holds the position)."""
+
+    def __missing__(self, key: tuple) -> tuple:
+        color, rank, discard, drawn = key
+        draw = _DRAWS.get(drawn)
+        if draw is None:
+            draw = _DRAWS[drawn] = Draw(drawn)
+        placement = _PLACEMENTS.get(key[:3])
+        if placement is None:
+            placement = _PLACEMENTS[key[:3]] = Placement(Card(color, rank), discard)
+        parts = self[key] = (placement, draw)
+        return parts
+
+
+_DRAWS: Dict[Optional[str], Draw] = {}
+_PLACEMENTS: Dict[tuple, Placement] = {}
+
+
+_PARTS = _Parts()
+
+
+def move_parts(color: str, rank: int, discard: bool, drawn: Optional[str]) -> tuple:
+    """The shared ``(Placement, Draw)`` of a move (``drawn`` None: the draw pile).
+
+    >>> move_parts("R", 3, False, None)
+    (Placement(card=Card(color='R', rank=3), discard=False), Draw(color=None))
+    >>> move_parts("R", 3, False, None)[0] is move_parts("R", 3, False, None)[0]
+    True
+    """
+    return _PARTS[color, rank, discard, drawn]
+
+
 def _move_info(t: str) -> tuple:
-    """What a move's text says: colour, rank, discard flag, the colour drawn
-    from (None for the draw pile), and the length of the text."""
+    """What a move's text says: its placement, its draw and its length."""
     k = 3 if t[1] == "1" else 2
     last = t[-1]
-    return (_UPPER[t[0]], 10 if k == 3 else _RANKS[t[1]], t[k] != "-",
-            None if last == "D" or last == "d" else _UPPER[last], len(t))
+    placement, draw = _PARTS[_UPPER[t[0]], 10 if k == 3 else _RANKS[t[1]], t[k] != "-",
+                             None if last == "D" or last == "d" else _UPPER[last]]
+    return placement, draw, len(t)
 
 
 class _MoveInfo(dict):
@@ -138,15 +173,12 @@ def fast_parse(b: "_Builder", pattern: Pattern[str]) -> bool:
                     line_start = rindex("\n", pos, pos + len(ws)) + 1
         pos = m.end()
         if t is not None:
-            color, rank, discard, drawn, size = infos[t]
+            placement, draw, size = infos[t]
             s = pos - size
             col = s - line_start + 1
             a = s + off
-            # The parts keep the move's span and work out their own from it.
-            span = new(Span, (line, col, line, col + size, a, a + size))
-            append(new(Move, (new(Placement, (new(Card, (color, rank, span)), discard, span)),
-                              new(Draw, (drawn, span)), (),
-                              None if num is None else numbers[num], turn, span)))
+            append(new(Move, (placement, draw, (), None if num is None else numbers[num], turn,
+                              new(Span, (line, col, line, col + size, a, a + size)))))
             turn += 1
         elif end is not None:
             break

@@ -22,9 +22,9 @@ from typing import List, Optional, Sequence, Tuple
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedInput, UnexpectedToken
 
-from .ast import HANDSHAKE, Card, Comment, Draw, Game, Header, Move, Placement, Span
+from .ast import HANDSHAKE, Card, Comment, Game, Header, Move, Span
 from .errors import NotationError
-from .fastpath import fast_parse, fast_pattern, terminal_patterns
+from .fastpath import fast_parse, fast_pattern, move_parts, terminal_patterns
 from .messages import PUNCTUATION, explain, word_end
 
 __all__ = ["grammar_text", "GameParser"]
@@ -188,12 +188,10 @@ class _Builder:
         rank_tok = parts[i]
         color_tok = parts[i - 1]
         number = int(parts[0][:-1]) if parts[0].type == "MOVE_NUMBER" else None
-        # The parts of a move keep the move's span and work out their own from it.
-        span = self.span(color_tok, draw_tok)
-        card = Card(_UPPER[color_tok], _RANKS[rank_tok], span)
-        placement = Placement(card, discard_tok is not None, span)
-        draw = Draw(None if draw_tok.type == "DRAW_PILE" else _UPPER[draw_tok], span)
-        self.moves.append(Move(placement, draw, (), number, self.turn, span))
+        placement, draw = move_parts(_UPPER[color_tok], _RANKS[rank_tok], discard_tok is not None,
+                                     None if draw_tok.type == "DRAW_PILE" else _UPPER[draw_tok])
+        self.moves.append(Move(placement, draw, (), number, self.turn,
+                               self.span(color_tok, draw_tok)))
         self.turn += 1
 
     def card(self, children: Sequence[Token]) -> None:

@@ -37,7 +37,7 @@ def everything(game):
         game, game.span, [(e.code, e.message, e.span) for e in game.errors],
         comments(game.comments),
         [(h, h.span, h.value_span, comments(h.comments)) for h in game.headers],
-        [(m, m.span, m.number, m.turn, m.card.span, m.placement.span, m.draw.span,
+        [(m, m.span, m.number, m.turn, m.card_span, m.placement_span, m.draw_span,
           comments(m.comments)) for m in game.moves],
     )
 

@@ -15,6 +15,7 @@ import pytest
 from lcnotation.ast import HANDSHAKE, Card, Comment, Draw, Game, Header, Move, Placement, Span
 from lcnotation.errors import Diagnostic, NotationError, Severity
 from lcnotation.formatter import format_move
+from lcnotation.parser import parser
 from lcnotation.messages import SYNTAX_CODES
 from lcnotation.reader import parse_game, parse_move
 
@@ -96,12 +97,32 @@ def test_the_spans_of_a_move_and_its_parts():
     text = "  12.  r10x-b "
     move = parse_move(text)
     assert at(text, move.span) == "r10x-b"  # the number is not part of the move
-    assert at(text, move.placement.span) == "r10x"
-    assert at(text, move.card.span) == "r10"
-    assert at(text, move.draw.span) == "b"
+    assert at(text, move.placement_span) == "r10x"
+    assert at(text, move.card_span) == "r10"
+    assert at(text, move.draw_span) == "b"
     assert move.span == Span(1, 8, 1, 14, 7, 13)
-    assert move.card.span == Span(1, 8, 1, 11, 7, 10)
-    assert move.draw.span == Span(1, 13, 1, 14, 12, 13)
+    assert move.card_span == Span(1, 8, 1, 11, 7, 10)
+    assert move.draw_span == Span(1, 13, 1, 14, 12, 13)
+
+
+@pytest.mark.parametrize("fast", [True, False])
+def test_the_parts_of_a_move_are_values_shared_between_moves(fast):
+    p = parser()
+    p.use_fast_path = fast
+    try:
+        first, second, third = parse_game("R3-D\nr3-d R3D-D").moves
+    finally:
+        p.use_fast_path = True
+    assert first.placement is second.placement and first.draw is second.draw
+    assert third.placement != first.placement and third.draw is first.draw
+    # The parts have no position of their own: the move gives theirs.
+    assert first.card.span is None and first.card_span != second.card_span
+    assert (first.card_span.line, second.card_span.line) == (1, 2)
+
+
+def test_a_move_built_without_a_position_has_none_for_its_parts():
+    move = Move(Placement(Card("R", 10), True), Draw("B"))
+    assert (move.span, move.card_span, move.placement_span, move.draw_span) == (None,) * 4
 
 
 def test_spans_do_not_take_part_in_equality():
@@ -173,7 +194,7 @@ def test_the_spans_in_a_game():
     assert where(r3.span) == (4, 4, 4, 8)
     c2, = r3.comments
     assert c2.text == "c2\nstill c2" and where(c2.span) == (4, 9, 5, 10)
-    assert where(bhd.span) == (5, 14, 5, 19) and at(text, bhd.placement.span) == "BHD"
+    assert where(bhd.span) == (5, 14, 5, 19) and at(text, bhd.placement_span) == "BHD"
     c3, = bhd.comments
     assert (c3.kind, c3.text, where(c3.span)) == ("line", " c3", (5, 20, 5, 24))
     assert where(r4.span) == (6, 6, 6, 10) and r4.number == 3
@@ -181,8 +202,8 @@ def test_the_spans_in_a_game():
     for node in [event, site, c1, r3, c2, bhd, c3, r4, game]:
         check_span(text, node.span)
     for move in game.moves:
-        for part in (move.placement, move.card, move.draw):
-            check_span(text, part.span)
+        for span in (move.placement_span, move.card_span, move.draw_span):
+            check_span(text, span)
 
 
 def test_columns_count_characters_not_bytes():
