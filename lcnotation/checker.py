@@ -20,7 +20,7 @@ Every rule has a stable code; :data:`RULE_CODES` lists them and
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Dict, List, Optional, Tuple
 
 from .ast import Game, Header, Span
@@ -93,15 +93,8 @@ def check(game: Game, *, path: Optional[str] = None,
     diagnostics: List[Diagnostic] = [e.to_diagnostic() for e in game.errors]
     diagnostics += setup.diagnostics
     state = GameState.from_setup(setup)
-    apply = state.apply
     moves = game.moves
-    for i, move in enumerate(moves):
-        found = apply(move)
-        if found:
-            if found[0].code == "R109":
-                diagnostics.append(_after_the_end(found[0], len(moves) - i - 1))
-                break
-            diagnostics += found
+    diagnostics += state.play(moves)
     score = state.scores()
     for header in game.headers:
         if header.name == "Result":
@@ -131,13 +124,6 @@ def _end_of(span: Optional[Span]) -> Span:
     if span is None:
         return NO_SPAN
     return span._replace(line=span.end_line, column=span.end_column, start=span.end)
-
-
-def _after_the_end(found: Diagnostic, rest: int) -> Diagnostic:
-    if not rest:
-        return found
-    more = "1 more move follows" if rest == 1 else f"{rest} more moves follow"
-    return replace(found, message=f"{found.message} ({more})")
 
 
 def _check_result(header: Header, state: GameState, score: GameScore) -> List[Diagnostic]:

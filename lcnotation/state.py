@@ -368,96 +368,119 @@ class GameState:
         counts unreadable moves too): turns skipped before it make the state
         uncertain where the missing moves could have changed it.
         """
-        turn = move.turn
-        if turn is None or turn == self._turn:
-            turn = self._turn
-        elif turn > self._turn:
-            self._skip(turn)
-        else:
-            turn = self._turn
-        p = turn & 1
-        self._turn = turn + 1
-        if not self._high:
-            return [self._over(move, turn)]
+        return self.play((move,))
+
+    def play(self, moves: Sequence[Move]) -> List[Diagnostic]:
+        """Play ``moves`` in order, as :meth:`apply` plays each; return the rules
+        they break.
+
+        A move after the last card of the draw pile was drawn is reported
+        once (R109, with how many moves follow it), and it and the moves
+        after it are not played.
+
+        >>> from lcnotation.reader import parse_game
+        >>> state = GameState()
+        >>> [d.code for d in state.play(parse_game("R7-D B4-D R4-D").moves)]
+        ['R101']
+        """
         found: List[Diagnostic] = []
-        placement = move.placement
-        card = placement.card
-        c = card.color
-        r = card.rank
-        discard = placement.discard
-        held = self._held[p].get(c)
-        if held is None:
-            found.append(self._outside(move, turn, p, c, discard))
-            self._lose_unknown_card(p)
-            if discard:
-                self._forget_piles()
-        else:
-            misplayed = False
-            named = True  # the card placed is the one the move names
-            if not discard:
-                exp = self._exp[p][c]
-                if exp:
-                    last = exp[-1]
-                    # A number must beat the last card; a handshake may only
-                    # follow handshakes.
-                    if (r <= last) if r else (last != HANDSHAKE):
-                        found.append(self._out_of_order(move, turn, p, c, r, last))
-                        misplayed = True
-            if misplayed:
-                # Most likely a typo: the card named stays where it was, so
-                # that its real play later is not refused.
-                self._lose_unknown_card(p)
-            elif held[r]:
-                held[r] -= 1
-            elif self._unknown[p] and self._pool[c][r]:
-                self._pool[c][r] -= 1
-                self._unknown[p] -= 1
+        # The tables below are changed in place, never replaced; the draw
+        # pile (_deck) may be forgotten by any move, so it is read each time.
+        held_by, exp_by, piles, pool, unknown = (self._held, self._exp, self._piles,
+                                                 self._pool, self._unknown)
+        for i, move in enumerate(moves):
+            turn = move.turn
+            now = self._turn
+            if turn is None or turn == now:
+                turn = now
+            elif turn > now:
+                self._skip(turn)
             else:
-                found.append(self._misplaced(move, turn, p, c, r))
-                self._lose_unknown_card(p)
-                named = False
-            if not discard:
-                exp.append(r)
-            elif named:
-                self._piles[c].append(r)
-            else:
-                # The card really discarded is unknown, and so is its pile.
-                self._forget_piles()
-        source = move.draw.color
-        if source is None:
-            deck = self._deck
-            if deck is not None:
-                dc, dr = deck.pop()
-                self._held[p][dc][dr] += 1
-            else:
-                self._unknown[p] += 1
-            self._high -= 1
-            if self._low:
-                self._low -= 1
+                turn = now
+            p = turn & 1
+            self._turn = turn + 1
             if not self._high:
-                self._end_turn = turn
-        elif source == c and discard:
-            found.append(self._diag(
-                "R108", f"{self.players[p]} cannot draw back the {card_name(c, r)}: a card "
-                "discarded this turn stays on its pile until the next turn", move, turn))
-            self._unknown_draw(p)
-        else:
-            pile = self._piles.get(source)
-            if pile:
-                self._held[p][source][pile.pop()] += 1
-            elif pile is not None and source in self._doubt:
-                self._unknown[p] += 1
+                found.append(self._over(move, turn, len(moves) - i - 1))
+                break
+            placement = move.placement
+            card = placement.card
+            c = card.color
+            r = card.rank
+            discard = placement.discard
+            held = held_by[p].get(c)
+            if held is None:
+                found.append(self._outside(move, turn, p, c, discard))
+                self._lose_unknown_card(p)
+                if discard:
+                    self._forget_piles()
             else:
-                if pile is None:
-                    found.append(self._diag(
-                        "R106", f"{self.players[p]} draws from the {source} discard pile, but "
-                        f"{source} is not one of this game's colours ({''.join(self.colors)})",
-                        move, turn))
+                misplayed = False
+                named = True  # the card placed is the one the move names
+                if not discard:
+                    exp = exp_by[p][c]
+                    if exp:
+                        last = exp[-1]
+                        # A number must beat the last card; a handshake may
+                        # only follow handshakes.
+                        if (r <= last) if r else (last != HANDSHAKE):
+                            found.append(self._out_of_order(move, turn, p, c, r, last))
+                            misplayed = True
+                if misplayed:
+                    # Most likely a typo: the card named stays where it was, so
+                    # that its real play later is not refused.
+                    self._lose_unknown_card(p)
+                elif held[r]:
+                    held[r] -= 1
+                elif unknown[p] and pool[c][r]:
+                    pool[c][r] -= 1
+                    unknown[p] -= 1
                 else:
-                    found.append(self._diag(
-                        "R107", f"{self.players[p]} draws from the {color_name(source)} "
-                        "discard pile, but it is empty", move, turn))
+                    found.append(self._misplaced(move, turn, p, c, r))
+                    self._lose_unknown_card(p)
+                    named = False
+                if not discard:
+                    exp.append(r)
+                elif named:
+                    piles[c].append(r)
+                else:
+                    # The card really discarded is unknown, and so is its pile.
+                    self._forget_piles()
+            source = move.draw.color
+            if source is None:
+                deck = self._deck
+                if deck is not None:
+                    dc, dr = deck.pop()
+                    held_by[p][dc][dr] += 1
+                else:
+                    unknown[p] += 1
+                self._high -= 1
+                if self._low:
+                    self._low -= 1
+                if not self._high:
+                    self._end_turn = turn
+            elif source == c and discard:
+                found.append(self._diag(
+                    "R108", f"{self.players[p]} cannot draw back the {card_name(c, r)}: a "
+                    "card discarded this turn stays on its pile until the next turn", move,
+                    turn))
                 self._unknown_draw(p)
+            else:
+                pile = piles.get(source)
+                if pile:
+                    held_by[p][source][pile.pop()] += 1
+                elif pile is not None and source in self._doubt:
+                    unknown[p] += 1
+                else:
+                    if pile is None:
+                        found.append(self._diag(
+                            "R106", f"{self.players[p]} draws from the {source} discard pile, "
+                            f"but {source} is not one of this game's colours "
+                            f"({''.join(self.colors)})", move, turn))
+                    else:
+                        found.append(self._diag(
+                            "R107", f"{self.players[p]} draws from the {color_name(source)} "
+                            "discard pile, but it is empty", move, turn))
+                    self._unknown_draw(p)
         return found
 
     # ------------------------------------------------------------ diagnostics
@@ -467,10 +490,12 @@ class GameState:
               severity: Severity = ERROR) -> Diagnostic:
         return Diagnostic(code, message, move.span or NO_SPAN, severity, None, turn)
 
-    def _over(self, move: Move, turn: int) -> Diagnostic:
+    def _over(self, move: Move, turn: int, rest: int) -> Diagnostic:
         when = "" if self._end_turn is None else f" on turn {self._end_turn + 1}"
+        more = ("" if not rest else " (1 more move follows)" if rest == 1
+                else f" ({rest} more moves follow)")
         return self._diag("R109", f"the round is over: the last card of the draw pile was "
-                          f"drawn{when}, and no move may follow it", move, turn)
+                          f"drawn{when}, and no move may follow it{more}", move, turn)
 
     def _outside(self, move: Move, turn: int, p: int, c: str, discard: bool) -> Diagnostic:
         verb = "discards" if discard else "plays"
