@@ -105,8 +105,7 @@ def score(game: Game) -> GameScore:
     from .state import GameState
 
     state = GameState.from_game(game)
-    for move in game.moves:
-        state.apply(move)
+    state.play(game.moves)
     return state.scores()
 
 

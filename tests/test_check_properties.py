@@ -259,3 +259,38 @@ def test_any_record_is_checked_without_raising(text: str) -> None:
         if d.code.startswith("R"):
             assert d.severity is RULE_CODES[d.code][0]
     assert report.score.totals == report.state.scores().totals
+
+
+def observable(state: GameState) -> tuple:
+    """Everything a state tells about the round."""
+    return (state.turn, state.draw_pile_range, state.certain, state.is_over,
+            state.scores(), state.draw_pile(),
+            [state.expedition(p, c) for p in (0, 1) for c in state.colors],
+            [state.discard_pile(c) for c in state.colors],
+            [(state.known_cards(p), state.unknown_count(p)) for p in (0, 1)])
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.one_of(records(), games().map(format_game)), st.data())
+def test_playing_a_game_at_once_is_applying_its_moves_one_by_one(text: str,
+                                                                   data: st.DataObject) -> None:
+    game = parse_game(text)
+    moves = list(game.moves)
+    if moves:  # sometimes moves after the end, or a turn skipped
+        extra = data.draw(st.lists(st.sampled_from(moves), max_size=3))
+        moves += [m._replace(turn=None) for m in extra]
+    by_game, by_move = GameState.from_game(game), GameState.from_game(game)
+    at_once = by_game.play(moves)
+    one_by_one = []
+    for i, move in enumerate(moves):
+        found = by_move.apply(move)
+        one_by_one += found
+        if found and found[0].code == "R109":
+            rest = len(moves) - i - 1
+            if rest:
+                assert at_once[-1].message.endswith(
+                    f"({rest} more move{' follows' if rest == 1 else 's follow'})")
+                one_by_one[-1] = at_once[-1]
+            break
+    assert at_once == one_by_one
+    assert observable(by_game) == observable(by_move)
