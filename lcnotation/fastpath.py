@@ -15,7 +15,7 @@ test (tests/test_fastpath.py) holds them to that.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Dict, Optional, Pattern
+from typing import TYPE_CHECKING, Dict, Optional, Pattern, Tuple
 
 from .ast import HANDSHAKE, Card, Comment, Draw, Move, Placement, Span
 
@@ -78,7 +78,7 @@ class _Parts(dict):
     a move are values, shared by every move that says the same (the move
     itself holds the position)."""
 
-    def __missing__(self, key: tuple) -> tuple:
+    def __missing__(self, key: tuple) -> Tuple[Placement, Draw]:
         color, rank, discard, drawn = key
         draw = _DRAWS.get(drawn)
         if draw is None:
@@ -97,7 +97,8 @@ _PLACEMENTS: Dict[tuple, Placement] = {}
 _PARTS = _Parts()
 
 
-def move_parts(color: str, rank: int, discard: bool, drawn: Optional[str]) -> tuple:
+def move_parts(color: str, rank: int, discard: bool,
+               drawn: Optional[str]) -> Tuple[Placement, Draw]:
     """The shared ``(Placement, Draw)`` of a move (``drawn`` None: the draw pile).
 
     >>> move_parts("R", 3, False, None)
