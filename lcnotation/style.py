@@ -12,7 +12,6 @@ apply: only spellings whose meaning is certain are ever rewritten.
 from __future__ import annotations
 
 import re
-from operator import attrgetter
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Sequence, Tuple
 
@@ -83,9 +82,6 @@ _RANK_AND_MARKER = frozenset("DH")
 _KNOWN = frozenset(KNOWN_TAGS)
 _KNOWN_BY_LOWER = {t.lower(): t for t in KNOWN_TAGS}
 _NUMBER_BEFORE = re.compile(r"([0-9]+)\.[ \t]*\Z")
-_NUMBER_OF = attrgetter("number")
-_TURN_OF = attrgetter("turn")
-_COUNTING = list(range(1000))
 
 
 def _diag(code: str, message: str, span: Span, move: Optional[Move] = None) -> Diagnostic:
@@ -148,15 +144,9 @@ def _plainly_clean(game: Game, text: str, offset: int, state: StyleState) -> boo
     if not any(h.name == "Colors" for h in game.headers):
         if _other_capitals(tuple(state.default_colors)).search(movetext):
             return False
-    # Each number written must be its turn's: the usual record numbers every
-    # move from 1 (turns 0, 1, 2...), or none.
-    numbers = list(map(_NUMBER_OF, moves))
-    n = len(numbers)
-    if numbers.count(None) != n and not (numbers == _COUNTING[1:n + 1]
-                                         and list(map(_TURN_OF, moves)) == _COUNTING[:n]):
-        for m in moves:
-            if m.number is not None and m.turn is not None and m.number != m.turn + 1:
-                return False
+    for m in moves:
+        if m.number is not None and m.turn is not None and m.number != m.turn + 1:
+            return False
     if state.marker is None:
         for m in moves:
             if m.placement.discard:
