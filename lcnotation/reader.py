@@ -289,7 +289,12 @@ def _decoded_lines(handle: IO[bytes]) -> Iterator[object]:
 # ---------------------------------------------------------------- splitting
 
 
-_HEADER_LINE = re.compile(r"^[ \t\f\v\ufeff]*\[", re.M)
+# A line that begins with "[" (blanks before it allowed): the one at the start
+# of a piece, and those after a line end.  Searching for the line end first
+# lets the regular expression engine skip ahead to each "\n" instead of
+# trying a match at every character (as "^" with re.M would).
+_HEADER_FIRST = re.compile(r"[ \t\f\v\ufeff]*\[")
+_HEADER_NEXT = re.compile(r"\n[ \t\f\v\ufeff]*\[")
 _HEADER_ALONE = re.compile(r"[ \t\f\v\ufeff]*" + _HEADER_TOKEN.pattern + r"[ \t\r\f\v\ufeff]*\n?\Z")
 
 
@@ -320,8 +325,10 @@ def split_games(items: Iterable[object]) -> Iterator[GameText]:
         pos = 0
         counted = 0
         line_at = line_no
-        for m in _HEADER_LINE.finditer(item):
-            h = m.start()
+        starts = [m.start() + 1 for m in _HEADER_NEXT.finditer(item)]
+        if _HEADER_FIRST.match(item):
+            starts.insert(0, 0)
+        for h in starts:
             if h > pos:
                 piece = item[pos:h]
                 # The usual piece: one header line, before any move and outside
