@@ -8,7 +8,6 @@ compare everything, spans included.
 
 from __future__ import annotations
 
-import contextlib
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -16,17 +15,8 @@ from hypothesis import strategies as st
 from lcnotation import format_games, generate_game, parse_game, parse_games
 from lcnotation.parser import parser
 from lcnotation.fastpath import fast_parse
+from paths import lark_only
 from strategies import written_games
-
-
-@contextlib.contextmanager
-def lark_only():
-    p = parser()
-    p.use_fast_path = False
-    try:
-        yield
-    finally:
-        p.use_fast_path = True
 
 
 def everything(game):

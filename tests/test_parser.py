@@ -15,9 +15,9 @@ import pytest
 from lcnotation.ast import HANDSHAKE, Card, Comment, Draw, Game, Header, Move, Placement, Span
 from lcnotation.errors import Diagnostic, NotationError, Severity
 from lcnotation.formatter import format_move
-from lcnotation.parser import parser
 from lcnotation.messages import SYNTAX_CODES
 from lcnotation.reader import parse_game, parse_move
+from paths import fast_path
 
 
 def moves(game: Game) -> list:
@@ -107,12 +107,8 @@ def test_the_spans_of_a_move_and_its_parts():
 
 @pytest.mark.parametrize("fast", [True, False])
 def test_the_parts_of_a_move_are_values_shared_between_moves(fast):
-    p = parser()
-    p.use_fast_path = fast
-    try:
+    with fast_path(fast):
         first, second, third = parse_game("R3-D\nr3-d R3D-D").moves
-    finally:
-        p.use_fast_path = True
     assert first.placement is second.placement and first.draw is second.draw
     assert third.placement != first.placement and third.draw is first.draw
     # The parts have no position of their own: the move gives theirs.
