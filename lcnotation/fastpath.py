@@ -83,17 +83,16 @@ class _Parts(dict):
         draw = _DRAWS.get(drawn)
         if draw is None:
             draw = _DRAWS[drawn] = Draw(drawn)
-        placement = _PLACEMENTS.get(key[:3])
+        played = (color, rank, discard)
+        placement = _PLACEMENTS.get(played)
         if placement is None:
-            placement = _PLACEMENTS[key[:3]] = Placement(Card(color, rank), discard)
+            placement = _PLACEMENTS[played] = Placement(Card(color, rank), discard)
         parts = self[key] = (placement, draw)
         return parts
 
 
 _DRAWS: Dict[Optional[str], Draw] = {}
 _PLACEMENTS: Dict[tuple, Placement] = {}
-
-
 _PARTS = _Parts()
 
 
