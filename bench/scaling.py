@@ -123,7 +123,7 @@ SHAPES: Dict[str, Tuple[Callable[[int], str], int, str]] = {
 
 def measure(path: str) -> None:
     """Lint ``path`` in this process; print seconds, peak memory and findings."""
-    from lcnotation.lint import lint_file
+    from lcnotation.tools.lint import lint_file
 
     start = time.perf_counter()
     report = lint_file(path)

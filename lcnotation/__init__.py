@@ -17,41 +17,41 @@ The public API, all importable from the package root:
 
 from typing import TYPE_CHECKING
 
-from .ast import HANDSHAKE, Card, Comment, Draw, Game, Header, Move, Placement, Span
-from .errors import Diagnostic, NotationError, Severity
-from .formatter import (format_card, format_comment, format_game, format_games,
+from .text.ast import HANDSHAKE, Card, Comment, Draw, Game, Header, Move, Placement, Span
+from .text.errors import Diagnostic, NotationError, Severity
+from .text.formatter import (format_card, format_comment, format_game, format_games,
                         format_header, format_move)
-from .reader import parse_game, parse_games, parse_move, read_games
+from .text.reader import parse_game, parse_games, parse_move, read_games
 
 # The rest is imported when first used, so that a tool that only reads
 # records (or a command that only lints) does not pay for all of it at start-up.
 _LAZY = {
-    ".dialects": ("DIALECTS", "Dialect", "get_dialect", "register_dialect"),
-    ".headers": ("DEFAULT_COLORS", "KNOWN_TAGS", "RESERVED_LETTERS", "game_colors",
+    ".text.dialects": ("DIALECTS", "Dialect", "get_dialect", "register_dialect"),
+    ".text.headers": ("DEFAULT_COLORS", "KNOWN_TAGS", "RESERVED_LETTERS", "game_colors",
                  "parse_cards", "parse_colors", "parse_result"),
-    ".checker": ("RULE_CODES", "CheckReport", "check"),
-    ".state": ("GameState", "Location"),
-    ".scoring": ("GameScore", "match_totals", "score", "score_expedition"),
-    ".generator": ("generate_game", "generate_games", "generate_match"),
-    ".convert": ("convert_text", "detect_dialect"),
-    ".jsonform": ("from_json", "to_json"),
-    ".lint": ("FileReport", "LintConfig", "lint_file", "lint_text"),
-    ".codes": ("ALL_CODES",),
+    ".game.checker": ("RULE_CODES", "CheckReport", "check"),
+    ".game.state": ("GameState", "Location"),
+    ".game.scoring": ("GameScore", "match_totals", "score", "score_expedition"),
+    ".game.generator": ("generate_game", "generate_games", "generate_match"),
+    ".tools.convert": ("convert_text", "detect_dialect"),
+    ".tools.jsonform": ("from_json", "to_json"),
+    ".tools.lint": ("FileReport", "LintConfig", "lint_file", "lint_text"),
+    ".tools.codes": ("ALL_CODES",),
 }
 _WHERE = {name: module for module, names in _LAZY.items() for name in names}
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .checker import RULE_CODES, CheckReport, check
-    from .codes import ALL_CODES
-    from .convert import convert_text, detect_dialect
-    from .dialects import DIALECTS, Dialect, get_dialect, register_dialect
-    from .generator import generate_game, generate_games, generate_match
-    from .headers import (DEFAULT_COLORS, KNOWN_TAGS, RESERVED_LETTERS, game_colors,
+    from .game.checker import RULE_CODES, CheckReport, check
+    from .tools.codes import ALL_CODES
+    from .tools.convert import convert_text, detect_dialect
+    from .text.dialects import DIALECTS, Dialect, get_dialect, register_dialect
+    from .game.generator import generate_game, generate_games, generate_match
+    from .text.headers import (DEFAULT_COLORS, KNOWN_TAGS, RESERVED_LETTERS, game_colors,
                           parse_cards, parse_colors, parse_result)
-    from .jsonform import from_json, to_json
-    from .lint import FileReport, LintConfig, lint_file, lint_text
-    from .scoring import GameScore, match_totals, score, score_expedition
-    from .state import GameState, Location
+    from .tools.jsonform import from_json, to_json
+    from .tools.lint import FileReport, LintConfig, lint_file, lint_text
+    from .game.scoring import GameScore, match_totals, score, score_expedition
+    from .game.state import GameState, Location
 
 
 def __getattr__(name: str) -> object:

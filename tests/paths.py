@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 from typing import Iterator
 
-from lcnotation.parser import parser
+from lcnotation.text.parser import parser
 
 
 @contextlib.contextmanager

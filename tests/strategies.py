@@ -19,7 +19,7 @@ import os
 from hypothesis import settings
 from hypothesis import strategies as st
 
-from lcnotation.ast import HANDSHAKE, Card, Comment, Draw, Game, Header, Move, Placement
+from lcnotation.text.ast import HANDSHAKE, Card, Comment, Draw, Game, Header, Move, Placement
 
 #: Scale every property's number of examples: LCN_PROPERTY_SCALE=50 for a long run.
 SCALE = int(os.environ.get("LCN_PROPERTY_SCALE", "1"))

@@ -24,16 +24,16 @@ from typing import Dict, List, Optional
 import pytest
 from hypothesis import given
 
-from lcnotation.ast import Span
+from lcnotation.text.ast import Span
 from lcnotation.cli import main
-from lcnotation.codes import ALL_CODES
-from lcnotation.errors import Diagnostic, Severity
-from lcnotation.headers import parse_result
-from lcnotation.lint import fix_text, lint_text
-from lcnotation.output import github_line
-from lcnotation.progress import Progress
-from lcnotation.reader import parse_game, read_games
-from lcnotation.scoring import score
+from lcnotation.tools.codes import ALL_CODES
+from lcnotation.text.errors import Diagnostic, Severity
+from lcnotation.text.headers import parse_result
+from lcnotation.tools.lint import fix_text, lint_text
+from lcnotation.tools.output import github_line
+from lcnotation.tools.progress import Progress
+from lcnotation.text.reader import parse_game, read_games
+from lcnotation.game.scoring import score
 from running import Ran
 from strategies import examples, written_games
 

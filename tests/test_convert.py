@@ -14,11 +14,11 @@ from typing import List, Tuple
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from lcnotation.convert import (JSON, MIXED, UNKNOWN, Detection, convert_lines, convert_text,
+from lcnotation.tools.convert import (JSON, MIXED, UNKNOWN, Detection, convert_lines, convert_text,
                                 detect_dialect, dialect_names)
-from lcnotation.dialects import DIALECTS, ConversionError, Dialect, get_dialect
-from lcnotation.formatter import format_games, format_move
-from lcnotation.reader import parse_games
+from lcnotation.text.dialects import DIALECTS, ConversionError, Dialect, get_dialect
+from lcnotation.text.formatter import format_games, format_move
+from lcnotation.text.reader import parse_games
 
 TEXT_DIALECTS = list(DIALECTS)
 DRAFT_COLORS = set("RGWBYK")

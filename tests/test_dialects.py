@@ -7,13 +7,13 @@ import pickle
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from lcnotation.ast import HANDSHAKE, Card, Comment, Draw, Game, Header, Move, Placement, Span
-from lcnotation.convert import convert_text, detect_dialect
-from lcnotation.dialects import (COLOR_LETTERS, DIALECTS, ConversionError, Dialect,
+from lcnotation.text.ast import HANDSHAKE, Card, Comment, Draw, Game, Header, Move, Placement, Span
+from lcnotation.tools.convert import convert_text, detect_dialect
+from lcnotation.text.dialects import (COLOR_LETTERS, DIALECTS, ConversionError, Dialect,
                                  get_dialect, register_dialect)
-from lcnotation.errors import NotationError
-from lcnotation.formatter import format_game, format_games, format_move
-from lcnotation.reader import parse_game, parse_move
+from lcnotation.text.errors import NotationError
+from lcnotation.text.formatter import format_game, format_games, format_move
+from lcnotation.text.reader import parse_game, parse_move
 
 
 @pytest.fixture

@@ -30,17 +30,17 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from lcnotation.ast import Game
-from lcnotation.checker import check
-from lcnotation.convert import convert_lines, convert_text, detect_dialect, dialect_names
-from lcnotation.errors import NotationError
-from lcnotation.files import decode_source
-from lcnotation.formatter import format_game, format_games
-from lcnotation.generator import generate_game, generate_match
-from lcnotation.jsonform import from_json, to_json
-from lcnotation.lint import fix_text, lint_text
-from lcnotation.reader import parse_game, parse_games, parse_move, read_games
-from lcnotation.scoring import score
+from lcnotation.text.ast import Game
+from lcnotation.game.checker import check
+from lcnotation.tools.convert import convert_lines, convert_text, detect_dialect, dialect_names
+from lcnotation.text.errors import NotationError
+from lcnotation.tools.files import decode_source
+from lcnotation.text.formatter import format_game, format_games
+from lcnotation.game.generator import generate_game, generate_match
+from lcnotation.tools.jsonform import from_json, to_json
+from lcnotation.tools.lint import fix_text, lint_text
+from lcnotation.text.reader import parse_game, parse_games, parse_move, read_games
+from lcnotation.game.scoring import score
 from strategies import PIECES
 
 

@@ -14,8 +14,8 @@ import pytest
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedInput
 
-from lcnotation import reader
-from lcnotation.parser import START_SYMBOLS, grammar_text
+from lcnotation.text import reader
+from lcnotation.text.parser import START_SYMBOLS, grammar_text
 
 SOURCE = Path(__file__).resolve().parent.parent / "grammar" / "lcnotation.lark"
 

@@ -34,18 +34,20 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from lcnotation import NotationError, files, messages
-from lcnotation import parser as parser_module
-from lcnotation.checker import check
+from lcnotation import NotationError
+from lcnotation.text import messages
+from lcnotation.tools import files
+from lcnotation.text import parser as parser_module
+from lcnotation.game.checker import check
 from lcnotation.cli import main
-from lcnotation.convert import convert_text, detect_dialect
-from lcnotation.dialects import ConversionError
-from lcnotation.files import decode_source
-from lcnotation.formatter import format_games
-from lcnotation.jsonform import from_json
-from lcnotation.lint import lint_file, lint_text
-from lcnotation.parser import parser
-from lcnotation.reader import parse_game, parse_games, parse_move, read_games
+from lcnotation.tools.convert import convert_text, detect_dialect
+from lcnotation.text.dialects import ConversionError
+from lcnotation.tools.files import decode_source
+from lcnotation.text.formatter import format_games
+from lcnotation.tools.jsonform import from_json
+from lcnotation.tools.lint import lint_file, lint_text
+from lcnotation.text.parser import parser
+from lcnotation.text.reader import parse_game, parse_games, parse_move, read_games
 from paths import lark_only
 from running import Ran
 from strategies import PIECES, examples

@@ -12,11 +12,11 @@ import threading
 
 import pytest
 
-from lcnotation.ast import HANDSHAKE, Card, Comment, Draw, Game, Header, Move, Placement, Span
-from lcnotation.errors import Diagnostic, NotationError, Severity
-from lcnotation.formatter import format_move
-from lcnotation.messages import SYNTAX_CODES
-from lcnotation.reader import parse_game, parse_move
+from lcnotation.text.ast import HANDSHAKE, Card, Comment, Draw, Game, Header, Move, Placement, Span
+from lcnotation.text.errors import Diagnostic, NotationError, Severity
+from lcnotation.text.formatter import format_move
+from lcnotation.text.messages import SYNTAX_CODES
+from lcnotation.text.reader import parse_game, parse_move
 from paths import fast_path
 
 

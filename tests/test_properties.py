@@ -21,12 +21,12 @@ from hypothesis import strategies as st
 from lark import Lark
 from lark.exceptions import UnexpectedInput
 
-from lcnotation.ast import Card, Comment, Draw, Game, Header, Move, Placement
-from lcnotation.errors import NotationError
-from lcnotation.formatter import format_game, format_games, format_move
-from lcnotation.headers import parse_cards, parse_colors, parse_result
-from lcnotation.parser import grammar_text
-from lcnotation.reader import parse_game, parse_games, parse_move, read_games
+from lcnotation.text.ast import Card, Comment, Draw, Game, Header, Move, Placement
+from lcnotation.text.errors import NotationError
+from lcnotation.text.formatter import format_game, format_games, format_move
+from lcnotation.text.headers import parse_cards, parse_colors, parse_result
+from lcnotation.text.parser import grammar_text
+from lcnotation.text.reader import parse_game, parse_games, parse_move, read_games
 from strategies import examples, game_lists, games, notation_text, written_games
 
 DIALECTS = ("v1", "x-discard", "lower")

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from lcnotation.ast import HANDSHAKE, Card
-from lcnotation.reader import parse_game, parse_games
-from lcnotation.scoring import GameScore, match_totals, score, score_expedition
+from lcnotation.text.ast import HANDSHAKE, Card
+from lcnotation.text.reader import parse_game, parse_games
+from lcnotation.game.scoring import GameScore, match_totals, score, score_expedition
 
 # Every vector of /work/shared/RULES.md (expedition -> score).
 VECTORS = [

@@ -16,11 +16,11 @@ Conventions (described for authors in spec/README.md):
   ``canonical`` or ``canonical DIALECT`` (what ``format_games`` writes) and
   ``converted DIALECT`` (what ``convert_text`` makes of the input text, or,
   when it refuses, every problem it names, listed as diagnostics are).
-* ``lcn lint`` inputs are linted with ``lcnotation.lint.lint_text``; words
+* ``lcn lint`` inputs are linted with ``lcnotation.tools.lint.lint_text``; words
   after ``lint`` such as ``select=S`` or ``dialect=x-discard`` set the
   ``LintConfig`` (``[tool.lcnotation]``).  Their results: ``findings`` (every
   finding reported, listed as diagnostics are) and ``fixed`` (the text after
-  the safe fixes of ``lcn lint --fix``, from ``lcnotation.lint.fix_text``).
+  the safe fixes of ``lcn lint --fix``, from ``lcnotation.tools.lint.fix_text``).
 * Tables whose header row is ``| Text | Canonical | Meaning |`` list valid
   moves: ``parse_move(text)`` written back must be the canonical text.
   Tables whose header row is ``| Text | Diagnostic | Message |`` list
@@ -38,15 +38,15 @@ from typing import Callable, Dict, Iterable, List, NamedTuple, Optional, Tuple, 
 
 import pytest
 
-from lcnotation.ast import Game, Header
-from lcnotation.convert import convert_text
-from lcnotation.dialects import ConversionError
-from lcnotation.errors import NotationError
-from lcnotation.formatter import format_comment, format_games, format_header, format_move
-from lcnotation.headers import parse_cards, parse_colors, parse_result
-from lcnotation.lint import LintConfig, fix_text, lint_text
-from lcnotation.messages import SYNTAX_CODES
-from lcnotation.reader import parse_game, parse_move, read_games
+from lcnotation.text.ast import Game, Header
+from lcnotation.tools.convert import convert_text
+from lcnotation.text.dialects import ConversionError
+from lcnotation.text.errors import NotationError
+from lcnotation.text.formatter import format_comment, format_games, format_header, format_move
+from lcnotation.text.headers import parse_cards, parse_colors, parse_result
+from lcnotation.tools.lint import LintConfig, fix_text, lint_text
+from lcnotation.text.messages import SYNTAX_CODES
+from lcnotation.text.reader import parse_game, parse_move, read_games
 
 SPEC = Path(__file__).resolve().parent.parent / "spec"
 # The documents whose examples this file runs (rules.md and json-form.md have their own tests).
@@ -345,7 +345,7 @@ def _section(text: str, heading: str) -> str:
 
 
 def test_every_style_code_is_documented_with_a_checked_example() -> None:
-    from lcnotation.style import STYLE_CODES
+    from lcnotation.tools.style import STYLE_CODES
 
     text = (SPEC / "diagnostics.md").read_text("utf-8")
     section = _section(text, "Family S: style")
@@ -373,6 +373,6 @@ def test_conversion_codes_are_listed() -> None:
     text = (SPEC / "diagnostics.md").read_text("utf-8")
     listed = set(re.findall(r"^\| `(C\d{3})` \|", _section(text, "Family C: conversion"),
                             re.M))
-    source = (Path(__file__).resolve().parent.parent / "lcnotation" / "convert.py").read_text(
+    source = (Path(__file__).resolve().parent.parent / "lcnotation" / "tools" / "convert.py").read_text(
         "utf-8")
     assert listed == set(re.findall(r'"(C\d{3})"', source)) and listed

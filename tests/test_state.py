@@ -8,12 +8,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lcnotation.ast import HANDSHAKE, Card, Draw, Move, Placement
-from lcnotation.formatter import format_move
-from lcnotation.generator import generate_game
-from lcnotation.headers import parse_cards
-from lcnotation.reader import parse_game, parse_move
-from lcnotation.state import (GameState, Location, card_name, color_name, draw_pile_start,
+from lcnotation.text.ast import HANDSHAKE, Card, Draw, Move, Placement
+from lcnotation.text.formatter import format_move
+from lcnotation.game.generator import generate_game
+from lcnotation.text.headers import parse_cards
+from lcnotation.text.reader import parse_game, parse_move
+from lcnotation.game.state import (GameState, Location, card_name, color_name, draw_pile_start,
                               read_setup)
 
 RANKS = (HANDSHAKE, 2, 3, 4, 5, 6, 7, 8, 9, 10)

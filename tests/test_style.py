@@ -12,9 +12,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from lcnotation import style
-from lcnotation.reader import parse_game
-from lcnotation.style import StyleState, check_style
+from lcnotation.tools import style
+from lcnotation.text.reader import parse_game
+from lcnotation.tools.style import StyleState, check_style
 from strategies import examples, written_games
 
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import Dict, Tuple
 
-from .checker import RULE_CODES
-from .errors import Severity
-from .messages import SYNTAX_CODES
+from ..game.checker import RULE_CODES
+from ..text.errors import Severity
+from ..text.messages import SYNTAX_CODES
 from .style import STYLE_CODES
 
 __all__ = ["ALL_CODES", "FAMILIES"]

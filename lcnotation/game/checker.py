@@ -1,11 +1,11 @@
 """The rules checker: replay a game and report every rule it breaks.
 
 :func:`check` reads the game's headers (colours, players, the deal, the
-result), replays its moves on a :class:`~lcnotation.state.GameState` and
+result), replays its moves on a :class:`~lcnotation.game.state.GameState` and
 returns a :class:`CheckReport`: the diagnostics (the game's own syntax errors
 included), sorted by position, the final state and the score.
 
->>> from lcnotation.reader import parse_game
+>>> from lcnotation.text.reader import parse_game
 >>> report = check(parse_game('[Player1 "North"]\\n[Player2 "South"]\\nR7-D BHD-D R4-B'))
 >>> for d in report.diagnostics:
 ...     print(d)
@@ -23,9 +23,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Tuple
 
-from .ast import Game, Header, Span
-from .errors import Diagnostic, NotationError, Severity
-from .headers import DEFAULT_COLORS, parse_result
+from ..text.ast import Game, Header, Span
+from ..text.errors import Diagnostic, NotationError, Severity
+from ..text.headers import DEFAULT_COLORS, parse_result
 from .scoring import GameScore
 from .state import NO_SPAN, GameState, read_setup
 

@@ -5,7 +5,7 @@ a whole round (to the last card of the draw pile, unless ``turns`` stops it
 earlier).  Everything is drawn from ``random.Random(seed)``: the same seed
 and options always give the same game.
 
->>> from lcnotation.formatter import format_game
+>>> from lcnotation.text.formatter import format_game
 >>> game = generate_game(seed=7, colors="RGWBY", players=("North", "South"))
 >>> for line in format_game(game).splitlines()[:8]:
 ...     print(line)
@@ -17,7 +17,7 @@ and options always give the same game.
 <BLANKLINE>
 1. GH-D
 2. R10D-D
->>> from lcnotation.checker import check
+>>> from lcnotation.game.checker import check
 >>> check(game).ok
 True
 """
@@ -27,9 +27,9 @@ from __future__ import annotations
 import random
 from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
-from .ast import HANDSHAKE, Card, Draw, Game, Header, Move, Placement
-from .formatter import format_card
-from .headers import DEFAULT_COLORS, parse_colors
+from ..text.ast import HANDSHAKE, Card, Draw, Game, Header, Move, Placement
+from ..text.formatter import format_card
+from ..text.headers import DEFAULT_COLORS, parse_colors
 from .scoring import score_expedition
 from .state import HAND_SIZE
 

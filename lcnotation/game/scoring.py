@@ -6,7 +6,7 @@ the bonus is not multiplied); an expedition without cards scores 0.
 
 >>> score_expedition([2, 3, 7, 8, 10])
 10
->>> from lcnotation.ast import Card
+>>> from lcnotation.text.ast import Card
 >>> score_expedition([Card("R", HANDSHAKE), Card("R", 4), Card("R", 6), Card("R", 7)])
 -6
 >>> score_expedition([])
@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Dict, Iterable, Optional, Sequence, Tuple, Union
 
-from .ast import HANDSHAKE, Card, Game
+from ..text.ast import HANDSHAKE, Card, Game
 
 __all__ = ["score_expedition", "score_ranks", "GameScore", "score", "match_totals"]
 
@@ -93,10 +93,10 @@ class GameScore:
 def score(game: Game) -> GameScore:
     """Replay ``game`` and score it (as it stands, if the record is incomplete).
 
-    Rules violations do not stop the replay; :func:`lcnotation.checker.check`
+    Rules violations do not stop the replay; :func:`lcnotation.game.checker.check`
     reports them.
 
-    >>> from lcnotation.reader import parse_game
+    >>> from lcnotation.text.reader import parse_game
     >>> s = score(parse_game('[Player1 "Ann"]\\n[Player2 "Bob"]\\nR5-D BH-D R8-D'))
     >>> s.players, s.totals, s.complete
     (('Ann', 'Bob'), (-7, -40), False)

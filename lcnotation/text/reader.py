@@ -58,7 +58,7 @@ def parse_move(text: str) -> Move:
     >>> parse_move("R11-D")
     Traceback (most recent call last):
     ...
-    lcnotation.errors.NotationError: line 1, column 2: expected a rank (2 to 10, or H) after the colour 'R', found '11' (N103)
+    lcnotation.text.errors.NotationError: line 1, column 2: expected a rank (2 to 10, or H) after the colour 'R', found '11' (N103)
     """
     b = parser().run("move", _lone_cr_as_lf(text), strict=False)
     if not b.errors:

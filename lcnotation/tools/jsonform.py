@@ -7,7 +7,7 @@ document back gives games equal to those written, so ``.lcn -> JSON ->
 .lcn`` loses nothing.  ``spec/json-form.md`` describes the form field by
 field and ``spec/lcnotation-json.schema.json`` is its JSON Schema.
 
->>> from lcnotation.reader import parse_games
+>>> from lcnotation.text.reader import parse_games
 >>> games = list(parse_games('[Event "Club"]\\nRH-D {a wager} BHD-R'))
 >>> text = to_json(games)
 >>> print(text, end="")
@@ -36,7 +36,7 @@ naming its JSON path and its line and column in the document:
 >>> from_json('{"format": "lcnotation", "version": 1, "games": [{"headers": [], "moves": [7]}]}')
 Traceback (most recent call last):
 ...
-lcnotation.dialects.ConversionError: line 1, column 76: $.games[0].moves[0]: expected a move object, found a number (J102)
+lcnotation.text.dialects.ConversionError: line 1, column 76: $.games[0].moves[0]: expected a move object, found a number (J102)
 """
 
 from __future__ import annotations
@@ -46,11 +46,11 @@ import re
 from typing import (Any, Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple,
                     Union)
 
-from .ast import HANDSHAKE, Card, Comment, Draw, Game, Header, Move, Placement, Span
-from .dialects import COLOR_LETTERS, ConversionError
-from .errors import NotationError
-from .formatter import format_move
-from .reader import parse_move
+from ..text.ast import HANDSHAKE, Card, Comment, Draw, Game, Header, Move, Placement, Span
+from ..text.dialects import COLOR_LETTERS, ConversionError
+from ..text.errors import NotationError
+from ..text.formatter import format_move
+from ..text.reader import parse_move
 
 __all__ = ["FORMAT", "VERSION", "JSONFormError", "to_json", "iter_json", "from_json",
            "decode", "from_data", "locate"]
@@ -221,7 +221,7 @@ def decode(text: str, *, path: Optional[str] = None) -> Any:
     >>> decode('{"a": [1, 2')
     Traceback (most recent call last):
     ...
-    lcnotation.dialects.ConversionError: line 1, column 12: not JSON: Expecting ',' delimiter (J101)
+    lcnotation.text.dialects.ConversionError: line 1, column 12: not JSON: Expecting ',' delimiter (J101)
     """
     if text.startswith("\ufeff"):
         text = " " + text[1:]  # same length, so positions stay those of the file

@@ -68,9 +68,9 @@ def grammar_text() -> str:
     True
     """
     try:
-        from . import grammar
+        from .. import grammar
     except ImportError:  # a source checkout that was not installed
-        folder = Path(__file__).resolve().parent.parent / "grammar"
+        folder = Path(__file__).resolve().parents[2] / "grammar"
     else:
         folder = Path(grammar.__file__).parent
     return (folder / GRAMMAR_FILE).read_text("utf-8")

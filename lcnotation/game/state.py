@@ -4,12 +4,12 @@
 expeditions, the discard piles, the draw pile (its size, and its cards when
 the deal is known), what is known of each hand, and so where every card can
 be.  :meth:`GameState.apply` plays one move for the side to move and returns
-the rules it breaks as :class:`~lcnotation.errors.Diagnostic` objects; it
+the rules it breaks as :class:`~lcnotation.text.errors.Diagnostic` objects; it
 never raises for a rules problem, and after one it goes on from the most
 sensible state, so that later problems are still found and one typo does not
 produce a cascade of errors.
 
->>> from lcnotation.reader import parse_move
+>>> from lcnotation.text.reader import parse_move
 >>> state = GameState(players=("North", "South"))
 >>> state.apply(parse_move("R7-D")), state.apply(parse_move("BHD-D"))
 ([], [])
@@ -31,9 +31,9 @@ from __future__ import annotations
 from typing import (Dict, Iterable, List, NamedTuple, Optional, Sequence, Set, Tuple,
                     Union)
 
-from .ast import HANDSHAKE, Card, Draw, Game, Header, Move, Placement, Span
-from .errors import Diagnostic, NotationError, Severity
-from .headers import DEFAULT_COLORS, parse_cards, parse_colors
+from ..text.ast import HANDSHAKE, Card, Draw, Game, Header, Move, Placement, Span
+from ..text.errors import Diagnostic, NotationError, Severity
+from ..text.headers import DEFAULT_COLORS, parse_cards, parse_colors
 from .scoring import GameScore, score_ranks
 
 __all__ = ["GameState", "Location", "Setup", "read_setup", "HAND_SIZE", "CARDS_PER_COLOR",
@@ -109,7 +109,7 @@ class GameState:
     None when unknown) and ``deck`` (top card first) give the deal when it is
     known.  Players are numbered 0 (Player1, who moves first) and 1.
 
-    >>> from lcnotation.formatter import format_move
+    >>> from lcnotation.text.formatter import format_move
     >>> deck = [Card(c, r) for c in "RGWBY" for r in (0, 0, 0, 2, 3, 4, 5, 6, 7, 8, 9, 10)]
     >>> state = GameState(hands=(deck[:8], deck[8:16]), deck=deck[16:])
     >>> [format_move(m) for m in state.legal_moves()[:4]]
@@ -207,7 +207,7 @@ class GameState:
     def copy(self) -> GameState:
         """An independent copy, to try moves on.
 
-        >>> from lcnotation.reader import parse_move
+        >>> from lcnotation.text.reader import parse_move
         >>> state = GameState()
         >>> trial = state.copy()
         >>> trial.apply(parse_move("R5-D")), trial.turn, state.turn
@@ -290,7 +290,7 @@ class GameState:
     def locate(self, card: Card) -> Tuple[Location, ...]:
         """Where the copies of ``card`` are (one Location per copy).
 
-        >>> from lcnotation.reader import parse_move
+        >>> from lcnotation.text.reader import parse_move
         >>> state = GameState()
         >>> _ = state.apply(parse_move("R5D-D"))
         >>> state.locate(Card("R", 5))
@@ -378,7 +378,7 @@ class GameState:
         once (R109, with how many moves follow it), and it and the moves
         after it are not played.
 
-        >>> from lcnotation.reader import parse_game
+        >>> from lcnotation.text.reader import parse_game
         >>> state = GameState()
         >>> [d.code for d in state.play(parse_game("R7-D B4-D R4-D").moves)]
         ['R101']
@@ -720,7 +720,7 @@ def read_setup(game: Game, default_colors: Tuple[str, ...] = DEFAULT_COLORS) -> 
     (``R201`` to ``R203``, ``R205``).  An unreadable Colors header yields its
     readable colour letters; a deal with any problem is not used.
 
-    >>> from lcnotation.reader import parse_game
+    >>> from lcnotation.text.reader import parse_game
     >>> setup = read_setup(parse_game('[Colors "RGWBYK"] [Hand1 "R3"]'))
     >>> setup.colors, setup.hands, [d.code for d in setup.diagnostics]
     (('R', 'G', 'W', 'B', 'Y', 'K'), (None, None), ['R201'])

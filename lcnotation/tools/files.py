@@ -22,9 +22,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import IO, Iterator, Optional, Tuple
 
-from .ast import Span
-from .errors import NotationError
-from .lineends import as_lf, not_utf8
+from ..text.ast import Span
+from ..text.errors import NotationError
+from ..text.lineends import as_lf, not_utf8
 
 __all__ = ["BOM", "SourceFile", "decode_text", "decode_source", "read_source",
            "atomic_writer", "write_atomic"]
@@ -65,7 +65,7 @@ def decode_text(data: bytes) -> Tuple[str, bool]:
     >>> decode_text(b"R3-D\\rG\\xff")
     Traceback (most recent call last):
     ...
-    lcnotation.errors.NotationError: line 2, column 2: not UTF-8 text: byte 0xff at byte offset 6 cannot be decoded (N001)
+    lcnotation.text.errors.NotationError: line 2, column 2: not UTF-8 text: byte 0xff at byte offset 6 cannot be decoded (N001)
     """
     bom = data.startswith(BOM)
     skipped = len(BOM) if bom else 0

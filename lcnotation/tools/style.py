@@ -3,7 +3,7 @@
 Each finding may carry a :class:`Fix`, a set of text edits that is safe to
 apply: only spellings whose meaning is certain are ever rewritten.
 
->>> from lcnotation.reader import parse_game
+>>> from lcnotation.text.reader import parse_game
 >>> text = "1. r3-d 2. BHX-D 3. R4D-B"
 >>> [(f.diagnostic.code, f.diagnostic.column) for f in check_style(parse_game(text), text)]
 [('S102', 4), ('S101', 21)]
@@ -15,10 +15,10 @@ import re
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from .ast import Game, Move, Span
-from .dialects import Dialect
-from .errors import Diagnostic, Severity
-from .headers import DEFAULT_COLORS, KNOWN_TAGS
+from ..text.ast import Game, Move, Span
+from ..text.dialects import Dialect
+from ..text.errors import Diagnostic, Severity
+from ..text.headers import DEFAULT_COLORS, KNOWN_TAGS
 
 __all__ = ["Edit", "Fix", "Finding", "StyleState", "check_style", "apply_fixes", "STYLE_CODES"]
 

@@ -1,6 +1,6 @@
 """Writing lint findings: plain text, JSON, GitHub annotations and SARIF 2.1.0.
 
->>> from lcnotation.ast import Span
+>>> from lcnotation.text.ast import Span
 >>> d = Diagnostic("N103", "bad rank", Span(2, 4, 2, 6, 10, 12), path="a.lcn")
 >>> print(text_line(d))
 a.lcn:2:4: N103 bad rank
@@ -18,7 +18,7 @@ from typing import Any, Dict, List, Sequence
 from urllib.parse import quote
 
 from .codes import ALL_CODES
-from .errors import Diagnostic, Severity
+from ..text.errors import Diagnostic, Severity
 from .lint import FileReport
 
 __all__ = ["printable", "text_line", "github_line", "json_text", "to_json", "to_sarif",

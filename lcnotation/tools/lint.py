@@ -15,12 +15,12 @@ import re
 from dataclasses import dataclass, field
 from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
-from .ast import Comment, Game
-from .checker import check
-from .dialects import get_dialect
-from .errors import Diagnostic, Severity
-from .headers import DEFAULT_COLORS
-from .reader import _decoded_lines, _lone_cr_as_lf, _parse, split_games
+from ..text.ast import Comment, Game
+from ..game.checker import check
+from ..text.dialects import get_dialect
+from ..text.errors import Diagnostic, Severity
+from ..text.headers import DEFAULT_COLORS
+from ..text.reader import _decoded_lines, _lone_cr_as_lf, _parse, split_games
 from .style import Finding, Fix, StyleState, apply_fixes, check_style
 
 __all__ = ["LintConfig", "FileReport", "lint_text", "lint_file", "lint_lines", "fix_text",

@@ -18,9 +18,9 @@ express, each with its position:
 >>> convert_text("1. R3-D 2. P4-D", to="v1-draft")
 Traceback (most recent call last):
 ...
-lcnotation.dialects.ConversionError: line 1, column 12: the move P4-D uses the colour P, which the v1-draft dialect cannot write (its colours: R G W B Y K) (C101)
+lcnotation.text.dialects.ConversionError: line 1, column 12: the move P4-D uses the colour P, which the v1-draft dialect cannot write (its colours: R G W B Y K) (C101)
 
-The ``json`` dialect is the JSON form of :mod:`lcnotation.jsonform`; a JSON
+The ``json`` dialect is the JSON form of :mod:`lcnotation.tools.jsonform`; a JSON
 document is read back in the canonical layout:
 
 >>> print(convert_text(convert_text("R3-D {go} BHD-D", to="json"), to="v1"), end="")
@@ -41,13 +41,13 @@ from __future__ import annotations
 import re
 from typing import Dict, Iterable, Iterator, List, NamedTuple, Optional, Tuple, Union
 
-from .ast import Comment, Game, Span
-from .dialects import DIALECTS, ConversionError, Dialect, get_dialect
-from .errors import NotationError
-from .formatter import format_card, format_games, format_move
-from .headers import parse_cards, parse_colors
+from ..text.ast import Comment, Game, Span
+from ..text.dialects import DIALECTS, ConversionError, Dialect, get_dialect
+from ..text.errors import NotationError
+from ..text.formatter import format_card, format_games, format_move
+from ..text.headers import parse_cards, parse_colors
 from .jsonform import JSONPath, decode, errors_at, from_data, iter_json, to_json
-from .reader import parse_game, split_games
+from ..text.reader import parse_game, split_games
 
 __all__ = ["JSON", "MIXED", "UNKNOWN", "ConversionError", "Detection", "dialect_names",
            "detect_dialect", "convert_text", "convert_lines"]
@@ -303,7 +303,7 @@ def convert_text(text: str, to: DialectName = "v1", *, source: Optional[DialectN
     >>> convert_text("r3-d bhd-d", to="v1", source="x-discard")
     Traceback (most recent call last):
     ...
-    lcnotation.dialects.ConversionError: line 1, column 1: 'r3-d' is not spelt as the x-discard dialect spells it ('R3-D') (C103) (and 1 more problem)
+    lcnotation.text.dialects.ConversionError: line 1, column 1: 'r3-d' is not spelt as the x-discard dialect spells it ('R3-D') (C103) (and 1 more problem)
     """
     target = _resolve(to)
     reader = None if source is None else _resolve(source)
@@ -409,7 +409,7 @@ def detect_dialect(text: str, games: Optional[Iterable[Game]] = None) -> Detecti
 
     The syntax tree does not keep spellings, so the text is needed; pass
     ``games`` when they were already read from this very text (with
-    :func:`~lcnotation.reader.parse_games`) to save reading it again.
+    :func:`~lcnotation.text.reader.parse_games`) to save reading it again.
     Unreadable moves are not counted.
 
     >>> detect_dialect("1. R3-D 2. BHX-D").dialect

@@ -41,7 +41,7 @@ def terminal_patterns(lark, lookbehind: bool = True) -> Dict[str, str]:
     matched one after the other, as parts of one move, the part before is
     already what they look for.
 
-    >>> from lcnotation.parser import parser
+    >>> from lcnotation.text.parser import parser
     >>> lark = parser().lark
     >>> terminal_patterns(lark)["DISCARD"], terminal_patterns(lark, False)["DISCARD"]
     ('(?:(?<=[0-9Hh])[DdXx])', '(?:[DdXx])')

@@ -8,7 +8,7 @@ markers), so dialects matter when writing.
 A dialect also declares what it *cannot* express: ``colors`` limits the
 colour letters it can write, and ``comments=False`` says it has no way to
 write comments.  Writing something outside those limits is refused, never
-approximated (:class:`ConversionError` in :mod:`lcnotation.convert`).
+approximated (:class:`ConversionError` in :mod:`lcnotation.tools.convert`).
 
 >>> get_dialect("x-discard").discard
 'X'
@@ -114,10 +114,10 @@ class ConversionError(NotationError):
     A conversion refuses rather than guesses: for syntax errors in its input,
     for something the target dialect cannot express, for a JSON document of
     the wrong shape.  ``errors`` lists every problem (each a
-    :class:`~lcnotation.errors.NotationError` with its position); the
+    :class:`~lcnotation.text.errors.NotationError` with its position); the
     exception's own message, span and code are those of the first.
 
-    >>> from lcnotation.ast import Span
+    >>> from lcnotation.text.ast import Span
     >>> a = NotationError("first", Span(1, 1, 1, 2, 0, 1), code="N101")
     >>> b = NotationError("second", Span(2, 1, 2, 2, 5, 6), code="N103")
     >>> err = ConversionError([a, b])

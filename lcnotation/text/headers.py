@@ -105,7 +105,7 @@ def parse_colors(value: Union[str, Header]) -> Tuple[str, ...]:
     >>> parse_colors("RGWBYD")
     Traceback (most recent call last):
     ...
-    lcnotation.errors.NotationError: line 1, column 6: Colors: 'D' is not a colour letter: D is reserved for the draw pile (N120)
+    lcnotation.text.errors.NotationError: line 1, column 6: Colors: 'D' is not a colour letter: D is reserved for the draw pile (N120)
     """
     text, line, offset, _ = _source(value)
     try:
@@ -137,7 +137,7 @@ def parse_cards(value: Union[str, Header]) -> Tuple[Card, ...]:
     >>> parse_cards("R3 R11")
     Traceback (most recent call last):
     ...
-    lcnotation.errors.NotationError: line 1, column 5: expected a rank (2 to 10, or H) after the colour 'R', found '11' (N121)
+    lcnotation.text.errors.NotationError: line 1, column 5: expected a rank (2 to 10, or H) after the colour 'R', found '11' (N121)
     """
     text, line, offset, name = _source(value)
     try:

@@ -5,7 +5,7 @@ LintConfig(select=('N', 'R'), ignore=('R2',), colors=('R', 'G', 'W', 'B', 'Y', '
 >>> config_from_table({"ignore": ["R9"]})
 Traceback (most recent call last):
 ...
-lcnotation.config.ConfigError: 'ignore': no code starts with 'R9'
+lcnotation.tools.config.ConfigError: 'ignore': no code starts with 'R9'
 """
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ import sys
 from typing import Any, Mapping, Optional, Sequence, Tuple
 
 from .codes import ALL_CODES
-from .dialects import DIALECTS
-from .errors import NotationError
-from .headers import parse_colors
+from ..text.dialects import DIALECTS
+from ..text.errors import NotationError
+from ..text.headers import parse_colors
 from .lint import LintConfig
 
 if sys.version_info >= (3, 11):
