@@ -1,0 +1,26 @@
+"""Outside tools some tests need (a browser, a solver, npm packages).
+
+``require("chromium")`` returns the tool's path, or skips the test with the
+reason when it is missing; under ``CI=true`` a missing tool fails the test
+instead, since CI installs every tool (``scripts/setup-tests.sh``) and must
+run every test.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+
+import pytest
+
+
+def require(command: str, why: str = "") -> str:
+    """The path of ``command``; skip (or, on CI, fail) when it is not installed."""
+    path = shutil.which(command)
+    if path is None:
+        message = (f"{command} is not installed (scripts/setup-tests.sh installs it)"
+                   + (f": {why}" if why else ""))
+        if os.environ.get("CI") == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    return path
