@@ -7,7 +7,7 @@ import io
 import sys
 from typing import Dict
 
-from ..game.scoring import match_totals, score
+from ..game.checker import match_totals, score
 from ..text.reader import parse_games
 from ..tools.output import json_text
 from .common import EXIT_OK, EXIT_USAGE, Parser, add_command, expand_paths, read_input

@@ -31,7 +31,7 @@ from ..text.ast import HANDSHAKE, Card, Draw, Game, Header, Move, Placement
 from ..text.formatter import format_card
 from ..text.headers import DEFAULT_COLORS, parse_colors
 from .scoring import score_expedition
-from .state import HAND_SIZE
+from .setup import COLOR_DECK, HAND_SIZE
 
 __all__ = ["generate_game", "generate_games", "generate_match", "COLOR_SETS", "NAMES"]
 
@@ -42,7 +42,6 @@ COLOR_SETS: Tuple[Tuple[str, int], ...] = (("RGWBY", 6), ("RGWBYK", 2), ("RGWBYP
 NAMES = ("Ada", "Bram", "Cleo", "Dana", "Emil", "Fenna", "Gus", "Hana", "Ivo", "Juno",
          "North", "South")
 
-_RANKS = (HANDSHAKE, HANDSHAKE, HANDSHAKE, 2, 3, 4, 5, 6, 7, 8, 9, 10)
 _FROM_DRAW_PILE = Draw(None)
 
 
@@ -87,9 +86,9 @@ def generate_game(
         palette = tuple(rng.choices(sets, weights)[0])
     else:
         palette = parse_colors("".join(colors))
-    if len(palette) * len(_RANKS) < 2 * HAND_SIZE + 1:
+    if len(palette) * len(COLOR_DECK) < 2 * HAND_SIZE + 1:
         raise ValueError(f"colours {''.join(palette)!r}: too few cards for a deal")
-    deck = [Card(c, r) for c in palette for r in _RANKS]
+    deck = [Card(c, r) for c in palette for r in COLOR_DECK]
     rng.shuffle(deck)
     hands = [deck[:HAND_SIZE], deck[HAND_SIZE:2 * HAND_SIZE]]
     draw_pile = deck[:2 * HAND_SIZE - 1:-1]  # top card last, to draw with pop()

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Dict, Tuple
 
-from ..game.checker import RULE_CODES
+from ..game.violations import RULE_CODES
 from ..text.errors import Severity
 from ..text.messages import SYNTAX_CODES
 from .style import STYLE_CODES

@@ -1,0 +1,381 @@
+"""The rules a record can break: each as data, and its wording in English.
+
+The game model (:mod:`lcnotation.game.state`) and the reading of the deal
+(:mod:`lcnotation.game.setup`) report what is wrong as :class:`Violation`
+objects: a code and the facts of the case (who, which card, where), no text.
+The wording of every rule lives here, in each kind's :attr:`~Violation.message`;
+the checker turns violations into :class:`~lcnotation.text.errors.Diagnostic`
+objects with :meth:`Violation.to_diagnostic`.
+
+>>> from lcnotation.text.ast import Card
+>>> v = NotHigher(None, 2, "North", Card("R", 4), 7)
+>>> v.code, v.message
+('R101', "Red 4 cannot follow Red 7 on North's expedition: number cards must go up")
+>>> print(v.to_diagnostic())
+0:0: R101 Red 4 cannot follow Red 7 on North's expedition: number cards must go up
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar, Dict, Optional, Tuple
+
+from ..text.ast import HANDSHAKE, Card, Span
+from ..text.errors import Diagnostic, Severity
+
+__all__ = ["RULE_CODES", "NO_SPAN", "Violation", "card_name", "color_name",
+           "NotHigher", "HandshakeTooLate", "OnTable", "HeldByOther", "NotHeld",
+           "OutsideColors", "EmptyPile", "DrawBack", "AfterEnd", "Incomplete",
+           "DealSize", "NotInDeck", "DealtTooOften", "DealMisses", "WrongResult",
+           "ColorCount"]
+
+ERROR, WARNING, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
+
+#: Every rules code: its severity and what it reports.
+RULE_CODES: Dict[str, Tuple[Severity, str]] = {
+    "R101": (ERROR, "a number card not higher than the last card of its expedition"),
+    "R102": (ERROR, "a handshake played after a number card of its expedition"),
+    "R103": (ERROR, "a card already on the table (every copy is on an expedition or a "
+                    "discard pile)"),
+    "R104": (ERROR, "a card known to be in the other player's hand"),
+    "R105": (ERROR, "a card the mover cannot hold: by the deal it is in the draw pile, or "
+                    "the mover's hand is known and lacks it"),
+    "R106": (ERROR, "a colour outside the game's colour set"),
+    "R107": (ERROR, "a draw from an empty discard pile"),
+    "R108": (ERROR, "drawing back the card discarded in the same turn"),
+    "R109": (ERROR, "a move after the last card of the draw pile was drawn"),
+    "R110": (INFO, "a record that ends before the draw pile is spent (incomplete, still "
+                   "scored)"),
+    "R201": (ERROR, "a Hand1, Hand2 or Deck header with the wrong number of cards"),
+    "R202": (ERROR, "a card of the deal that is not in the game's deck, or is dealt more "
+                    "times than it exists"),
+    "R203": (ERROR, "a deal (Hand1, Hand2 and Deck) that misses cards of the full deck"),
+    "R204": (ERROR, "a Result header that disagrees with the score of the moves"),
+    "R205": (WARNING, "a Colors header with a number of colours other than 5 or 6"),
+}
+
+#: The position of a diagnostic about a node that was not read from text.
+NO_SPAN = Span(0, 0, 0, 0, 0, 0)
+
+_COLOR_NAMES = {"R": "Red", "G": "Green", "W": "White", "B": "Blue", "Y": "Yellow",
+                "K": "Black", "P": "Purple"}
+
+
+def color_name(color: str) -> str:
+    """``Red`` for ``R``; a colour without an English name keeps its letter."""
+    return _COLOR_NAMES.get(color, color)
+
+
+def card_name(color: str, rank: int) -> str:
+    """A card as a player says it.
+
+    >>> card_name("R", 7), card_name("B", HANDSHAKE), card_name("Q", 4)
+    ('Red 7', 'Blue handshake', 'Q4')
+    """
+    name = _COLOR_NAMES.get(color)
+    if name is None:
+        return color + ("H" if rank == HANDSHAKE else str(rank))
+    return f"{name} {'handshake' if rank == HANDSHAKE else rank}"
+
+
+def _card(card: Card) -> str:
+    return card_name(card.color, card.rank)
+
+
+def _cards(count: int) -> str:
+    return f"{count} card{'' if count == 1 else 's'}"
+
+
+@dataclass(frozen=True)
+class Violation:
+    """A rule broken: ``span`` is where (None until known, or for a node not read
+    from text), ``turn`` the 0-based turn of the move concerned (None for the
+    headers); each kind adds the facts its wording needs."""
+
+    code: ClassVar[str] = ""
+    span: Optional[Span]
+    turn: Optional[int]
+
+    @property
+    def severity(self) -> Severity:
+        return RULE_CODES[self.code][0]
+
+    @property
+    def message(self) -> str:
+        """The violation in English."""
+        raise NotImplementedError
+
+    def to_diagnostic(self) -> Diagnostic:
+        return Diagnostic(self.code, self.message, self.span or NO_SPAN, self.severity,
+                          None, self.turn)
+
+
+# ---------------------------------------------------------------- moves
+
+
+@dataclass(frozen=True)
+class NotHigher(Violation):
+    """A number card played on an expedition whose last card (``last``) is not lower."""
+
+    code: ClassVar[str] = "R101"
+    player: str
+    card: Card
+    last: int
+
+    @property
+    def message(self) -> str:
+        return (f"{_card(self.card)} cannot follow {card_name(self.card.color, self.last)} "
+                f"on {self.player}'s expedition: number cards must go up")
+
+
+@dataclass(frozen=True)
+class HandshakeTooLate(Violation):
+    """A handshake played on an expedition whose last card (``last``) is a number."""
+
+    code: ClassVar[str] = "R102"
+    player: str
+    color: str
+    last: int
+
+    @property
+    def message(self) -> str:
+        return (f"{self.player} cannot add a {color_name(self.color)} handshake after "
+                f"{card_name(self.color, self.last)}: handshakes go before any number card")
+
+
+@dataclass(frozen=True)
+class OnTable(Violation):
+    """Every copy of ``card`` is on the table; ``place`` is where the one copy of
+    a number card is (``on North's expedition``, ``in the Red discard pile``)."""
+
+    code: ClassVar[str] = "R103"
+    player: str
+    card: Card
+    place: str
+
+    @property
+    def message(self) -> str:
+        card = _card(self.card)
+        if self.card.rank == HANDSHAKE:
+            return (f"{self.player} cannot place a {card}: all three "
+                    f"{color_name(self.card.color)} handshakes are already on the table")
+        return (f"{self.player} cannot place {card}: it is already {self.place}, and there "
+                f"is only one {card}")
+
+    @staticmethod
+    def expedition(player: str) -> str:
+        return f"on {player}'s expedition"
+
+    @staticmethod
+    def discard_pile(color: str) -> str:
+        return f"in the {color_name(color)} discard pile"
+
+
+@dataclass(frozen=True)
+class HeldByOther(Violation):
+    code: ClassVar[str] = "R104"
+    player: str
+    card: Card
+    holder: str
+
+    @property
+    def message(self) -> str:
+        return f"{self.player} cannot place {_card(self.card)}: {self.holder} holds it"
+
+
+@dataclass(frozen=True)
+class NotHeld(Violation):
+    """The mover cannot hold ``card``: ``hand`` is the mover's known cards, or None
+    when the deal puts the card in the draw pile."""
+
+    code: ClassVar[str] = "R105"
+    player: str
+    card: Card
+    hand: Optional[Tuple[Card, ...]]
+
+    @property
+    def message(self) -> str:
+        if self.hand is None:
+            why = "by the deal it is still in the draw pile"
+        elif self.hand:
+            why = f"{self.player}'s hand is {', '.join(map(_card, self.hand))}"
+        else:
+            why = f"{self.player}'s hand is empty"
+        return f"{self.player} does not hold {_card(self.card)}: {why}"
+
+
+@dataclass(frozen=True)
+class OutsideColors(Violation):
+    """A move names ``color``, which is not one of ``colors``: it ``plays`` or
+    ``discards`` ``card``, or ``draws`` (``card`` None) from its discard pile."""
+
+    code: ClassVar[str] = "R106"
+    player: str
+    action: str
+    color: str
+    card: Optional[Card]
+    colors: Tuple[str, ...]
+
+    @property
+    def message(self) -> str:
+        what = (f"{self.action} {_card(self.card)}" if self.card is not None
+                else f"{self.action} from the {self.color} discard pile")
+        return (f"{self.player} {what}, but {self.color} is not one of this game's colours "
+                f"({''.join(self.colors)})")
+
+
+@dataclass(frozen=True)
+class EmptyPile(Violation):
+    code: ClassVar[str] = "R107"
+    player: str
+    color: str
+
+    @property
+    def message(self) -> str:
+        return (f"{self.player} draws from the {color_name(self.color)} discard pile, but "
+                "it is empty")
+
+
+@dataclass(frozen=True)
+class DrawBack(Violation):
+    code: ClassVar[str] = "R108"
+    player: str
+    card: Card
+
+    @property
+    def message(self) -> str:
+        return (f"{self.player} cannot draw back the {_card(self.card)}: a card discarded "
+                "this turn stays on its pile until the next turn")
+
+
+@dataclass(frozen=True)
+class AfterEnd(Violation):
+    """A move after the round ended (on turn ``end_turn``, None when unknown);
+    ``rest`` more moves follow it."""
+
+    code: ClassVar[str] = "R109"
+    end_turn: Optional[int]
+    rest: int
+
+    @property
+    def message(self) -> str:
+        when = "" if self.end_turn is None else f" on turn {self.end_turn + 1}"
+        rest = self.rest
+        more = ("" if not rest else " (1 more move follows)" if rest == 1
+                else f" ({rest} more moves follow)")
+        return (f"the round is over: the last card of the draw pile was drawn{when}, and no "
+                f"move may follow it{more}")
+
+
+@dataclass(frozen=True)
+class Incomplete(Violation):
+    """The record ends with between ``low`` and ``high`` cards in the draw pile."""
+
+    code: ClassVar[str] = "R110"
+    low: int
+    high: int
+
+    @property
+    def message(self) -> str:
+        left = f"{self.high}" if self.low == self.high else f"{self.low} to {self.high}"
+        return (f"the record ends with {left} cards in the draw pile: the round is "
+                "incomplete, and is scored as it stands")
+
+
+# ---------------------------------------------------------------- headers
+
+
+@dataclass(frozen=True)
+class DealSize(Violation):
+    """Deal header ``part`` (Hand1, Hand2 or Deck) holds ``count`` cards, not ``expected``."""
+
+    code: ClassVar[str] = "R201"
+    index: ClassVar[int] = -1
+    part: str
+    count: int
+    expected: int
+
+    @property
+    def message(self) -> str:
+        whom = ("each player is dealt" if self.part != "Deck"
+                else "after the deal the draw pile holds")
+        return f"{self.part} holds {_cards(self.count)}: {whom} {self.expected}"
+
+
+@dataclass(frozen=True)
+class NotInDeck(Violation):
+    """Card ``index`` of deal header ``part`` is of a colour outside ``colors``."""
+
+    code: ClassVar[str] = "R202"
+    part: str
+    index: int
+    card: Card
+    colors: Tuple[str, ...]
+
+    @property
+    def message(self) -> str:
+        return (f"{_card(self.card)} is not a card of this game: its colours are "
+                f"{''.join(self.colors)}")
+
+
+@dataclass(frozen=True)
+class DealtTooOften(Violation):
+    """Card ``index`` of ``part`` is copy number ``times`` of its card, dealt in ``parts``."""
+
+    code: ClassVar[str] = "R202"
+    part: str
+    index: int
+    card: Card
+    times: int
+    parts: Tuple[str, ...]
+
+    @property
+    def message(self) -> str:
+        card = _card(self.card)
+        times = {2: "twice", 4: "four times"}.get(self.times, f"{self.times} times")
+        only = (f"only one {card}" if self.card.rank != HANDSHAKE
+                else f"three {color_name(self.card.color)} handshakes")
+        return f"{card} is dealt {times} ({' and '.join(self.parts)}): there is {only}"
+
+
+@dataclass(frozen=True)
+class DealMisses(Violation):
+    """The whole deal is given and lacks ``missing`` cards of the deck."""
+
+    code: ClassVar[str] = "R203"
+    missing: Tuple[Card, ...]
+    part: ClassVar[str] = "Deck"
+    index: ClassVar[int] = -1
+
+    @property
+    def message(self) -> str:
+        return (f"the deal misses {_cards(len(self.missing))} of the full deck: "
+                f"{', '.join(map(_card, self.missing))}")
+
+
+@dataclass(frozen=True)
+class WrongResult(Violation):
+    """The Result header says ``claimed``; the moves score ``actual`` for ``players``."""
+
+    code: ClassVar[str] = "R204"
+    claimed: Tuple[int, int]
+    actual: Tuple[int, int]
+    players: Tuple[str, str]
+
+    @property
+    def message(self) -> str:
+        (a, b), (x, y), (p, q) = self.claimed, self.actual, self.players
+        return f"Result says {a}-{b}, but the moves score {x}-{y} ({p} {x}, {q} {y})"
+
+
+@dataclass(frozen=True)
+class ColorCount(Violation):
+    """The Colors header lists ``count`` colours."""
+
+    code: ClassVar[str] = "R205"
+    count: int
+
+    @property
+    def message(self) -> str:
+        return (f"Colors lists {self.count} colour{'s' if self.count != 1 else ''}: "
+                "Lost Cities is played with 5 or 6")
