@@ -1,11 +1,19 @@
 """Every diagnostic code lcnotation reports, by family.
 
-- ``N``: notation (syntax), from the reader and the header-value parsers;
+- ``N``: notation (syntax), from the reader and the header-value parsers
+  (``N100`` is the code of a :class:`~lcnotation.text.errors.NotationError`
+  made without a more specific one);
 - ``R``: rules, from the checker;
-- ``S``: style, from the linter.
+- ``S``: style, from the linter;
+- ``C``: conversion, when a conversion would lose information or guess;
+- ``J``: the JSON form, when a document cannot be read.
 
->>> ALL_CODES["N103"][0], ALL_CODES["R101"][0], ALL_CODES["S102"][0]
-(<Severity.ERROR: 'error'>, <Severity.ERROR: 'error'>, <Severity.WARNING: 'warning'>)
+Each family's table lives with the code that reports it; this module only
+gathers them.  ``lcn lint --select`` and ``--ignore`` accept these codes and
+their prefixes, and the SARIF output describes each.
+
+>>> ALL_CODES["N103"][0], ALL_CODES["R101"][0], ALL_CODES["S102"][0], ALL_CODES["C101"][0]
+(<Severity.ERROR: 'error'>, <Severity.ERROR: 'error'>, <Severity.WARNING: 'warning'>, <Severity.ERROR: 'error'>)
 """
 
 from __future__ import annotations
@@ -15,16 +23,24 @@ from typing import Dict, Tuple
 from ..game.violations import RULE_CODES
 from ..text.errors import Severity
 from ..text.messages import SYNTAX_CODES
+from .convert import CONVERSION_CODES
+from .jsonform import JSON_CODES
 from .style import STYLE_CODES
 
 __all__ = ["ALL_CODES", "FAMILIES"]
 
 #: The families, by code prefix.
-FAMILIES = {"N": "notation (syntax)", "R": "rules", "S": "style"}
+FAMILIES = {"N": "notation (syntax)", "R": "rules", "S": "style", "C": "conversion",
+            "J": "JSON form"}
+
+_ERROR = Severity.ERROR
 
 #: code -> (severity, summary)
 ALL_CODES: Dict[str, Tuple[Severity, str]] = {
-    **{code: (Severity.ERROR, summary) for code, summary in SYNTAX_CODES.items()},
+    **{code: (_ERROR, summary) for code, summary in SYNTAX_CODES.items()},
+    "N100": (_ERROR, "a notation error without a more specific code"),
     **RULE_CODES,
     **STYLE_CODES,
+    **{code: (_ERROR, summary) for code, summary in CONVERSION_CODES.items()},
+    **{code: (_ERROR, summary) for code, summary in JSON_CODES.items()},
 }

@@ -50,7 +50,15 @@ from .jsonform import JSONPath, decode, errors_at, from_data, iter_json, to_json
 from ..text.reader import parse_game, split_games
 
 __all__ = ["JSON", "MIXED", "UNKNOWN", "ConversionError", "Detection", "dialect_names",
-           "detect_dialect", "convert_text", "convert_lines"]
+           "detect_dialect", "convert_text", "convert_lines", "CONVERSION_CODES"]
+
+#: Every conversion code (family C), with what it reports; each is an error.
+CONVERSION_CODES: Dict[str, str] = {
+    "C101": "a colour the target dialect cannot write (in a move, the Colors header or "
+            "a card of Hand1, Hand2 or Deck)",
+    "C102": "a comment, and the target dialect cannot write comments",
+    "C103": "a move not spelt the way the declared source dialect spells it",
+}
 
 #: The name of the JSON form among the dialects.
 JSON = "json"
