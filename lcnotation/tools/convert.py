@@ -38,19 +38,23 @@ have J codes, see ``spec/json-form.md``):
 
 from __future__ import annotations
 
+import io
 import re
-from typing import Dict, Iterable, Iterator, List, NamedTuple, Optional, Tuple, Union
+from typing import (BinaryIO, Dict, Iterable, Iterator, List, NamedTuple, Optional, Tuple,
+                    Union)
 
 from ..text.ast import Comment, Game, Span
 from ..text.dialects import DIALECTS, ConversionError, Dialect, get_dialect
 from ..text.errors import NotationError
 from ..text.formatter import format_card, format_games, format_move
 from ..text.headers import parse_cards, parse_colors
-from .jsonform import JSONPath, decode, errors_at, from_data, iter_json, to_json
 from ..text.reader import parse_game, split_games
+from .files import BOM, decode_text
+from .jsonform import JSONPath, decode, errors_at, from_data, iter_json, to_json
 
 __all__ = ["JSON", "MIXED", "UNKNOWN", "ConversionError", "Detection", "dialect_names",
-           "detect_dialect", "convert_text", "convert_lines", "CONVERSION_CODES"]
+           "detect_dialect", "convert_text", "convert_lines", "convert_file",
+           "CONVERSION_CODES"]
 
 #: Every conversion code (family C), with what it reports; each is an error.
 CONVERSION_CODES: Dict[str, str] = {
@@ -313,11 +317,16 @@ def convert_text(text: str, to: DialectName = "v1", *, source: Optional[DialectN
     ...
     lcnotation.text.dialects.ConversionError: line 1, column 1: 'r3-d' is not spelt as the x-discard dialect spells it ('R3-D') (C103) (and 1 more problem)
     """
-    target = _resolve(to)
-    reader = None if source is None else _resolve(source)
+    return _convert_whole(text, _resolve(to), None if source is None else _resolve(source),
+                          path)[0]
+
+
+def _convert_whole(text: str, target: Union[Dialect, str], reader: Optional[Union[Dialect, str]],
+                   path: Optional[str]) -> Tuple[str, bool]:
+    """:func:`convert_text`, and whether ``text`` was read as a JSON form document."""
     data = _json_document(text) if reader is None else None
     if reader is JSON or data is not None:
-        return _convert_json(text, data, target, path)
+        return _convert_json(text, data, target, path), True
     lines = (m.group() for m in _LINE.finditer(text))
     errors: List[NotationError] = []
     chunks: List[str] = []
@@ -333,7 +342,7 @@ def convert_text(text: str, to: DialectName = "v1", *, source: Optional[DialectN
                 chunks.append(_rewrite(part, target))
     if errors:
         raise ConversionError(errors)
-    return to_json(games) if target is JSON else "".join(chunks)
+    return (to_json(games) if target is JSON else "".join(chunks)), False
 
 
 def _convert_json(text: str, data: object, target: Union[Dialect, str],
@@ -372,11 +381,24 @@ def convert_lines(lines: Iterable[str], to: DialectName = "v1", *,
     if reader is JSON:
         yield convert_text("".join(lines), target, source=JSON, path=path)
         return
+    yield from _convert_stream(lines, target, reader, path, read_on=False)
+
+
+def _convert_stream(lines: Iterable[str], target: Union[Dialect, str],
+                    reader: Optional[Dialect], path: Optional[str],
+                    read_on: bool) -> Iterator[str]:
+    """:func:`convert_lines` for notation; with ``read_on``, a game that cannot be
+    converted stops the output but not the reading: the ConversionError comes at
+    the end, with the problems of every game."""
 
     def checked() -> Iterator[_Part]:
-        for part in _parts(lines, path):
+        parts = iter(_parts(lines, path))
+        for part in parts:
             problems = _problems(part, reader, target, path)
             if problems:
+                if read_on:
+                    for rest in parts:
+                        problems += _problems(rest, reader, target, path)
                 raise ConversionError(problems)
             yield part
 
@@ -385,6 +407,72 @@ def convert_lines(lines: Iterable[str], to: DialectName = "v1", *,
     else:
         for part in checked():
             yield _rewrite(part, target)
+
+
+#: How much of a file :func:`convert_file` reads before it decides how to read it.
+_PEEK = 4096
+
+
+def convert_file(data: BinaryIO, to: DialectName = "v1", *,
+                 source: Optional[DialectName] = None,
+                 path: Optional[str] = None) -> Iterator[bytes]:
+    """Convert the record file (or JSON form document) that ``data`` reads, as
+    pieces of UTF-8 to write one after another.
+
+    How to read it is decided here: a JSON form document (``source="json"``,
+    or text whose first character is ``{``, which may also be a comment) and
+    a file that cannot seek (a pipe) are read whole, as :func:`convert_text`
+    reads them; any other file is converted as a stream, game by game, as
+    :func:`convert_lines` does, in the memory of one game.  A byte-order mark
+    is kept, except into and out of the JSON form.
+
+    Raises :class:`ConversionError` with the problems of the whole file (a
+    stream that meets a game it cannot convert reads on for the problems of
+    the rest, and yields nothing more), NotationError (``N001``) for bytes
+    that are not UTF-8, OSError when reading fails.  What was yielded before
+    an exception is correct but incomplete: keep it only when the iteration
+    ends normally.  ``data`` is left open.
+
+    >>> import io
+    >>> b"".join(convert_file(io.BytesIO(b"\\xef\\xbb\\xbf1. R3-D\\r\\n"), to="lower"))
+    b'\\xef\\xbb\\xbf1. r3-d\\r\\n'
+    """
+    target = _resolve(to)
+    reader = None if source is None else _resolve(source)
+    start = data.tell() if data.seekable() else None
+    head = data.read(_PEEK)
+    while head and not head.strip(BOM + b" \t\r\n"):
+        more = data.read(_PEEK)  # only white space so far: is a '{' next?
+        if not more:
+            break
+        head += more
+    bom = head.startswith(BOM)
+    if start is None or reader is JSON \
+            or head[len(BOM) if bom else 0:].lstrip(b" \t\r\n").startswith(b"{"):
+        text, bom = decode_text(head + data.read())
+        result, was_json = _convert_whole(text, target, reader, path)
+        if bom and target is not JSON and not was_json:
+            yield BOM
+        yield result.encode("utf-8")
+        return
+    assert reader is None or isinstance(reader, Dialect)
+    # Not "utf-8-sig": its decoder silently drops a file that ends in the first
+    # bytes of a BOM (b"\\xef", b"\\xef\\xbb").
+    data.seek(start + (len(BOM) if bom else 0))
+    lines = io.TextIOWrapper(data, encoding="utf-8", newline="")
+    try:
+        if bom and target is not JSON:
+            yield BOM
+        for piece in _convert_stream(lines, target, reader, path, read_on=True):
+            yield piece.encode("utf-8")
+    except UnicodeDecodeError:
+        # Where the bytes that are not UTF-8 stand: the one time the file is
+        # read again.
+        data.seek(start)
+        decode_text(data.read())
+        raise AssertionError("the file decodes after all") from None  # pragma: no cover
+    finally:
+        lines.detach()
 
 
 # ---------------------------------------------------------------- detection
