@@ -281,13 +281,23 @@ def _respell(written: str, spelt: str) -> str:
 # ---------------------------------------------------------------- converting
 
 
+# What may come before the '{' of a JSON document.
+_BLANKS = " \t\r\n\ufeff"
+
+
+def _starts_like_json(text: str) -> bool:
+    """Whether ``text`` may be a JSON document: its first character other than
+    white space or a byte-order mark is '{' (a comment may start so too)."""
+    return text.lstrip(_BLANKS).startswith("{")
+
+
 def _json_document(text: str) -> Optional[dict]:
     """The decoded document when ``text`` is a JSON form document, else None.
 
     A record may also start with '{' (a comment), so only an object that
     decodes and has a "format" key counts as JSON.
     """
-    if not text.lstrip(" \t\r\n\ufeff").startswith("{"):
+    if not _starts_like_json(text):
         return None
     try:
         data = decode(text)
@@ -441,14 +451,14 @@ def convert_file(data: BinaryIO, to: DialectName = "v1", *,
     reader = None if source is None else _resolve(source)
     start = data.tell() if data.seekable() else None
     head = data.read(_PEEK)
-    while head and not head.strip(BOM + b" \t\r\n"):
+    # The head may end inside a character: only its start matters.
+    while head and not head.decode("utf-8", "replace").strip(_BLANKS):
         more = data.read(_PEEK)  # only white space so far: is a '{' next?
         if not more:
             break
         head += more
     bom = head.startswith(BOM)
-    if start is None or reader is JSON \
-            or head[len(BOM) if bom else 0:].lstrip(b" \t\r\n").startswith(b"{"):
+    if start is None or reader is JSON or _starts_like_json(head.decode("utf-8", "replace")):
         text, bom = decode_text(head + data.read())
         result, was_json = _convert_whole(text, target, reader, path)
         if bom and target is not JSON and not was_json:
