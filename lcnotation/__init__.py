@@ -45,14 +45,21 @@ _API: Tuple[Tuple[str, bool, Tuple[str, ...]], ...] = (
     (".tools.lint", False, ("FileReport", "LintConfig", "lint_file", "lint_text")),
     (".tools.codes", False, ("ALL_CODES",)),
 )
-_WHERE: Dict[str, str] = {}
-for _module, _eager, _names in _API:
-    if _eager:
-        _loaded = importlib.import_module(_module, __name__)
-        globals().update((name, getattr(_loaded, name)) for name in _names)
-    else:
-        _WHERE.update(dict.fromkeys(_names, _module))
-del _module, _eager, _names, _loaded
+
+
+def _load() -> Dict[str, str]:
+    """Import the eager modules' names; where each lazy name is."""
+    where: Dict[str, str] = {}
+    for module, eager, names in _API:
+        if eager:
+            loaded = importlib.import_module(module, __name__)
+            globals().update((name, getattr(loaded, name)) for name in names)
+        else:
+            where.update(dict.fromkeys(names, module))
+    return where
+
+
+_WHERE = _load()
 
 if TYPE_CHECKING:  # pragma: no cover
     from .game.checker import CheckReport, check, match_totals, score

@@ -9,7 +9,6 @@ the deck.  Problems are reported as data
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple, Union
 
 from ..text.ast import HANDSHAKE, Card, Game, Header, Span
@@ -216,7 +215,7 @@ def read_setup(game: Game, default_colors: Tuple[str, ...] = DEFAULT_COLORS) -> 
             read: Dict[str, Tuple[Card, ...]] = {}
             for problem in problems:
                 span = _card_span(found[problem.part], problem.index, read)
-                diagnostics.append(replace(problem, span=span).to_diagnostic())
+                diagnostics.append(problem.at(span).to_diagnostic())
             hands, deck = (None, None), None
     return Setup(colors, (first, second), hands, deck, tuple(diagnostics))
 
@@ -231,6 +230,7 @@ def _card_span(header: Header, index: int, read: Dict[str, Tuple[Card, ...]]) ->
                 cards = read[header.name] = tuple(parse_cards(header))
             except NotationError:
                 cards = read[header.name] = ()
-        if index < len(cards) and cards[index].span is not None:
-            return cards[index].span
+        span = cards[index].span if index < len(cards) else None
+        if span is not None:
+            return span
     return _where(header)

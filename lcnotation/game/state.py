@@ -166,10 +166,14 @@ class GameState:
         other = GameState.__new__(GameState)
         other.colors = self.colors
         other.players = self.players
-        other._exp = tuple({c: list(e) for c, e in side.items()} for side in self._exp)
+        first, second = self._exp
+        other._exp = ({c: list(e) for c, e in first.items()},
+                      {c: list(e) for c, e in second.items()})
         other._piles = {c: list(pile) for c, pile in self._piles.items()}
         other._doubt = set(self._doubt)
-        other._held = tuple({c: list(row) for c, row in side.items()} for side in self._held)
+        first, second = self._held
+        other._held = ({c: list(row) for c, row in first.items()},
+                       {c: list(row) for c, row in second.items()})
         other._pool = {c: list(row) for c, row in self._pool.items()}
         other._unknown = list(self._unknown)
         other._deck = None if self._deck is None else list(self._deck)
@@ -366,6 +370,7 @@ class GameState:
             else:
                 misplayed = False
                 named = True  # the card placed is the one the move names
+                exp: Optional[List[int]] = None  # the expedition played on
                 if not discard:
                     exp = exp_by[p][c]
                     if exp:
@@ -388,7 +393,7 @@ class GameState:
                     found.append(self._misplaced(move, turn, p, c, r))
                     self._lose_unknown_card(p)
                     named = False
-                if not discard:
+                if exp is not None:
                     exp.append(r)
                 elif named:
                     piles[c].append(r)

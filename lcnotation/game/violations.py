@@ -11,14 +11,15 @@ objects with :meth:`Violation.to_diagnostic`.
 >>> v = NotHigher(None, 2, "North", Card("R", 4), 7)
 >>> v.code, v.message
 ('R101', "Red 4 cannot follow Red 7 on North's expedition: number cards must go up")
+>>> v == NotHigher(None, 2, "North", Card("R", 4), 7), v.at(None) == v, v.at(None) is v
+(True, True, False)
 >>> print(v.to_diagnostic())
 0:0: R101 Red 4 cannot follow Red 7 on North's expedition: number cards must go up
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import ClassVar, Dict, Optional, Tuple
+from typing import ClassVar, Dict, Optional, Tuple, Type, TypeVar
 
 from ..text.ast import HANDSHAKE, Card, Span
 from ..text.errors import Diagnostic, Severity
@@ -86,15 +87,53 @@ def _cards(count: int) -> str:
     return f"{count} card{'' if count == 1 else 's'}"
 
 
-@dataclass(frozen=True)
 class Violation:
     """A rule broken: ``span`` is where (None until known, or for a node not read
     from text), ``turn`` the 0-based turn of the move concerned (None for the
-    headers); each kind adds the facts its wording needs."""
+    headers); each kind adds the facts its wording needs.
 
+    Violations are values: read-only, equal when of the same kind with the same
+    facts.  (Plain classes with slots rather than dataclasses: creating the
+    dataclasses cost more at import than a lint of 600 games spends on them.)
+    """
+
+    __slots__ = ("span", "turn")
     code: ClassVar[str] = ""
     span: Optional[Span]
     turn: Optional[int]
+
+    def _fill(self, span: Optional[Span], turn: Optional[int], **facts: object) -> None:
+        put = object.__setattr__
+        put(self, "span", span)
+        put(self, "turn", turn)
+        for name, value in facts.items():
+            put(self, name, value)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"{type(self).__name__} is read-only")
+
+    def _facts(self) -> Tuple[object, ...]:
+        return tuple(getattr(self, name) for name in _names(type(self)))
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        assert isinstance(other, Violation)
+        return self._facts() == other._facts()
+
+    def __hash__(self) -> int:
+        return hash((type(self), self._facts()))
+
+    def __repr__(self) -> str:
+        facts = ", ".join(f"{name}={getattr(self, name)!r}" for name in _names(type(self)))
+        return f"{type(self).__name__}({facts})"
+
+    def at(self: _V, span: Optional[Span]) -> _V:
+        """This violation at ``span``."""
+        return _rebuild(type(self), (span,) + self._facts()[1:])
+
+    def __reduce__(self) -> Tuple[object, ...]:
+        return _rebuild, (type(self), self._facts())
 
     @property
     def severity(self) -> Severity:
@@ -110,17 +149,37 @@ class Violation:
                           None, self.turn)
 
 
+_V = TypeVar("_V", bound=Violation)
+
+
+def _rebuild(kind: Type[_V], facts: Tuple[object, ...]) -> _V:
+    made = object.__new__(kind)
+    for name, value in zip(_names(kind), facts):
+        object.__setattr__(made, name, value)
+    return made
+
+
+def _names(kind: type) -> Tuple[str, ...]:
+    """The facts of a kind of violation, base class first."""
+    return tuple(name for k in reversed(kind.__mro__)
+                 for name in k.__dict__.get("__slots__", ()))
+
+
 # ---------------------------------------------------------------- moves
 
 
-@dataclass(frozen=True)
 class NotHigher(Violation):
     """A number card played on an expedition whose last card (``last``) is not lower."""
 
     code: ClassVar[str] = "R101"
+    __slots__ = ("player", "card", "last")
     player: str
     card: Card
     last: int
+
+    def __init__(self, span: Optional[Span], turn: Optional[int],
+                 player: str, card: Card, last: int) -> None:
+        self._fill(span, turn, player=player, card=card, last=last)
 
     @property
     def message(self) -> str:
@@ -128,14 +187,18 @@ class NotHigher(Violation):
                 f"on {self.player}'s expedition: number cards must go up")
 
 
-@dataclass(frozen=True)
 class HandshakeTooLate(Violation):
     """A handshake played on an expedition whose last card (``last``) is a number."""
 
     code: ClassVar[str] = "R102"
+    __slots__ = ("player", "color", "last")
     player: str
     color: str
     last: int
+
+    def __init__(self, span: Optional[Span], turn: Optional[int],
+                 player: str, color: str, last: int) -> None:
+        self._fill(span, turn, player=player, color=color, last=last)
 
     @property
     def message(self) -> str:
@@ -143,15 +206,19 @@ class HandshakeTooLate(Violation):
                 f"{card_name(self.color, self.last)}: handshakes go before any number card")
 
 
-@dataclass(frozen=True)
 class OnTable(Violation):
     """Every copy of ``card`` is on the table; ``place`` is where the one copy of
     a number card is (``on North's expedition``, ``in the Red discard pile``)."""
 
     code: ClassVar[str] = "R103"
+    __slots__ = ("player", "card", "place")
     player: str
     card: Card
     place: str
+
+    def __init__(self, span: Optional[Span], turn: Optional[int],
+                 player: str, card: Card, place: str) -> None:
+        self._fill(span, turn, player=player, card=card, place=place)
 
     @property
     def message(self) -> str:
@@ -171,27 +238,35 @@ class OnTable(Violation):
         return f"in the {color_name(color)} discard pile"
 
 
-@dataclass(frozen=True)
 class HeldByOther(Violation):
     code: ClassVar[str] = "R104"
+    __slots__ = ("player", "card", "holder")
     player: str
     card: Card
     holder: str
+
+    def __init__(self, span: Optional[Span], turn: Optional[int],
+                 player: str, card: Card, holder: str) -> None:
+        self._fill(span, turn, player=player, card=card, holder=holder)
 
     @property
     def message(self) -> str:
         return f"{self.player} cannot place {_card(self.card)}: {self.holder} holds it"
 
 
-@dataclass(frozen=True)
 class NotHeld(Violation):
     """The mover cannot hold ``card``: ``hand`` is the mover's known cards, or None
     when the deal puts the card in the draw pile."""
 
     code: ClassVar[str] = "R105"
+    __slots__ = ("player", "card", "hand")
     player: str
     card: Card
     hand: Optional[Tuple[Card, ...]]
+
+    def __init__(self, span: Optional[Span], turn: Optional[int],
+                 player: str, card: Card, hand: Optional[Tuple[Card, ...]]) -> None:
+        self._fill(span, turn, player=player, card=card, hand=hand)
 
     @property
     def message(self) -> str:
@@ -204,17 +279,23 @@ class NotHeld(Violation):
         return f"{self.player} does not hold {_card(self.card)}: {why}"
 
 
-@dataclass(frozen=True)
 class OutsideColors(Violation):
     """A move names ``color``, which is not one of ``colors``: it ``plays`` or
     ``discards`` ``card``, or ``draws`` (``card`` None) from its discard pile."""
 
     code: ClassVar[str] = "R106"
+    __slots__ = ("player", "action", "color", "card", "colors")
     player: str
     action: str
     color: str
     card: Optional[Card]
     colors: Tuple[str, ...]
+
+    def __init__(self, span: Optional[Span], turn: Optional[int],
+                 player: str, action: str, color: str, card: Optional[Card],
+                 colors: Tuple[str, ...]) -> None:
+        self._fill(span, turn, player=player, action=action, color=color, card=card,
+                   colors=colors)
 
     @property
     def message(self) -> str:
@@ -224,11 +305,15 @@ class OutsideColors(Violation):
                 f"({''.join(self.colors)})")
 
 
-@dataclass(frozen=True)
 class EmptyPile(Violation):
     code: ClassVar[str] = "R107"
+    __slots__ = ("player", "color")
     player: str
     color: str
+
+    def __init__(self, span: Optional[Span], turn: Optional[int],
+                 player: str, color: str) -> None:
+        self._fill(span, turn, player=player, color=color)
 
     @property
     def message(self) -> str:
@@ -236,11 +321,15 @@ class EmptyPile(Violation):
                 "it is empty")
 
 
-@dataclass(frozen=True)
 class DrawBack(Violation):
     code: ClassVar[str] = "R108"
+    __slots__ = ("player", "card")
     player: str
     card: Card
+
+    def __init__(self, span: Optional[Span], turn: Optional[int],
+                 player: str, card: Card) -> None:
+        self._fill(span, turn, player=player, card=card)
 
     @property
     def message(self) -> str:
@@ -248,14 +337,18 @@ class DrawBack(Violation):
                 "this turn stays on its pile until the next turn")
 
 
-@dataclass(frozen=True)
 class AfterEnd(Violation):
     """A move after the round ended (on turn ``end_turn``, None when unknown);
     ``rest`` more moves follow it."""
 
     code: ClassVar[str] = "R109"
+    __slots__ = ("end_turn", "rest")
     end_turn: Optional[int]
     rest: int
+
+    def __init__(self, span: Optional[Span], turn: Optional[int],
+                 end_turn: Optional[int], rest: int) -> None:
+        self._fill(span, turn, end_turn=end_turn, rest=rest)
 
     @property
     def message(self) -> str:
@@ -267,13 +360,16 @@ class AfterEnd(Violation):
                 f"move may follow it{more}")
 
 
-@dataclass(frozen=True)
 class Incomplete(Violation):
     """The record ends with between ``low`` and ``high`` cards in the draw pile."""
 
     code: ClassVar[str] = "R110"
+    __slots__ = ("low", "high")
     low: int
     high: int
+
+    def __init__(self, span: Optional[Span], turn: Optional[int], low: int, high: int) -> None:
+        self._fill(span, turn, low=low, high=high)
 
     @property
     def message(self) -> str:
@@ -285,15 +381,19 @@ class Incomplete(Violation):
 # ---------------------------------------------------------------- headers
 
 
-@dataclass(frozen=True)
 class DealSize(Violation):
     """Deal header ``part`` (Hand1, Hand2 or Deck) holds ``count`` cards, not ``expected``."""
 
     code: ClassVar[str] = "R201"
     index: ClassVar[int] = -1
+    __slots__ = ("part", "count", "expected")
     part: str
     count: int
     expected: int
+
+    def __init__(self, span: Optional[Span], turn: Optional[int],
+                 part: str, count: int, expected: int) -> None:
+        self._fill(span, turn, part=part, count=count, expected=expected)
 
     @property
     def message(self) -> str:
@@ -302,15 +402,19 @@ class DealSize(Violation):
         return f"{self.part} holds {_cards(self.count)}: {whom} {self.expected}"
 
 
-@dataclass(frozen=True)
 class NotInDeck(Violation):
     """Card ``index`` of deal header ``part`` is of a colour outside ``colors``."""
 
     code: ClassVar[str] = "R202"
+    __slots__ = ("part", "index", "card", "colors")
     part: str
     index: int
     card: Card
     colors: Tuple[str, ...]
+
+    def __init__(self, span: Optional[Span], turn: Optional[int],
+                 part: str, index: int, card: Card, colors: Tuple[str, ...]) -> None:
+        self._fill(span, turn, part=part, index=index, card=card, colors=colors)
 
     @property
     def message(self) -> str:
@@ -318,16 +422,21 @@ class NotInDeck(Violation):
                 f"{''.join(self.colors)}")
 
 
-@dataclass(frozen=True)
 class DealtTooOften(Violation):
     """Card ``index`` of ``part`` is copy number ``times`` of its card, dealt in ``parts``."""
 
     code: ClassVar[str] = "R202"
+    __slots__ = ("part", "index", "card", "times", "parts")
     part: str
     index: int
     card: Card
     times: int
     parts: Tuple[str, ...]
+
+    def __init__(self, span: Optional[Span], turn: Optional[int],
+                 part: str, index: int, card: Card, times: int,
+                 parts: Tuple[str, ...]) -> None:
+        self._fill(span, turn, part=part, index=index, card=card, times=times, parts=parts)
 
     @property
     def message(self) -> str:
@@ -338,14 +447,18 @@ class DealtTooOften(Violation):
         return f"{card} is dealt {times} ({' and '.join(self.parts)}): there is {only}"
 
 
-@dataclass(frozen=True)
 class DealMisses(Violation):
     """The whole deal is given and lacks ``missing`` cards of the deck."""
 
     code: ClassVar[str] = "R203"
-    missing: Tuple[Card, ...]
     part: ClassVar[str] = "Deck"
     index: ClassVar[int] = -1
+    __slots__ = ("missing",)
+    missing: Tuple[Card, ...]
+
+    def __init__(self, span: Optional[Span], turn: Optional[int],
+                 missing: Tuple[Card, ...]) -> None:
+        self._fill(span, turn, missing=missing)
 
     @property
     def message(self) -> str:
@@ -353,14 +466,19 @@ class DealMisses(Violation):
                 f"{', '.join(map(_card, self.missing))}")
 
 
-@dataclass(frozen=True)
 class WrongResult(Violation):
     """The Result header says ``claimed``; the moves score ``actual`` for ``players``."""
 
     code: ClassVar[str] = "R204"
+    __slots__ = ("claimed", "actual", "players")
     claimed: Tuple[int, int]
     actual: Tuple[int, int]
     players: Tuple[str, str]
+
+    def __init__(self, span: Optional[Span], turn: Optional[int],
+                 claimed: Tuple[int, int], actual: Tuple[int, int],
+                 players: Tuple[str, str]) -> None:
+        self._fill(span, turn, claimed=claimed, actual=actual, players=players)
 
     @property
     def message(self) -> str:
@@ -368,12 +486,15 @@ class WrongResult(Violation):
         return f"Result says {a}-{b}, but the moves score {x}-{y} ({p} {x}, {q} {y})"
 
 
-@dataclass(frozen=True)
 class ColorCount(Violation):
     """The Colors header lists ``count`` colours."""
 
     code: ClassVar[str] = "R205"
+    __slots__ = ("count",)
     count: int
+
+    def __init__(self, span: Optional[Span], turn: Optional[int], count: int) -> None:
+        self._fill(span, turn, count=count)
 
     @property
     def message(self) -> str:
