@@ -18,12 +18,12 @@ from typing import Iterator, Optional, Sequence
 
 from .. import __version__
 from ..tools.config import ConfigError
-from . import convert, fmt, lint, score
+from . import convert, exportcmd, fmt, importcmd, lint, score
 from .common import EXIT_FINDINGS, EXIT_USAGE, Parser, err
 
 __all__ = ["COMMANDS", "main"]
 
-COMMANDS = (lint, fmt, convert, score)
+COMMANDS = (lint, fmt, convert, score, importcmd, exportcmd)
 
 _MAIN_EXAMPLES = """\
 examples:

@@ -278,27 +278,26 @@ class _Reader:
         pile += list(filled)  # cards never drawn (a round cut short)
         deal = [c for c in pile if c is not None]
 
-        comment = (" Imported from a chikinn/lost-cities transcript: its purple suit (p) "
-                   "is the colour P")
-        if number is not None:
-            comment += f"; its ROUND {number} is Round {number + 1}"
+        # Notes on what the import decided go with the headers they concern (a
+        # comment before the headers would belong to the game before, in a file).
+        deck_note: Tuple[Comment, ...] = ()
         if guessed > 1:
             last = " ".join(format_card(self._our(c)) for c in deal[-guessed:])
-            comment += (f". The last {guessed} cards of the Deck ({last}) are never shown: "
-                        "their order is a guess")
-        comment += ". "
-        headers = [] if number is None else [Header("Round", str(number + 1))]
+            deck_note = (Comment(f" the last {guessed} cards ({last}) are never shown in the "
+                                 "transcript: their order is a guess "),)
+        headers = [] if number is None else [
+            Header("Round", str(number + 1), (Comment(f" ROUND {number} of the transcript "),))]
         headers += [
             Header("Player1", names[0]), Header("Player2", names[1]),
-            Header("Colors", COLORS),
+            Header("Colors", COLORS, (Comment(" P is the transcript's p (purple) "),)),
             Header("Hand1", self._cards(turns[0].hand)),
             Header("Hand2", self._cards(turns[1].hand)),
-            Header("Deck", self._cards(deal)),
+            Header("Deck", self._cards(deal), deck_note),
             Header("Result", f"{scores[0]}-{scores[1]}"),
         ]
         end = self.i  # the line after the round's last line
         span = self.src.span(start + 1, 1, end_line=end, end_column=len(self.lines[end - 1]) + 1)
-        return Game(tuple(headers), tuple(moves), (Comment(comment),), (), span)
+        return Game(tuple(headers), tuple(moves), (), (), span)
 
     @staticmethod
     def _our(token: str) -> Card:

@@ -248,24 +248,23 @@ def _game(first: int, colors: int, hand1: List[Card], hand2: List[Card], deck: L
     other = 3 - first
     hands = {1: hand1, 2: hand2}
     headers = [Header("Player1", f"Player {first}"), Header("Player2", f"Player {other}"),
-               Header("FirstSeat", str(first))]
+               Header("FirstSeat", str(first),
+                      (Comment(" the engine's seat of the player who moves first "),))]
     if colors == 6:
         headers.append(Header("Colors", "".join((*DEFAULT_COLORS, ENGINE_COLORS[5]))))
     headers += [Header("Hand1", _cards(hands[first])), Header("Hand2", _cards(hands[other])),
                 Header("Deck", _cards(deck[::-1]))]
     if disqualified != _NO_ONE:
         headers.append(Header("Disqualified", str(disqualified)))
-    said = "a tie" if winner == 0 else f"Player {winner}"
-    comment = Comment(f" Imported from a Metapyziks/lost-cities replay string (version "
-                      f"{VERSION}); the engine's result: {said} (it scores without the "
-                      "bonus for 8 cards). ")
-    game = Game(tuple(headers), tuple(moves), (comment,), (), span)
-    finished = not table.deck and disqualified == _NO_ONE
+    said = "a tie" if winner == 0 else f"Player {winner} wins"
+    note = Comment(f" by the replay string: {said} (the engine scores without the bonus "
+                   "for 8 cards) ")
+    game = Game(tuple(headers), tuple(moves), (), (), span)
     result = "*"
-    if finished:
+    if not table.deck and disqualified == _NO_ONE:
         a, b = score(game).totals
         result = f"{a}-{b}"
-    return game._replace(headers=game.headers + (Header("Result", result),))
+    return game._replace(headers=game.headers + (Header("Result", result, (note,)),))
 
 
 def _cards(cards: Sequence[Card]) -> str:
