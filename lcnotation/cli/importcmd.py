@@ -80,11 +80,11 @@ def imported(path: str, fmt: "Optional[Format]") -> List[Game]:
         raise
 
 
-def imported_or_none(path: str, name: str) -> Optional[List[Game]]:
+def imported_or_none(path: str, name: str) -> Optional[Iterator[Game]]:
     """The games of ``path`` in the format ``name`` (or ``auto``); None, with
     a message, when the file cannot be imported."""
     try:
-        return imported(path, chosen_format(name))
+        return iter(imported(path, chosen_format(name)))
     except ValueError as exc:
         if not isinstance(exc, NotationError):
             err(str(exc))  # an unknown format name

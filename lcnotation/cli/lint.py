@@ -14,6 +14,7 @@ from ..text.reader import _decoded_lines
 from ..tools.lint import FileReport, LintConfig, fix_text, lint_file, lint_lines
 from ..tools.output import github_line, summary, text_line, to_json, to_sarif
 from ..tools.progress import Progress
+from .importcmd import chosen_format, imported_reports
 from .common import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Parser, add_command, err,
                      expand_paths, lint_config, process_count, read_input, refused_for_errors,
                      write_file)
@@ -100,7 +101,6 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     jobs = args.jobs if args.jobs > 0 else (os.cpu_count() or 1)
     if args.from_format is not None:
-        from .importcmd import chosen_format, imported_reports
         try:
             chosen_format(args.from_format)
         except ValueError as exc:

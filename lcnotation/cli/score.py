@@ -10,6 +10,7 @@ from typing import Dict
 from ..game.scoring import match_totals, score
 from ..text.reader import parse_games
 from ..tools.output import json_text
+from .importcmd import imported_or_none
 from .common import EXIT_OK, EXIT_USAGE, Parser, add_command, expand_paths, read_input
 
 _SCORE_EXAMPLES = """\
@@ -31,7 +32,6 @@ def run(args: argparse.Namespace) -> int:
     rows = []
     for path in expand_paths(args.paths) if args.from_format is None else args.paths:
         if args.from_format is not None:
-            from .importcmd import imported_or_none
             games = imported_or_none(path, args.from_format)
         else:
             source = read_input(path)

@@ -51,8 +51,7 @@ class Format:
     """A record format of another program, registered by name.
 
     ``read`` imports, ``write`` exports (either may be None when the format
-    is one-way), ``detect`` recognises the format when none is named, and
-    ``suffixes`` are the file name endings usual for it (``".txt"``).
+    is one-way), and ``detect`` recognises the format when none is named.
     """
 
     name: str
@@ -60,7 +59,6 @@ class Format:
     read: Optional[Reader] = None
     write: Optional[Writer] = None
     detect: Optional[Detector] = None
-    suffixes: tuple = ()
 
     def __post_init__(self) -> None:
         if not self.name or not all(c.isalnum() or c in "-_" for c in self.name):

@@ -139,7 +139,7 @@ class _Reader:
             raise self.fail("a round has at least two turns (one per player), found "
                             f"{len(turns)}", "F103", self.i)
         scores = self.scores()
-        winner_index = None
+        winner_index, winner = None, ""
         if self.i < len(self.lines):
             m = _WINNER.match(self.lines[self.i])
             if m is not None:
@@ -326,4 +326,4 @@ def detect(text: str) -> bool:
 
 
 FORMAT = Format("chikinn", "transcript printed by chikinn/lost-cities (wrapper.py)",
-                read=read, detect=detect, suffixes=(".txt",))
+                read=read, detect=detect)

@@ -397,4 +397,4 @@ def write(game: Game) -> str:
 
 
 FORMAT = Format("metapyziks", "replay string of Metapyziks/lost-cities (version 3, base64)",
-                read=read, write=write, detect=detect, suffixes=(".txt",))
+                read=read, write=write, detect=detect)
