@@ -451,3 +451,33 @@ def test_engine_scores_leave_out_the_bonus():
     eight = [Card("R", r) for r in (HANDSHAKE, 2, 3, 4, 5, 6, 7, 8)]
     assert engine_scores(({"R": eight}, {})) == ((35 - 20) * 2, 0)
     assert lcn.score_expedition(eight) == (35 - 20) * 2 + 20
+
+
+# ---------------------------------------------------------------- spec/formats.md
+
+SPEC = (Path(__file__).resolve().parent.parent / "spec" / "formats.md").read_text()
+
+
+def test_spec_example_replay_imports_as_shown_and_round_trips():
+    blocks = re.findall(r"^```(\w+)\n(.*?)^```$", SPEC, re.M | re.S)
+    pairs = [(a[1], b[1]) for a, b in zip(blocks, blocks[1:])
+             if a[0] == "metapyziks" and b[0] == "canonical"]
+    assert pairs
+    for replay_text, canonical in pairs:
+        games = import_games(replay_text, format="metapyziks")
+        assert lcn.format_games(games) == canonical
+        assert export_game(games[0], "metapyziks") + "\n" == replay_text
+
+
+def test_spec_tables_are_the_code_tables():
+    from lcnotation.formats import FORMAT_CODES
+    from lcnotation.formats.chikinn import SUITS
+    from lcnotation.formats.metapyziks import ENGINE_COLORS
+
+    codes = dict(re.findall(r"^\| `(F\d{3})` \| (.*?) \|$", SPEC, re.M))
+    assert codes == FORMAT_CODES
+    suits = dict(re.findall(r"^\| `([a-z])` \| `([A-Z])` ", SPEC, re.M))
+    assert suits == SUITS
+    colours = re.search(r"^\| colour \| (.*?) \|$", SPEC, re.M).group(1)
+    assert "".join(letter for _, letter in re.findall(r"\d ([a-z]+) `([A-Z])`", colours)) \
+        == "".join(ENGINE_COLORS)
