@@ -8,7 +8,7 @@ conversion ask these functions rather than looking for CR and LF themselves.
 from __future__ import annotations
 
 import re
-from typing import List, Optional, Tuple
+from typing import Iterator, Optional, Tuple
 
 __all__ = ["as_lf", "lone_cr_as_lf", "not_utf8", "has_line_break", "line_end",
            "lines_with_ends", "newline_style", "LONE_CR"]
@@ -53,13 +53,13 @@ def line_end(text: str, pos: int) -> int:
     return end
 
 
-def lines_with_ends(text: str) -> List[str]:
+def lines_with_ends(text: str) -> Iterator[str]:
     """The lines of ``text``, each with its line end (LF, CRLF or a lone CR).
 
-    >>> lines_with_ends("a\\r\\nb\\rc\\nd")
+    >>> list(lines_with_ends("a\\r\\nb\\rc\\nd"))
     ['a\\r\\n', 'b\\r', 'c\\n', 'd']
     """
-    return _LINE.findall(text)
+    return (m.group() for m in _LINE.finditer(text))
 
 
 def newline_style(text: str) -> Optional[str]:

@@ -309,7 +309,7 @@ def convert_text(text: str, to: DialectName = "v1", *, source: Optional[DialectN
     data = _json_document(text) if reader is None else None
     if reader is JSON or data is not None:
         return _convert_json(text, data, target, path)
-    lines = (m.group() for m in _LINE.finditer(text))
+    lines = lines_with_ends(text)
     errors: List[NotationError] = []
     chunks: List[str] = []
     games: List[Game] = []
@@ -461,6 +461,6 @@ def _written_moves(text: str, games: Optional[Iterable[Game]]):
             for move in game.moves:
                 yield text[move.span.start:move.span.end], move, move.span
         return
-    for part in _parts((m.group() for m in _LINE.finditer(text)), None):
+    for part in _parts(lines_with_ends(text), None):
         for move in part.game.moves:
             yield part.text[move.span.start:move.span.end], move, _in_file(move.span, part)

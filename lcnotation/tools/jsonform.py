@@ -46,7 +46,7 @@ import re
 from typing import (Any, Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple,
                     Union)
 
-from ..text.ast import HANDSHAKE, Card, Comment, Draw, Game, Header, Move, Placement, Span
+from ..text.ast import Card, Comment, Draw, Game, Header, Move, Placement, Span
 from ..text.dialects import COLOR_LETTERS, V1, ConversionError
 from ..text.errors import NotationError
 from ..text.formatter import format_move
