@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 
 from ..text.errors import NotationError
-from .common import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Parser, add_command, err,
-                     read_input, write_file, write_stdout)
+from .common import EXIT_FINDINGS, EXIT_USAGE, Parser, add_command, err, read_input
+from .importcmd import write_output
 
 _EXPORT_EXAMPLES = """\
 examples:
@@ -55,8 +55,5 @@ def run(args: argparse.Namespace) -> int:
     if problems or not written:
         err("nothing written" + ("" if written or problems else ": the file holds no game"))
         return EXIT_FINDINGS
-    data = "".join(w if w.endswith("\n") else w + "\n" for w in written).encode("utf-8")
-    if args.output is None:
-        write_stdout(data)
-        return EXIT_OK
-    return EXIT_OK if write_file(args.output, data) else EXIT_USAGE
+    return write_output(args.output, "".join(w if w.endswith("\n") else w + "\n"
+                                             for w in written).encode("utf-8"))

@@ -120,11 +120,15 @@ def run(args: argparse.Namespace) -> int:
     if status != EXIT_OK:
         err("nothing written")
         return status
-    data = format_games(games).encode("utf-8")
-    if args.output is None:
+    return write_output(args.output, format_games(games).encode("utf-8"))
+
+
+def write_output(path: Optional[str], data: bytes) -> int:
+    """Write ``data`` to the file ``path`` (standard output for None); the exit status."""
+    if path is None:
         write_stdout(data)
         return EXIT_OK
-    return EXIT_OK if write_file(args.output, data) else EXIT_USAGE
+    return EXIT_OK if write_file(path, data) else EXIT_USAGE
 
 
 def imported_reports(paths: Sequence[str], name: str,

@@ -20,8 +20,10 @@ import re
 from collections import Counter
 from typing import Iterable, List, NamedTuple, Optional, Tuple
 
-from ..text.ast import HANDSHAKE, Card, Comment, Draw, Game, Header, Move, Placement, Span
+from ..game.state import _COPIES as COPIES
+from ..text.ast import Card, Comment, Draw, Game, Header, Move, Placement, Span
 from ..text.formatter import format_card
+from ..text.lexical import RANKS
 from .base import Format, TextLines
 
 __all__ = ["FORMAT", "SUITS", "COLORS", "DIGITS", "read", "detect", "engine_card"]
@@ -33,7 +35,7 @@ SUITS = {"b": "B", "g": "G", "p": "P", "r": "R", "w": "W", "y": "Y"}
 COLORS = "RGWBYP"
 #: The engine's digits and the rank each stands for: 0 is a wager (handshake),
 #: 1 to 9 are the ranks 2 to 10.
-DIGITS = {"0": HANDSHAKE, **{str(d): d + 1 for d in range(1, 10)}}
+DIGITS = {str(digit): rank for digit, rank in enumerate(RANKS)}
 _LETTER_OF = {colour: suit for suit, colour in SUITS.items()}
 _DIGIT_OF = {rank: digit for digit, rank in DIGITS.items()}
 _COLOR_RANK = {c: i for i, c in enumerate(COLORS)}
@@ -269,7 +271,7 @@ class _Reader:
             moves.append(Move(Placement(card, turn.discard), source, turn=t, span=turn.span))
         # The cards never shown are those the last turns drew from the draw pile.
         seen = Counter(turns[0].hand) + Counter(turns[1].hand) + Counter(c for c in deck if c)
-        full = Counter({s + d: (3 if d == "0" else 1) for s in SUITS for d in DIGITS})
+        full = Counter({s + d: COPIES[r] for s in SUITS for d, r in DIGITS.items()})
         unseen = sorted((full - seen).elements(),
                         key=lambda c: (_COLOR_RANK[SUITS[c[0]]], DIGITS[c[1]]))
         guessed = sum(1 for c in deck if c is None)

@@ -30,10 +30,11 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 from ..game.checker import check
 from ..game.scoring import BONUS, BONUS_LENGTH, score, score_expedition
-from ..text.ast import HANDSHAKE, Card, Comment, Draw, Game, Header, Move, Placement, Span
+from ..text.ast import Card, Comment, Draw, Game, Header, Move, Placement, Span
 from ..text.errors import NotationError
 from ..text.formatter import format_card
 from ..text.headers import DEFAULT_COLORS, game_colors, parse_cards
+from ..text.lexical import RANKS
 from .base import Format, TextLines
 
 __all__ = ["FORMAT", "VERSION", "ENGINE_COLORS", "read", "write", "detect", "decode_replay"]
@@ -46,7 +47,7 @@ VERSION = 3
 #: the engine's purple.
 ENGINE_COLORS = ("R", "G", "B", "W", "Y", "P")
 #: The engine's card values: 0 is a wager (handshake), 2 to 10 the numbers.
-_VALUES = frozenset((HANDSHAKE, *range(2, 11)))
+_VALUES = frozenset(RANKS)
 _NO_ONE = 0  # the engine's Player.None
 _LISTS = ("the deck", "the discard piles", "Player 1's expeditions", "Player 1's hand",
           "Player 2's expeditions", "Player 2's hand")
