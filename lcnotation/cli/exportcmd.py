@@ -6,7 +6,7 @@ import argparse
 
 from ..text.errors import NotationError
 from .common import EXIT_FINDINGS, EXIT_USAGE, Parser, add_command, err, read_input
-from .importcmd import write_output
+from .importcmd import say_error, write_output
 
 _EXPORT_EXAMPLES = """\
 examples:
@@ -50,7 +50,8 @@ def run(args: argparse.Namespace) -> int:
         try:
             written.append(fmt.write(game))
         except NotationError as exc:
-            err(f"{args.path}:{exc.line}:{exc.column}: {exc.code} {exc.message}")
+            exc.path = args.path
+            say_error(exc)
             problems += 1
     if problems or not written:
         err("nothing written" + ("" if written or problems else ": the file holds no game"))

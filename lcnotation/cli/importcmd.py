@@ -95,7 +95,8 @@ def imported_or_none(path: str, name: str) -> Optional[Iterator[Game]]:
     return None
 
 
-def _say(exc: NotationError) -> None:
+def say_error(exc: NotationError) -> None:
+    """``path:line:column: CODE message`` on standard error."""
     err(f"{exc.path}:{exc.line}:{exc.column}: {exc.code} {exc.message}")
 
 
@@ -115,7 +116,7 @@ def run(args: argparse.Namespace) -> int:
         except Unreadable:
             status = EXIT_USAGE
         except NotationError as exc:
-            _say(exc)
+            say_error(exc)
             status = max(status, EXIT_FINDINGS)
     if status != EXIT_OK:
         err("nothing written")
