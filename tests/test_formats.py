@@ -124,6 +124,16 @@ def test_a_replay_written_by_the_tests_imports_as_the_game(seed, first):
     assert export_game(again, "metapyziks") == written
 
 
+def test_a_file_of_generated_games_round_trips_through_replay_strings(tmp_path, run):
+    games = list(lcn.generate_games(6, seed=11, deal=True, colors="RGWBYP")) + \
+        list(lcn.generate_games(6, seed=12, deal=True, colors="RGWBY"))
+    (tmp_path / "m.lcn").write_text(lcn.format_games(games))
+    assert run("export", "--to", "metapyziks", "m.lcn", "-o", "r.txt").status == 0
+    again = import_games(tmp_path / "r.txt")
+    assert [g.moves for g in again] == [g.moves for g in games]
+    assert [g.header("Deck") for g in again] == [g.header("Deck") for g in games]
+
+
 def test_a_sixth_colour_other_than_purple_is_written_as_purple():
     game = lcn.generate_game(5, colors="RGWBYK", deal=True)
     again = import_games(export_game(game, "metapyziks"), format="metapyziks")[0]

@@ -8,6 +8,7 @@ saying what it is, and the functions that read, write and recognise it.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import accumulate
 from typing import Callable, Dict, List, Optional
 
 from ..text.ast import Game, Span
@@ -86,10 +87,7 @@ class TextLines:
 
     def __init__(self, text: str, path: Optional[str] = None) -> None:
         self.lines = text.split("\n")
-        starts = [0]
-        for line in self.lines[:-1]:
-            starts.append(starts[-1] + len(line) + 1)
-        self.starts = starts
+        self.starts = [0, *accumulate(len(line) + 1 for line in self.lines[:-1])]
         self.path = path
 
     def span(self, line: int, column: int, length: int = 1,

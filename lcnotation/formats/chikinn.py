@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from typing import Iterable, List, NamedTuple, Optional, Tuple
+from typing import Iterable, List, NamedTuple, Optional, Sequence, Tuple
 
 from ..game.state import _COPIES as COPIES
 from ..text.ast import Card, Comment, Draw, Game, Header, Move, Placement, Span
@@ -48,6 +48,9 @@ _DASHES = re.compile(r"-{3,}\Z")
 _SCORE = re.compile(r"Player ([01]) scores (-?[0-9]+)\Z")
 _WINNER = re.compile(r"Winner: (.*?) *\Z")
 _STATS = re.compile(r"\S.* wins [0-9.]+ \+/- [0-9.]+\Z")
+
+#: Every card as the engine writes it.
+_CARDS = frozenset(s + d for s in SUITS for d in DIGITS)
 
 _CARD_HELP = ("a card is a suit letter (b g p r w y) and a digit (0 for a wager, 1 to 9 "
               "for the ranks 2 to 10)")
@@ -96,11 +99,11 @@ class _Reader:
         while self.i < len(self.lines) and not self.lines[self.i]:
             self.i += 1
 
-    def card(self, token: str, index: int, column: int) -> Card:
-        if len(token) == 2 and token[0] in SUITS and token[1] in DIGITS:
-            return Card(SUITS[token[0]], DIGITS[token[1]])
-        raise self.fail(f"{token!r} is not a card: {_CARD_HELP}", "F102", index, column,
-                        len(token))
+    def card(self, token: str, index: int, column: int) -> None:
+        """Raise F102 unless ``token`` is a card of the engine."""
+        if token not in _CARDS:
+            raise self.fail(f"{token!r} is not a card: {_CARD_HELP}", "F102", index, column,
+                            len(token))
 
     # -- the transcript -------------------------------------------------------
 
@@ -168,12 +171,12 @@ class _Reader:
                             f"the final scores ('Player 0 scores N'), found "
                             f"{self.found(hand_index)}", "F101", hand_index)
         name = m.group(1)
-        column = m.start(2) + 1
-        hand = []
-        for token in m.group(2).split(" "):
-            self.card(token, hand_index, column)
-            hand.append(token)
-            column += len(token) + 1
+        hand = m.group(2).split(" ")
+        if not _CARDS.issuperset(hand):
+            column = m.start(2) + 1
+            for token in hand:
+                self.card(token, hand_index, column)
+                column += len(token) + 1
         self.i += 1
         if self.i >= len(self.lines):
             raise self.fail(f"the transcript ends in the middle of turn {t + 1}: expected "
@@ -199,20 +202,22 @@ class _Reader:
                 end_line, end_column = draw_index + 1, d.start(2) + 1 + len(draw)
                 self.i += 1
         # The table: indented lines up to the line of dashes that ends the turn.
+        lines = self.lines
         while True:
-            if self.i >= len(self.lines):
+            if self.i >= len(lines):
                 raise self.fail(f"the transcript ends in the middle of turn {t + 1}: "
                                 "expected the table and the line of dashes that ends the "
                                 "turn", "F103", self.i)
-            line = self.lines[self.i]
-            if _DASHES.match(line):
-                self.i += 1
-                break
-            if line and not line[0].isspace():
-                raise self.fail(f"expected the table (indented lines) and the line of dashes "
-                                f"that ends turn {t + 1}, found {self.found(self.i)}",
-                                "F103", self.i)
+            line = lines[self.i]
             self.i += 1
+            if not line or line[0] == " ":  # the usual table line
+                continue
+            if _DASHES.match(line):
+                break
+            if not line[0].isspace():
+                raise self.fail(f"expected the table (indented lines) and the line of dashes "
+                                f"that ends turn {t + 1}, found {self.found(self.i - 1)}",
+                                "F103", self.i - 1)
         span = self.src.span(action_index + 1, card_column, end_line=end_line,
                              end_column=end_column)
         return _Turn(name, tuple(hand), hand_index, token, m.group(2) == "Discards", draw,
@@ -242,23 +247,20 @@ class _Reader:
                 raise self.fail(f"turn {t + 1} is {turn.name!r}'s, but it is "
                                 f"{names[t % 2]!r}'s turn (the players take turns)",
                                 "F104", turn.hand_line, 1, len(turn.name))
-            rest = Counter(turn.hand)
-            if not rest[turn.card]:
+            if turn.card not in turn.hand:
                 raise self.fail(f"{turn.name} places {turn.card}, which is not in the hand "
                                 f"shown on line {turn.hand_line + 1}", "F104",
                                 turn.action_line, turn.span.column, len(turn.card))
-            rest[turn.card] -= 1
             drawn = turn.draw
             if t + 2 < len(turns):
                 after = turns[t + 2]
-                shown = Counter(after.hand)
-                gained, lost = shown - rest, rest - shown
-                if lost or sum(gained.values()) != 1:
+                gained = _gained(turn.hand, turn.card, after.hand)
+                if gained is None:
                     raise self.fail(
                         f"{after.name}'s hand does not follow from line {turn.hand_line + 1}: "
                         f"it should be those cards less {turn.card} plus one card drawn",
                         "F104", after.hand_line)
-                (got,) = gained
+                got = gained
                 if drawn is not None and got != drawn:
                     raise self.fail(f"{turn.name} draws {drawn}, but the next hand (line "
                                     f"{after.hand_line + 1}) gained {got}", "F104",
@@ -307,6 +309,22 @@ class _Reader:
 
     def _cards(self, tokens: Iterable[str]) -> str:
         return " ".join(format_card(self._our(t)) for t in tokens)
+
+
+def _gained(hand: Sequence[str], placed: str, after: Sequence[str]) -> Optional[str]:
+    """The one card by which ``after`` is ``hand`` less ``placed`` plus a card
+    (None when it is not)."""
+    if len(after) != len(hand):
+        return None
+    left = list(after)
+    rest = list(hand)
+    rest.remove(placed)
+    for card in rest:
+        try:
+            left.remove(card)
+        except ValueError:
+            return None
+    return left[0]
 
 
 def read(text: str, path: Optional[str] = None) -> List[Game]:
