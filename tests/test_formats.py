@@ -400,8 +400,21 @@ def test_a_format_registers_through_the_entry_point_group(plugin_path, run):
     assert any("'broken'" in str(w.message) for w in caught)  # skipped, not fatal
     (game,) = import_games("R 3 play\nB 0 discard R\n", format="spelled")
     assert lcn.format_game(game) == "1. R3-D\n2. BHD-R\n"
-    (plugin_path / "m.txt").write_text("#spelled\n")
-    assert run("import", "m.txt").status == 0  # recognised by its detect()
+    (plugin_path / "m.txt").write_text("#spelled\nR 3 play\n")
+    ran = run("import", "m.txt")  # recognised by its detect()
+    assert ran.status == 0 and ran.out == "1. R3-D\n"
+    ran = run("import", "m.txt", "m.txt")  # two games without headers: not one file
+    assert ran.status == 1 and "needs a header first" in ran.err
+
+
+def test_a_detector_that_fails_says_no(monkeypatch):
+    def broken(text):
+        raise RuntimeError("boom")
+
+    monkeypatch.setitem(FORMATS, "broken", Format("broken", "x", read=lambda t, p: [],
+                                                  detect=broken))
+    with pytest.warns(RuntimeWarning, match="boom"):
+        assert detect_format(REPLAY.read_text()).name == "metapyziks"
 
 
 # ---------------------------------------------------------------- the command line

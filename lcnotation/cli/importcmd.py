@@ -121,7 +121,12 @@ def run(args: argparse.Namespace) -> int:
     if status != EXIT_OK:
         err("nothing written")
         return status
-    return write_output(args.output, format_games(games).encode("utf-8"))
+    try:
+        text = format_games(games)
+    except ValueError as exc:  # games of a plugin without headers cannot share a file
+        err(f"cannot write the games as one file: {exc}; nothing written")
+        return EXIT_FINDINGS
+    return write_output(args.output, text.encode("utf-8"))
 
 
 def write_output(path: Optional[str], data: bytes) -> int:

@@ -95,7 +95,7 @@ def detect_format(text: str, path: Optional[str] = None) -> Format:
     :class:`UnknownFormatError` (code F100) when none or several do."""
     load_plugins()
     found = [f for f in FORMATS.values()
-             if f.read is not None and f.detect is not None and f.detect(text)]
+             if f.read is not None and f.detect is not None and _recognises(f, text)]
     if len(found) == 1:
         return found[0]
     names = ", ".join(sorted(f.name for f in FORMATS.values() if f.read is not None))
@@ -105,6 +105,17 @@ def detect_format(text: str, path: Optional[str] = None) -> Format:
                                  f"(one of {names})", path)
     raise UnknownFormatError(f"the input is in no format lcnotation recognises: name its "
                              f"format if it is one of {names}", path)
+
+
+def _recognises(fmt: Format, text: str) -> bool:
+    """``fmt.detect(text)``; a detector that fails (a plugin's) says no, with a warning."""
+    assert fmt.detect is not None
+    try:
+        return bool(fmt.detect(text))
+    except Exception as exc:
+        warnings.warn(f"format {fmt.name!r}: its detect() failed ({exc!r}); taken as no",
+                      RuntimeWarning, stacklevel=3)
+        return False
 
 
 def _text_of(source: Union[str, bytes, "os.PathLike[str]"],
