@@ -237,6 +237,12 @@ def test_hand_index_past_the_hand():
     assert "byte offset 19" in err.message and (err.column, err.end_column) == (26, 28)
 
 
+def test_a_replay_from_a_position_says_which_list():
+    err = _error(replay(hand1=[R(2)], table=((), (), (R(5),))), "metapyziks")
+    assert err.code == "F207" and "on Player 2's expeditions" in err.message
+    assert "byte offset 10 " in err.message  # 4 + 1 + deck 1 + piles 1 + 1 + hand 2
+
+
 def test_replay_card_that_does_not_exist():
     for bad in (Card("P", 3), Card("R", 1), Card("R", 11)):
         text = replay(hand1=[R(2), bad])  # purple is no card of a 5-colour game

@@ -186,12 +186,16 @@ def decode_replay(value: str, src: Optional[TextLines] = None, line: int = 1,
     if disqualified != _NO_ONE:
         claimed = (r.int32("Player 1's score"), r.int32("Player 2's score"))
     first = r.choice("the player to move", (1, 2), "expected 1 or 2")
-    lists = [r.cards(what, colors) for what in _LISTS]
+    starts: List[int] = []
+    lists: List[List[Card]] = []
+    for what in _LISTS:
+        starts.append(r.pos)
+        lists.append(r.cards(what, colors))
     deck, discards, exp1, hand1, exp2, hand2 = lists
-    for what, cards in (("discard piles", discards), ("expeditions", exp1 + exp2)):
-        if cards:
-            raise r.fail(f"the replay starts with cards on the {what}: a record starts "
-                         "from the deal", "F207", 5 + 8 * (disqualified != _NO_ONE))
+    for i in (1, 2, 4):  # the discard piles and the expeditions
+        if lists[i]:
+            raise r.fail(f"the replay starts with cards on {_LISTS[i]}: a record starts "
+                         "from the deal", "F207", starts[i])
     count_at = r.pos
     count = r.int32("the action count")
     if not 0 <= count <= len(data) - r.pos:
