@@ -220,6 +220,10 @@ def test_truncated_base64():
     assert err.code == "F203" and "holds 69 actions, but 15 bytes follow" in err.message
     err = _error(text[:40] + "*" + text[41:], "metapyziks")
     assert (err.code, err.column) == ("F201", 41)
+    err = _error(text[:-4] + "====", "metapyziks")
+    assert (err.code, err.column) == ("F201", len(text) - 1) and "padding" in err.message
+    err = _error(text[:-4] + "AB=C", "metapyziks")
+    assert (err.code, err.column) == ("F201", len(text)) and "'C'" in err.message
 
 
 def test_wrong_version():

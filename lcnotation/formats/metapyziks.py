@@ -163,12 +163,14 @@ def decode_replay(value: str, src: Optional[TextLines] = None, line: int = 1,
     bad = _BASE64.match(value)
     assert bad is not None
     stop = bad.end()
-    padding = len(value) - stop
-    if padding and (padding > 2 or value[stop:] != "=" * padding):
-        at = stop + (value[stop:].find("=") + 1 if value[stop] == "=" else 0)
-        char = value[at]
-        raise src.error(f"{char!r} is not a base64 character (A-Z, a-z, 0-9, +, / and "
-                        "'=' padding at the end)", "F201", line, column + at)
+    rest = value[stop:]  # only padding may follow the base64 characters
+    other = next((j for j, char in enumerate(rest) if char != "="), None)
+    if other is not None:
+        raise src.error(f"{rest[other]!r} is not a base64 character (A-Z, a-z, 0-9, +, / "
+                        "and '=' padding at the end)", "F201", line, column + stop + other)
+    if len(rest) > 2:
+        raise src.error("too much '=' padding: base64 ends with at most two", "F201", line,
+                        column + stop + 2, len(rest) - 2)
     if len(value) % 4:
         raise src.error(f"the base64 text is cut short: {len(value)} characters, not a "
                         "multiple of 4 (is the replay string complete?)", "F201", line,
@@ -233,8 +235,9 @@ def decode_replay(value: str, src: Optional[TextLines] = None, line: int = 1,
     actual = engine_scores(table.expeditions)
     if disqualified != _NO_ONE:
         expected_winner = 3 - disqualified
+        assert claimed is not None
         if claimed != actual:
-            raise r.fail(f"the scores {claimed[0]} and {claimed[1]} (after the "  # type: ignore[index]
+            raise r.fail(f"the scores {claimed[0]} and {claimed[1]} (after the "
                          f"disqualification) disagree with the actions: {actual[0]} and "
                          f"{actual[1]}", "F208", 4)
     else:
