@@ -254,41 +254,43 @@ class _Reader:
             drawn = turn.draw
             if t + 2 < len(turns):
                 after = turns[t + 2]
-                gained = _gained(turn.hand, turn.card, after.hand)
-                if gained is None:
+                got = _gained(turn.hand, turn.card, after.hand)
+                if got is None:
                     raise self.fail(
                         f"{after.name}'s hand does not follow from line {turn.hand_line + 1}: "
                         f"it should be those cards less {turn.card} plus one card drawn",
                         "F104", after.hand_line)
-                got = gained
                 if drawn is not None and got != drawn:
                     raise self.fail(f"{turn.name} draws {drawn}, but the next hand (line "
                                     f"{after.hand_line + 1}) gained {got}", "F104",
                                     turn.draw_line)
                 drawn = got
-            card = Card(SUITS[turn.card[0]], DIGITS[turn.card[1]])
             source = Draw(None) if turn.draw is None else Draw(SUITS[turn.draw[0]])
             if turn.draw is None:
                 deck.append(drawn)
-            moves.append(Move(Placement(card, turn.discard), source, turn=t, span=turn.span))
+            moves.append(Move(Placement(self._our(turn.card), turn.discard), source, turn=t,
+                              span=turn.span))
         # The cards never shown are those the last turns drew from the draw pile.
         seen = Counter(turns[0].hand) + Counter(turns[1].hand) + Counter(c for c in deck if c)
         full = Counter({s + d: COPIES[r] for s in SUITS for d, r in DIGITS.items()})
         unseen = sorted((full - seen).elements(),
                         key=lambda c: (_COLOR_RANK[SUITS[c[0]]], DIGITS[c[1]]))
-        guessed = sum(1 for c in deck if c is None)
-        filled = iter(unseen)
-        pile = [c if c is not None else next(filled, None) for c in deck]
-        pile += list(filled)  # cards never drawn (a round cut short)
-        deal = [c for c in pile if c is not None]
+        unknown = [i for i, c in enumerate(deck) if c is None]
+        guessed = unseen[:len(unknown)]
+        for i, card in zip(unknown, guessed):
+            deck[i] = card
+        never_drawn = unseen[len(unknown):]  # none, unless the round was cut short
+        deal = [c for c in deck if c is not None] + never_drawn
 
         # Notes on what the import decided go with the headers they concern (a
         # comment before the headers would belong to the game before, in a file).
-        deck_note: Tuple[Comment, ...] = ()
-        if guessed > 1:
-            last = " ".join(format_card(self._our(c)) for c in deal[-guessed:])
-            deck_note = (Comment(f" the last {guessed} cards ({last}) are never shown in the "
-                                 "transcript: their order is a guess "),)
+        notes = []
+        if len(guessed) > 1:
+            notes.append(f"the cards drawn by the last turns ({self._cards(guessed)}) are "
+                         "never shown in the transcript: their order is a guess")
+        if never_drawn:
+            notes.append(f"{len(never_drawn)} cards are never drawn: their order is a guess")
+        deck_note = tuple(Comment(f" {note} ") for note in notes)
         headers = [] if number is None else [
             Header("Round", str(number + 1), (Comment(f" ROUND {number} of the transcript "),))]
         headers += [
