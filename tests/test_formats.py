@@ -208,6 +208,19 @@ def test_a_transcript_that_contradicts_itself():
     assert _error(bad, "chikinn").code == "F104"
 
 
+def test_a_transcript_that_breaks_the_rules_imports_and_lint_points_into_it(run, tmp_path):
+    # Kenny's last move discards b8 (blue 9); played instead, it would follow his
+    # blue 10: hands and draws still agree, the rules do not.
+    text = TRANSCRIPTS[0].read_text()
+    at = text.rindex("Discards b8")
+    (tmp_path / "t.txt").write_text(text[:at] + "Plays b8   " + text[at + 11:])
+    (game,) = import_games(tmp_path / "t.txt", format="chikinn")
+    assert game.moves[-1].placement.discard is False
+    ran = run("lint", "--from", "chikinn", "t.txt")
+    assert ran.status == 1
+    assert re.search(r"^t\.txt:598:18: R101 Blue 9 cannot follow Blue 10", ran.out, re.M)
+
+
 def test_truncated_base64():
     text = REPLAY.read_text().strip()
     err = _error(text[:-5], "metapyziks")
