@@ -61,8 +61,9 @@ def _spaced_move_pattern(lark: Lark) -> "re.Pattern[str]":
                                 f"(?:{t['DRAW_COLOR']}|{t['DRAW_PILE']})"]))
 
 
-def grammar_text() -> str:
-    """The text of the Lark grammar, from the installed package.
+def grammar_text(name: str = GRAMMAR_FILE) -> str:
+    """The text of a Lark grammar of the installed package (by default the
+    Lost Cities grammar; ``"freecell.lark"`` is FreeCell's).
 
     >>> "move:" in grammar_text()
     True
@@ -73,7 +74,7 @@ def grammar_text() -> str:
         folder = Path(__file__).resolve().parents[2] / "grammar"
     else:
         folder = Path(grammar.__file__).parent
-    return (folder / GRAMMAR_FILE).read_text("utf-8")
+    return (folder / name).read_text("utf-8")
 
 
 class _Builder:
