@@ -8,10 +8,10 @@ ends, one at the end of the file.
 
 >>> from .deals import deal
 >>> from .state import Position
->>> print(layout_text(Position.fresh(deal(1)))[:40])
+>>> print(*layout_text(Position.fresh(deal(1))).splitlines()[:3], sep="\n")
   -  -  -  +
 JD 2D 9H JC 5D 7H 7C 5H
-KD KC 9S 5S
+KD KC 9S 5S AD QC KH 3H
 """
 
 from __future__ import annotations
