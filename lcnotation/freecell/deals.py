@@ -11,7 +11,7 @@ random number also has bit 15 set, and from 2**32 the generator starts from
 
 >>> columns = deal(1)
 >>> " ".join(str(c) for c in columns[0])
-'JD 2D 9H JC 5D 7H 7C'
+'JD KD 2S 4C 3S 6D 6S'
 >>> [len(c) for c in columns]
 [7, 7, 7, 7, 6, 6, 6, 6]
 """

@@ -8,7 +8,8 @@ ends, one at the end of the file.
 
 >>> from .deals import deal
 >>> from .state import Position
->>> print(*layout_text(Position.fresh(deal(1))).splitlines()[:3], sep="\n")
+>>> for line in layout_text(Position.fresh(deal(1))).splitlines()[:3]:
+...     print(line)
   -  -  -  +
 JD 2D 9H JC 5D 7H 7C 5H
 KD KC 9S 5S AD QC KH 3H
