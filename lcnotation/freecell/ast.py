@@ -13,7 +13,7 @@ read from any other spelling of it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional, Tuple, Union
+from typing import List, Optional, Tuple, Union
 
 from ..text.ast import Span
 from ..text.errors import Diagnostic
@@ -125,14 +125,15 @@ BodyLine = Union[SolutionLine, CommentLine]
 class Record:
     """A whole record.
 
-    ``columns`` always holds eight columns, each from its deepest card to its
+    ``home`` is the freecell+home line (all empty, without a span, when the
+    record has none or an empty one).  ``columns`` always holds eight columns, each from its deepest card to its
     top.  ``moves`` are all explicit moves in order; ``marker`` is the index of
     the move the depicted layout stands before (``len(moves)`` for ``[??]``),
     None without a marker.  ``errors`` are what the reader found wrong.
     """
 
     game: Optional[GameLine]
-    home: Optional[HomeLine]
+    home: HomeLine
     columns: Tuple[Tuple[Placed, ...], ...]
     body: Tuple[BodyLine, ...]
     errors: Tuple[Diagnostic, ...] = field(default=(), compare=False)
@@ -155,6 +156,19 @@ class Record:
                         return index
                     index += 1
         return None
+
+    def meaning(self) -> Tuple[object, ...]:
+        """What the record says, without how its lines are laid out: two records
+        with the same meaning format to the same text."""
+        stream: List[object] = []
+        for line in self.body:
+            if isinstance(line, CommentLine):
+                stream.append(("comment", line.text))
+                continue
+            stream.extend(line.steps)
+            if line.comment:
+                stream.append(("end of line", line.comment))
+        return (self.game, self.home, self.columns, tuple(stream))
 
     @property
     def deal_number(self) -> Optional[int]:

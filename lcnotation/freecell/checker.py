@@ -70,7 +70,7 @@ class _Checker:
         r = self.record
         if r.game is not None:
             return r.game.span
-        if r.home is not None and r.home.span is not None:
+        if r.home.span is not None:
             return r.home.span
         placed = [c[0] for c in r.columns if c]
         return placed[0].span if placed else Span(1, 1, 1, 1, 0, 0)
@@ -94,26 +94,25 @@ class _Checker:
         freecells: List[Optional[Card]] = [None] * FREECELLS
         blocked = [False] * FREECELLS
         homes = {s: 0 for s in SUITS}
-        if r.home is not None:
-            fallback = r.home.span or self.anchor()
-            for i, cell in enumerate(r.home.freecells):
-                freecells[i] = cell.card
-                blocked[i] = cell.blocked is not None
-                if cell.card:
-                    count(cell.card, cell.span or fallback)
-            suits_seen: Dict[str, Span] = {}
-            for card, span in zip(r.home.homes, r.home.home_spans):
-                if card is None:
-                    continue
-                where = span or fallback
-                if card.suit in suits_seen:
-                    self.report("F205", f"two home piles of {card.suit}: a pile holds one "
-                                "suit, written as its top card", where)
-                    continue
-                suits_seen[card.suit] = where
-                homes[card.suit] = card.rank
-                for rank in range(1, card.rank + 1):
-                    count(Card(rank, card.suit), where)
+        fallback = r.home.span or self.anchor()
+        for i, cell in enumerate(r.home.freecells):
+            freecells[i] = cell.card
+            blocked[i] = cell.blocked is not None
+            if cell.card:
+                count(cell.card, cell.span or fallback)
+        suits_seen: Dict[str, Span] = {}
+        for card, span in zip(r.home.homes, r.home.home_spans):
+            if card is None:
+                continue
+            where = span or fallback
+            if card.suit in suits_seen:
+                self.report("F205", f"two home piles of {card.suit}: a pile holds one "
+                            "suit, written as its top card", where)
+                continue
+            suits_seen[card.suit] = where
+            homes[card.suit] = card.rank
+            for rank in range(1, card.rank + 1):
+                count(Card(rank, card.suit), where)
         for column in r.columns:
             for placed in column:
                 count(placed.card, placed.span)
@@ -136,9 +135,8 @@ class _Checker:
             return start
         r = self.record
         if any(depicted.freecells) or any(depicted.homes.values()):
-            assert r.home is not None and r.home.span is not None
             self.report("F204", "a Game# line stands for a fresh deal: freecells and home "
-                        "piles are empty", r.home.span)
+                        "piles are empty", r.home.span or self.anchor())
             return None
         for index, (wanted, column) in enumerate(zip(start.columns, r.columns)):
             for row in range(max(len(wanted), len(column))):
@@ -181,11 +179,10 @@ class _Checker:
         depicted = self.layout()
         if depicted is None:
             return result
-        if r.home is not None and r.home.automove == WKR:
-            assert r.home.span is not None
+        if r.home.automove == WKR:
             self.report("F210", "this record declares WKR automoves ('=' at positions 3, 6 "
                         "and 9); no definition of them is known, so its solution cannot be "
-                        "replayed", r.home.span)
+                        "replayed", r.home.span or self.anchor())
             result.verdict = "unsupported"
             return result
         marker = r.marker

@@ -42,10 +42,8 @@ def _home_text(cells: Iterable[str], homes: Iterable[Optional[Card]], separator:
             + " ".join(str(c) if c else _BLANK for c in homes)).rstrip()
 
 
-def home_line_text(home: Optional[HomeLine]) -> str:
-    """The freecell+home line of a record (all empty when it had none)."""
-    if home is None:
-        return _home_text([_BLANK] * 4, [], "-")
+def home_line_text(home: HomeLine) -> str:
+    """The freecell+home line of a record."""
     cells = [str(f.card) if f.card else f.blocked or _BLANK for f in home.freecells]
     return _home_text(cells, home.homes, "=" if home.automove == WKR else "-")
 

@@ -147,8 +147,9 @@ class _Reader:
                     home_spans.append(span)
         kinds = {str(s) for s in separators}
         if len(kinds) > 1:
+            odd = next(s for s in separators if str(s) != str(separators[0]))
             self.error("F102", "positions 3, 6 and 9 must agree: all '-' (Horne automoves) "
-                       "or all '=' (WKR automoves)", line.token_span(separators[0]))
+                       "or all '=' (WKR automoves)", line.token_span(odd))
         automove = WKR if "=" in kinds else HORNE
         while len(homes) < 4:
             homes.append(None)
@@ -293,6 +294,8 @@ class _Reader:
             else:
                 body.append(CommentLine(line.text, line.whole))
         self.check_markers(body)
+        if home is None:
+            home = HomeLine((Freecell(),) * 4, (None,) * 4, HORNE, None, (None,) * 4)
         self.errors.sort(key=lambda d: (d.span.start, d.span.end))
         return Record(game, home, columns, tuple(body), tuple(self.errors), self.text)
 
