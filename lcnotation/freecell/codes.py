@@ -49,5 +49,5 @@ FREECELL_CODES: Dict[str, Tuple[Severity, str]] = {
     "F306": (_E, "the source and the target are the same"),
     "F320": (_W, "the solution ends before every card is home"),
     "F401": (_E, "the other program's output cannot be read"),
-    "F402": (_E, "a move of the other program cannot be written in the notation"),
+    "F402": (_E, "a move of the other program cannot be made or written in the notation"),
 }

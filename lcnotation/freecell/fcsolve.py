@@ -242,7 +242,7 @@ def _counts(start: Position, moves: Sequence[FcSolveMove], budget: int = 200000
     if len(counts) < len(moves) or i < len(moves):
         bad = moves[min(furthest, len(moves) - 1)]
         raise _error(f"fc-solve's move at line {bad.line} cannot be made from the layout: "
-                     "is it the solution of this deal?", bad.line)
+                     "is it the solution of this deal?", bad.line, "F402")
     return counts
 
 
