@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import List, NamedTuple, Optional, Sequence, Tuple
+from typing import List, Optional, Sequence, Tuple
 
 from ..text.errors import NotationError
 from .ast import Span
@@ -42,12 +42,14 @@ _FREECELL_NAMES = "abcd"
 Place = Tuple[str, int]
 
 
-class FcSolveMove(NamedTuple):
-    """One move of fc-solve's solution; ``count`` None when the output did not say."""
+@dataclass(frozen=True)
+class FcSolveMove:
+    """One move of fc-solve's solution; ``cards`` None when the output did not say
+    how many cards it carries."""
 
     source: Place
     target: Place
-    count: Optional[int]
+    cards: Optional[int]
     line: int
 
 
@@ -192,8 +194,8 @@ def _plain_move(position: Position, move: FcSolveMove, count: int) -> List[Card]
 
 def _choices(position: Position, move: FcSolveMove) -> List[int]:
     """The card counts ``move`` may carry in ``position``, most likely first."""
-    if move.count is not None:
-        return [move.count]
+    if move.cards is not None:
+        return [move.cards]
     if move.source[0] != "s" or move.target[0] != "s":
         return [1]
     column = position.columns[move.source[1]]

@@ -201,11 +201,11 @@ class Position:
                     self.homes[card.suit] = card.rank
                     sent.append(card)
                     moved = True
-            for cell, card in enumerate(self.freecells):
-                if card is not None and horne_safe(card, self.homes):
+            for cell, held in enumerate(self.freecells):
+                if held is not None and horne_safe(held, self.homes):
                     self.freecells[cell] = None
-                    self.homes[card.suit] = card.rank
-                    sent.append(card)
+                    self.homes[held.suit] = held.rank
+                    sent.append(held)
                     moved = True
         return sent
 
