@@ -21,7 +21,7 @@ from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedInput
 
 from ..text.errors import Diagnostic, NotationError
-from ..text.parser import grammar_text
+from ..text.lexical import grammar_text
 from .ast import (HORNE, WKR, CommentLine, EndMarker, Freecell, GameLine, HomeLine, Move,
                   Placed, Record, SolutionLine, Span, BodyLine)
 from .cards import RANKS, SUITS, Card, parse_card
