@@ -120,8 +120,9 @@ class _Checker:
         if missing:
             shown = " ".join(str(c) for c in missing[:13])
             more = f" and {len(missing) - 13} more" if len(missing) > 13 else ""
-            self.report("F202", f"{len(missing)} of the 52 cards are nowhere in the layout: "
-                        f"{shown}{more}", self.anchor())
+            verb = "is" if len(missing) == 1 else "are"
+            self.report("F202", f"{len(missing)} of the 52 cards {verb} nowhere in the "
+                        f"layout: {shown}{more}", self.anchor())
         if len(self.diagnostics) > errors:
             return None
         return Position(freecells, blocked, homes, [[p.card for p in c] for c in r.columns])
@@ -198,9 +199,9 @@ class _Checker:
         if marker is not None:
             if start is depicted:
                 if marker:
-                    self.report("F207", f"the {marker} moves before the marker are not "
-                                "checked: without a Game# line their starting layout is "
-                                "unknown", moves[0].span)
+                    self.report("F207", f"{_moves(marker, 'before the marker')} not "
+                                "checked: without a Game# line, where the solution starts "
+                                "is unknown", moves[0].span)
             else:
                 assert start is not None
                 start.automove()
@@ -212,8 +213,9 @@ class _Checker:
                 depicted.automove()
                 if start != depicted:
                     span = moves[marker].span if marker < len(moves) else moves[-1].span
-                    self.report("F206", f"the {marker} moves before the marker lead to "
-                                "another position than the layout shown", span)
+                    self.report("F206", f"from deal {number}, the moves before the marker "
+                                f"({marker}) reach another position than the layout shown",
+                                span)
                     return result
             first = marker
         assert start is not None
@@ -227,9 +229,16 @@ class _Checker:
         else:
             result.verdict, result.first_bad_move = "not_won", len(moves)
             span = moves[-1].span if moves else self.anchor()
-            self.report("F320", f"not won: after {len(moves)} moves, "
-                        f"{reached.cards_out()} cards are not home", span)
+            out = reached.cards_out()
+            self.report("F320", f"not won: after {len(moves)} move"
+                        f"{'' if len(moves) == 1 else 's'}, {out} card"
+                        f"{' is' if out == 1 else 's are'} not home", span)
         return result
+
+
+def _moves(n: int, where: str) -> str:
+    """``the move before the marker is`` / ``the 3 moves before the marker are``."""
+    return f"the move {where} is" if n == 1 else f"the {n} moves {where} are"
 
 
 def layout_position(record: Record) -> Optional[Position]:

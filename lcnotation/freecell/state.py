@@ -50,6 +50,10 @@ def horne_safe(card: Card, homes: Dict[str, int]) -> bool:
     return True
 
 
+def _count(n: int, what: str) -> str:
+    return f"{n} {what}{'' if n == 1 else 's'}"
+
+
 def won(homes: Dict[str, int]) -> bool:
     return all(rank == 13 for rank in homes.values())
 
@@ -159,8 +163,9 @@ class Position:
                 if n > limit:
                     raise IllegalMove("F305", f"moving the {n} cards from {cards[-n]} to "
                                       f"{cards[-1]} onto {below} takes more than the {limit} "
-                                      f"that {self.free_freecells()} free freecells and "
-                                      f"{self.empty_columns()} empty columns allow")
+                                      f"that {_count(self.free_freecells(), 'free freecell')}"
+                                      f" and {_count(self.empty_columns(), 'empty column')} "
+                                      "allow")
                 return n
         top = cards[-1]
         run_text = str(top) if run == 1 else f"the run {cards[-run]} to {top}"
