@@ -17,7 +17,12 @@ SPEC = Path(__file__).resolve().parent.parent / "spec" / "freecell.md"
 _FENCE = re.compile(r"^```([^\n`]*)\n(.*?)^```[ \t]*$", re.M | re.S)
 
 
+RESULTS = ("check", "canonical", "import")
+
+
 class Example(NamedTuple):
+    """An input block and one result block after it (or none, for a deal)."""
+
     line: int
     info: str
     text: str
@@ -26,17 +31,22 @@ class Example(NamedTuple):
 
 
 def examples(document: str) -> List[Example]:
+    """Each input block with each of the result blocks that follow it."""
     found: List[Example] = []
     blocks = [(m.start(), m.group(1).strip(), m.group(2)) for m in _FENCE.finditer(document)]
     for i, (start, info, text) in enumerate(blocks):
         if not info.startswith(("freecell", "fc-solve")):
             continue
-        result = ("", "")
-        if i + 1 < len(blocks) and blocks[i + 1][1] in ("check", "canonical", "import"):
-            result = (blocks[i + 1][1], blocks[i + 1][2])
         headings = re.findall(r"^#+ (.*)$", document[:start], re.M)
-        found.append(Example(document.count("\n", 0, start) + 1, info, text, result,
-                             headings[-1] if headings else ""))
+        heading = headings[-1] if headings else ""
+        line = document.count("\n", 0, start) + 1
+        results = []
+        for _, result_info, result_text in blocks[i + 1:]:
+            if result_info not in RESULTS:
+                break
+            results.append((result_info, result_text))
+        for result in results or [("", "")]:
+            found.append(Example(line, info, text, result, heading))
     return found
 
 
@@ -71,7 +81,8 @@ def render(example: Example) -> str:
 EXAMPLES = examples(SPEC.read_text("utf-8"))
 
 
-@pytest.mark.parametrize("example", EXAMPLES, ids=[f"line{e.line}" for e in EXAMPLES])
+@pytest.mark.parametrize("example", EXAMPLES,
+                         ids=[f"line{e.line}-{e.result[0] or 'deal'}" for e in EXAMPLES])
 def test_example(example: Example) -> None:
     if example.info.startswith("freecell-deal"):
         assert example.text == freecell.deal(int(example.info.split()[1]))
