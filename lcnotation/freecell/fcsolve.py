@@ -51,6 +51,11 @@ class FcSolveMove:
     target: Place
     cards: Optional[int]
     line: int
+    text: str = ""
+
+    def named(self, index: int) -> str:
+        """``fc-solve's move 5 (5h, line 3)``."""
+        return f"fc-solve's move {index + 1} ({self.text}, line {self.line})"
 
 
 _SHORT = re.compile(r"^([1-8a-d])([1-8a-dh])(?:v([0-9a-fA-F]+))?$")
@@ -121,14 +126,14 @@ def read_fc_solve(text: str) -> Tuple[Optional[Position], List[FcSolveMove]]:
         run = _RUN.search(line)
         if run:
             moves.append(FcSolveMove(("s", int(run.group(2))), ("s", int(run.group(3))),
-                                     int(run.group(1)), number))
+                                     int(run.group(1)), number, run.group()))
             continue
         for pattern, source, target in _VERBOSE:
             found = pattern.search(line)
             if found:
                 groups = [int(g) for g in found.groups()] + [0]
                 moves.append(FcSolveMove((source, groups[0]), (target, groups[1]),
-                                         1, number))
+                                         1, number, found.group()))
                 break
         else:
             words = stripped.removeprefix("Move:").split()
@@ -137,7 +142,8 @@ def read_fc_solve(text: str) -> Tuple[Optional[Position], List[FcSolveMove]]:
                 for m in parsed:
                     assert m is not None
                     moves.append(FcSolveMove(_short_place(m.group(1)), _short_place(
-                        m.group(2)), int(m.group(3), 16) if m.group(3) else None, number))
+                        m.group(2)), int(m.group(3), 16) if m.group(3) else None, number,
+                        m.group()))
     if columns and not board_done:
         board = Position(freecells, [False] * FREECELLS, homes,
                          columns + [[] for _ in range(COLUMNS - len(columns))])
@@ -242,9 +248,10 @@ def _counts(start: Position, moves: Sequence[FcSolveMove], budget: int = 200000
             break
         position = trail[i][0]
     if len(counts) < len(moves) or i < len(moves):
-        bad = moves[min(furthest, len(moves) - 1)]
-        raise _error(f"fc-solve's move at line {bad.line} cannot be made from the layout: "
-                     "is it the solution of this deal?", bad.line, "F402")
+        index = min(furthest, len(moves) - 1)
+        bad = moves[index]
+        raise _error(f"{bad.named(index)} cannot be made from the layout: is it the "
+                     "solution of this deal?", bad.line, "F402")
     return counts
 
 
@@ -264,13 +271,14 @@ class _Writer:
     position: Position
     moves: List[str]
     line: int = 0
+    name: str = ""
 
     def play(self, source: str, target: str, single: bool = False) -> None:
         try:
             self.position.play(source, target, single)
         except IllegalMove as exc:
-            raise _error(f"fc-solve's move at line {self.line} cannot be written in the "
-                         f"notation: {source}{target} would be illegal ({exc.reason})",
+            raise _error(f"{self.name} cannot be written in the notation: "
+                         f"{source}{target} would be illegal ({exc.reason})",
                          self.line, "F402") from None
         self.position.automove()
         self.moves.append(("." if single else " ") + source + target)
@@ -305,8 +313,8 @@ class _Writer:
         spare = [i for i, c in enumerate(p.columns)
                  if not c and i not in (source, target) + avoid]
         if not spare:
-            raise _error(f"fc-solve's move at line {self.line} moves {count} cards into an "
-                         "empty column, which the notation cannot spell", self.line, "F402")
+            raise _error(f"{self.name} moves {count} cards into an empty column, which "
+                         "the notation cannot spell here", self.line, "F402")
         half = count // 2
         self.run_to(source, spare[0], half, avoid + (target,))
         self.run_to(source, target, count - half, avoid + (spare[0],))
@@ -331,8 +339,8 @@ def _translate(start: Position, moves: Sequence[FcSolveMove]) -> List[str]:
     plain = start.copy()
     writer = _Writer(start.copy(), [])
     writer.position.automove()
-    for move, count in zip(moves, counts):
-        writer.line = move.line
+    for index, (move, count) in enumerate(zip(moves, counts)):
+        writer.line, writer.name = move.line, move.named(index)
         cards = _plain_move(plain, move, count)
         p = writer.position
         left = [c for c in cards if p.homes[c.suit] < c.rank]
@@ -343,7 +351,7 @@ def _translate(start: Position, moves: Sequence[FcSolveMove]) -> List[str]:
             else:
                 writer.play(_name(source), _name(target))
         if not _agrees(writer.position, plain):
-            raise _error(f"fc-solve's move at line {move.line} cannot be written in the "
+            raise _error(f"{move.named(index)} cannot be written in the "
                          "notation: Horne automoves have already moved a card it relies on",
                          move.line, "F402")
     return writer.moves
