@@ -54,7 +54,15 @@ if TYPE_CHECKING:  # pragma: no cover
     from .game.state import GameState, Location
 
 
+#: Feature packages reachable as attributes (``lcnotation.freecell``), imported when first used.
+_SUBPACKAGES = ("freecell",)
+
+
 def __getattr__(name: str) -> object:
+    if name in _SUBPACKAGES:
+        import importlib
+
+        return importlib.import_module(f".{name}", __name__)
     module = _WHERE.get(name)
     if module is None:
         raise AttributeError(f"module 'lcnotation' has no attribute {name!r}")

@@ -468,3 +468,13 @@ def test_format_reflows_and_keeps_comments() -> None:
                          "KD KC 9S 5S AD QC KH 3H\nSolved by hand\n"
                          " 5a 5b 5c 5d 5h b2 8b a8 7a b7\n 58 6b 65 6h 5h  done for today\n")
     assert parse(formatted).meaning() == parse(text).meaning()
+
+
+def test_the_package_is_an_attribute_of_lcnotation() -> None:
+    import subprocess
+    import sys
+    code = ("import lcnotation as lcn; r = lcn.freecell.parse(lcn.freecell.deal(3)); "
+            "print(lcn.freecell.check(r).verdict, lcn.freecell.format(r) == lcn.freecell.deal(3))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out == "not_won True\n"
