@@ -229,23 +229,20 @@ def test_automoves_run_until_nothing_moves() -> None:
 SUPER = ["QD", "KC JS TH 9S", "JC", "KH"]
 
 
-def test_move_kinds_and_their_errors() -> None:
+@pytest.mark.parametrize("source, target, code", [
+    ("b", "1", "F301"),   # freecell b is empty
+    ("2", "a", "F302"),   # freecell a holds 5C
+    ("2", "h", "F303"),   # 9S cannot go home
+    ("2", "4", "F304"),   # nothing of JS TH 9S fits on KH
+    ("2", "2", "F306"),
+])
+def test_illegal_move_kinds(source: str, target: str, code: str) -> None:
     p = layout(SUPER, freecells=("5C", None, None, None))
+    before = p.copy()
     with pytest.raises(IllegalMove) as e:
-        p.copy().play("b", "1", False)
-    assert e.value.code == "F301"
-    with pytest.raises(IllegalMove) as e:
-        p.copy().play("2", "a", False)
-    assert e.value.code == "F302"
-    with pytest.raises(IllegalMove) as e:
-        p.copy().play("2", "h", False)
-    assert e.value.code == "F303"
-    with pytest.raises(IllegalMove) as e:
-        p.copy().play("2", "4", False)
-    assert e.value.code == "F304"
-    with pytest.raises(IllegalMove) as e:
-        p.copy().play("2", "2", False)
-    assert e.value.code == "F306"
+        p.play(source, target, False)
+    assert e.value.code == code
+    assert p == before
 
 
 @pytest.mark.parametrize("free, longest", [(0, 1), (1, 2), (2, 3), (3, 4)])

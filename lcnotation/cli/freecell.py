@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import difflib
 import sys
 from typing import Any, Dict, List
 
@@ -16,8 +15,8 @@ from ..tools.lint import FileReport
 from ..tools.output import (diagnostic_json, github_line, json_text, printable, text_line,
                             to_sarif)
 from ..tools.style import Finding
-from .common import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Parser, add_command, err,
-                     read_input, write_file, write_stdout)
+from .common import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Parser, add_command,
+                     deliver_formatted, err, read_input)
 
 _EXAMPLES = """\
 examples:
@@ -159,27 +158,6 @@ def _fmt(args: argparse.Namespace) -> int:
                 f"{first.message})")
             status = max(status, EXIT_FINDINGS)
             continue
-        new = format(record)
-        if path == "-" and not (args.check or args.diff):
-            write_stdout(source.encode(new) if source.newline is not None
-                         else new.encode("utf-8"))
-            continue
-        if new == source.text:
-            continue
-        if args.diff:
-            sys.stdout.writelines(difflib.unified_diff(
-                source.text.splitlines(True), new.splitlines(True), path, path))
-        if args.check or args.diff:
-            if args.check:
-                print(printable(f"would reformat {path}"))
-            status = max(status, EXIT_FINDINGS)
-            continue
-        if source.newline is None:
-            err(f"{path}: not formatted: the file mixes line ends")
-            status = max(status, EXIT_FINDINGS)
-            continue
-        if write_file(path, source.encode(new)):
-            print(printable(f"reformatted {path}"), file=sys.stderr)
-        else:
-            status = EXIT_USAGE
+        status = max(status, deliver_formatted(path, source, format(record), args.check,
+                                               args.diff))
     return status
