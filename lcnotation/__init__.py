@@ -56,7 +56,15 @@ if TYPE_CHECKING:  # pragma: no cover
     from .formats import FORMATS, Format, export_game, import_games, register_format
 
 
+#: Feature packages reachable as attributes (``lcnotation.freecell``), imported when first used.
+_SUBPACKAGES = ("freecell",)
+
+
 def __getattr__(name: str) -> object:
+    if name in _SUBPACKAGES:
+        import importlib
+
+        return importlib.import_module(f".{name}", __name__)
     module = _WHERE.get(name)
     if module is None:
         raise AttributeError(f"module 'lcnotation' has no attribute {name!r}")
