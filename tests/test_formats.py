@@ -183,18 +183,18 @@ def test_a_transcript_cut_mid_turn():
     lines = text.split("\n")
     cut = next(i for i, line in enumerate(lines) if "Plays" in line and i > 100)
     err = _error("\n".join(lines[:cut + 1]), "chikinn")  # at the end of the text
-    assert (err.code, err.line, err.column) == ("F103", cut + 1, len(lines[cut]) + 1)
+    assert (err.code, err.line, err.column) == ("I103", cut + 1, len(lines[cut]) + 1)
     assert "ends in the middle of turn" in err.message
     err = _error("\n".join(lines[:cut]), "chikinn")  # just after a hand line
-    assert err.code == "F103" and "expected 'Plays CARD'" in err.message
+    assert err.code == "I103" and "expected 'Plays CARD'" in err.message
     err = _error(text[:text.index("Player 0 scores")], "chikinn")
-    assert err.code == "F103" and "before the final scores" in err.message
+    assert err.code == "I103" and "before the final scores" in err.message
 
 
 def test_a_transcript_card_that_does_not_exist():
     text = TRANSCRIPTS[0].read_text().replace("Plays w0", "Plays q0", 1)
     err = _error(text, "chikinn")
-    assert (err.code, err.line, err.column, err.end_column) == ("F102", 4, 18, 20)
+    assert (err.code, err.line, err.column, err.end_column) == ("I102", 4, 18, 20)
     assert "'q0' is not a card" in err.message
 
 
@@ -203,9 +203,9 @@ def test_a_transcript_that_contradicts_itself():
     # Committer's second hand loses a card it never placed.
     bad = text.replace("Committer: b6 g1 g3 p6 r0 w7 y0 y1", "Committer: b6 g1 g3 p6 r0 w7 y0 y9", 1)
     err = _error(bad, "chikinn")
-    assert err.code == "F104" and err.line == 23 and "does not follow from line 3" in err.message
+    assert err.code == "I104" and err.line == 23 and "does not follow from line 3" in err.message
     bad = text.replace("Winner: Kenny", "Winner: Committer")
-    assert _error(bad, "chikinn").code == "F104"
+    assert _error(bad, "chikinn").code == "I104"
 
 
 def test_a_transcript_that_breaks_the_rules_imports_and_lint_points_into_it(run, tmp_path):
@@ -224,31 +224,31 @@ def test_a_transcript_that_breaks_the_rules_imports_and_lint_points_into_it(run,
 def test_truncated_base64():
     text = REPLAY.read_text().strip()
     err = _error(text[:-5], "metapyziks")
-    assert err.code == "F201" and err.column == len(text) - 4 and "cut short" in err.message
+    assert err.code == "I201" and err.column == len(text) - 4 and "cut short" in err.message
     err = _error(text[:60], "metapyziks")  # whole base64 groups: the bytes stop short
-    assert err.code == "F203" and err.message == (
+    assert err.code == "I203" and err.message == (
         "byte offset 45 of the decoded replay: the replay ends in the middle of the cards "
         "of the deck (it holds 45 bytes)")
     err = _error(text[:120], "metapyziks")
-    assert err.code == "F203" and "holds 69 actions, but 15 bytes follow" in err.message
+    assert err.code == "I203" and "holds 69 actions, but 15 bytes follow" in err.message
     err = _error(text[:40] + "*" + text[41:], "metapyziks")
-    assert (err.code, err.column) == ("F201", 41)
+    assert (err.code, err.column) == ("I201", 41)
     err = _error(text[:-4] + "====", "metapyziks")
-    assert (err.code, err.column) == ("F201", len(text) - 1) and "padding" in err.message
+    assert (err.code, err.column) == ("I201", len(text) - 1) and "padding" in err.message
     err = _error(text[:-4] + "AB=C", "metapyziks")
-    assert (err.code, err.column) == ("F201", len(text)) and "'C'" in err.message
+    assert (err.code, err.column) == ("I201", len(text)) and "'C'" in err.message
 
 
 def test_wrong_version():
     err = _error(replay(version=2), "metapyziks")
-    assert (err.code, err.line, err.column) == ("F202", 1, 1)
+    assert (err.code, err.line, err.column) == ("I202", 1, 1)
     assert "replay version 2: only version 3 is read" in err.message
 
 
 def test_hand_index_past_the_hand():
     text = replay(deck=[R(9)], hand1=[R(2), R(3)], hand2=[R(4)], actions=[0x06])
     err = _error(text, "metapyziks")
-    assert err.code == "F206" and "hand index 6 is past the hand of 2 cards" in err.message
+    assert err.code == "I206" and "hand index 6 is past the hand of 2 cards" in err.message
     # Byte 19 (after the header, the player to move and the card lists) is held
     # by base64 characters 4 * (19 // 3) + 19 % 3 = 25 and 26 (from 0).
     assert "byte offset 19" in err.message and (err.column, err.end_column) == (26, 28)
@@ -256,7 +256,7 @@ def test_hand_index_past_the_hand():
 
 def test_a_replay_from_a_position_says_which_list():
     err = _error(replay(hand1=[R(2)], table=((), (), (R(5),))), "metapyziks")
-    assert err.code == "F207" and "on Player 2's expeditions" in err.message
+    assert err.code == "I207" and "on Player 2's expeditions" in err.message
     assert "byte offset 10 " in err.message  # 4 + 1 + deck 1 + piles 1 + 1 + hand 2
 
 
@@ -264,13 +264,13 @@ def test_replay_card_that_does_not_exist():
     for bad in (Card("P", 3), Card("R", 1), Card("R", 11)):
         text = replay(hand1=[R(2), bad])  # purple is no card of a 5-colour game
         err = _error(text, "metapyziks")
-        assert err.code == "F205" and "is no card" in err.message
+        assert err.code == "I205" and "is no card" in err.message
 
 
 @pytest.mark.parametrize("change, code", [
-    (dict(colors=4), "F204"), (dict(first=0), "F204"), (dict(winner=3), "F204"),
-    (dict(tail=b"\x00"), "F203"), (dict(count=5), "F203"), (dict(winner=2), "F208"),
-    (dict(table=((R(5),), (), ())), "F207"), (dict(actions=[0x70]), "F204"),
+    (dict(colors=4), "I204"), (dict(first=0), "I204"), (dict(winner=3), "I204"),
+    (dict(tail=b"\x00"), "I203"), (dict(count=5), "I203"), (dict(winner=2), "I208"),
+    (dict(table=((R(5),), (), ())), "I207"), (dict(actions=[0x70]), "I204"),
 ])
 def test_replay_fields_out_of_range(change, code):
     args = dict(deck=[R(9)], hand1=[R(2), R(3)], hand2=[R(4)])
@@ -288,7 +288,7 @@ def test_a_replay_that_breaks_the_rules_imports_and_the_checker_reports_it():
     assert "R101" in codes
     with pytest.raises(lcn.NotationError) as info:
         export_game(game, "metapyziks")
-    assert info.value.code == "F301"
+    assert info.value.code == "I301"
 
 
 def test_export_refuses_what_the_format_cannot_hold():
@@ -301,7 +301,7 @@ def test_export_refuses_what_the_format_cannot_hold():
 def _export_error(game):
     with pytest.raises(lcn.NotationError) as info:
         export_game(game, "metapyziks")
-    assert info.value.code == "F301"
+    assert info.value.code == "I301"
     return info.value.message
 
 
@@ -351,7 +351,7 @@ def _imports_or_says_where(text, fmt):
     try:
         games = import_games(text, format=fmt)
     except lcn.NotationError as err:
-        assert err.code.startswith("F") and err.message
+        assert err.code.startswith("I") and err.message
         lines = text.split("\n")
         assert 1 <= err.line <= len(lines)
         assert 1 <= err.column <= len(lines[err.line - 1]) + 1
@@ -375,7 +375,7 @@ def test_each_sample_is_recognised():
 def test_detection_refuses_when_unsure(text):
     with pytest.raises(UnknownFormatError) as info:
         import_games(text)
-    assert info.value.code == "F100"
+    assert info.value.code == "I100"
 
 
 # ---------------------------------------------------------------- plugins
@@ -463,14 +463,14 @@ def test_cli_export_and_back(run, tmp_path):
 def test_cli_export_refuses_with_a_position(run, tmp_path):
     (tmp_path / "g.lcn").write_text("R3-D\n")
     ran = run("export", "--to", "metapyziks", "g.lcn", "-o", "x.txt")
-    assert ran.status == 1 and "F301" in ran.err and not (tmp_path / "x.txt").exists()
+    assert ran.status == 1 and "I301" in ran.err and not (tmp_path / "x.txt").exists()
     assert run("export", "--to", "chikinn", "g.lcn").status == 2  # import only
 
 
 def test_cli_import_errors(run, tmp_path):
     (tmp_path / "bad.txt").write_text(TRANSCRIPTS[0].read_text().replace("Plays w0", "Plays q0"))
     ran = run("import", "--from", "chikinn", "bad.txt", "-o", "out.lcn")
-    assert ran.status == 1 and "bad.txt:4:18: F102" in ran.err
+    assert ran.status == 1 and "bad.txt:4:18: I102" in ran.err
     assert not (tmp_path / "out.lcn").exists()
     (tmp_path / "what.txt").write_text("R3-D\n")
     ran = run("import", "what.txt")
@@ -520,7 +520,7 @@ def test_spec_tables_are_the_code_tables():
     from lcnotation.formats.chikinn import SUITS
     from lcnotation.formats.metapyziks import ENGINE_COLORS
 
-    codes = dict(re.findall(r"^\| `(F\d{3})` \| (.*?) \|$", SPEC, re.M))
+    codes = dict(re.findall(r"^\| `(I\d{3})` \| (.*?) \|$", SPEC, re.M))
     assert codes == FORMAT_CODES
     suits = dict(re.findall(r"^\| `([a-z])` \| `([A-Z])` ", SPEC, re.M))
     assert suits == SUITS

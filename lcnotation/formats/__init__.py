@@ -92,7 +92,7 @@ def get_format(fmt: Union[str, Format]) -> Format:
 
 def detect_format(text: str, path: Optional[str] = None) -> Format:
     """The one readable format that recognises ``text``; raises
-    :class:`UnknownFormatError` (code F100) when none or several do."""
+    :class:`UnknownFormatError` (code I100) when none or several do."""
     load_plugins()
     found = [f for f in FORMATS.values()
              if f.read is not None and f.detect is not None and _recognises(f, text)]
@@ -159,7 +159,7 @@ def import_games(source: Union[str, bytes, "os.PathLike[str]"],
 
 
 def export_game(game: Game, format: Union[str, Format]) -> str:
-    """``game`` in the format ``format``; raises NotationError (F301 for the
+    """``game`` in the format ``format``; raises NotationError (I301 for the
     built-in formats) when the game cannot be written in it."""
     fmt = get_format(format)
     if fmt.write is None:

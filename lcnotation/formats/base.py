@@ -28,21 +28,21 @@ Detector = Callable[[str], bool]
 
 #: Every code of an import or export error: what it reports.
 FORMAT_CODES: Dict[str, str] = {
-    "F100": "the format of the input cannot be told (give it by name)",
-    "F101": "a transcript line that is not what the transcript has at that point",
-    "F102": "a card that does not exist (a suit or digit the engine does not use)",
-    "F103": "a transcript that ends in the middle of a turn or before the final scores",
-    "F104": "a transcript that contradicts itself (hands, draws, winner)",
-    "F201": "a replay string that is not base64 (a bad character, length or padding)",
-    "F202": "a replay string of a version other than 3",
-    "F203": "a replay that ends in the middle of a field, or has bytes after its actions",
-    "F204": "a replay header or card-list field with a value the format does not allow",
-    "F205": "a replay card byte that is no card (colour or value out of range)",
-    "F206": "a replay action whose hand index is past the hand, or names a card that "
+    "I100": "the format of the input cannot be told (give it by name)",
+    "I101": "a transcript line that is not what the transcript has at that point",
+    "I102": "a card that does not exist (a suit or digit the engine does not use)",
+    "I103": "a transcript that ends in the middle of a turn or before the final scores",
+    "I104": "a transcript that contradicts itself (hands, draws, winner)",
+    "I201": "a replay string that is not base64 (a bad character, length or padding)",
+    "I202": "a replay string of a version other than 3",
+    "I203": "a replay that ends in the middle of a field, or has bytes after its actions",
+    "I204": "a replay header or card-list field with a value the format does not allow",
+    "I205": "a replay card byte that is no card (colour or value out of range)",
+    "I206": "a replay action whose hand index is past the hand, or names a card that "
             "cannot be known",
-    "F207": "a replay that starts from a position with cards on the table",
-    "F208": "a replay whose winner or scores disagree with its actions",
-    "F301": "a record that cannot be written in the format (no deal, colours it cannot "
+    "I207": "a replay that starts from a position with cards on the table",
+    "I208": "a replay whose winner or scores disagree with its actions",
+    "I301": "a record that cannot be written in the format (no deal, colours it cannot "
             "hold, rule errors, syntax errors)",
 }
 
@@ -70,10 +70,10 @@ class Format:
 
 
 class UnknownFormatError(NotationError):
-    """The input's format cannot be told for sure (code ``F100``, at its start)."""
+    """The input's format cannot be told for sure (code ``I100``, at its start)."""
 
     def __init__(self, message: str, path: Optional[str] = None) -> None:
-        super().__init__(message, Span(1, 1, 1, 1, 0, 0), code="F100", path=path)
+        super().__init__(message, Span(1, 1, 1, 1, 0, 0), code="I100", path=path)
 
     def __reduce__(self):  # type: ignore[no-untyped-def]
         return (UnknownFormatError, (self.message, self.path))

@@ -100,9 +100,9 @@ class _Reader:
             self.i += 1
 
     def card(self, token: str, index: int, column: int) -> None:
-        """Raise F102 unless ``token`` is a card of the engine."""
+        """Raise I102 unless ``token`` is a card of the engine."""
         if token not in _CARDS:
-            raise self.fail(f"{token!r} is not a card: {_CARD_HELP}", "F102", index, column,
+            raise self.fail(f"{token!r} is not a card: {_CARD_HELP}", "I102", index, column,
                             len(token))
 
     # -- the transcript -------------------------------------------------------
@@ -123,11 +123,11 @@ class _Reader:
                 self.i += 1  # the win ratio printed after several rounds
             else:
                 raise self.fail(f"expected 'ROUND N:', the start of a round, found "
-                                f"{self.found(self.i)}", "F101", self.i)
+                                f"{self.found(self.i)}", "I101", self.i)
             self.skip_blank()
         if not games:
             raise self.fail("expected a transcript of chikinn/lost-cities ('ROUND 0:' and "
-                            "its turns), found nothing", "F103", 0)
+                            "its turns), found nothing", "I103", 0)
         return games
 
     def round(self, number: Optional[int], start: int) -> Game:
@@ -136,13 +136,13 @@ class _Reader:
             self.skip_blank()
             if self.i >= len(self.lines):
                 raise self.fail(f"the transcript ends before the final scores of the round "
-                                f"(after {len(turns)} turns)", "F103", self.i)
+                                f"(after {len(turns)} turns)", "I103", self.i)
             if _SCORE.match(self.lines[self.i]):
                 break
             turns.append(self.turn(len(turns)))
         if len(turns) < 2:
             raise self.fail("a round has at least two turns (one per player), found "
-                            f"{len(turns)}", "F103", self.i)
+                            f"{len(turns)}", "I103", self.i)
         scores = self.scores()
         winner_index, winner = None, ""
         if self.i < len(self.lines):
@@ -159,7 +159,7 @@ class _Reader:
             if winner != expected:
                 raise self.fail(f"the winner line names {winner!r}, but by the scores "
                                 f"({scores[0]} to {scores[1]}) the winner is {expected!r}",
-                                "F104", winner_index, 9, len(winner))
+                                "I104", winner_index, 9, len(winner))
         return game
 
     def turn(self, t: int) -> _Turn:
@@ -169,7 +169,7 @@ class _Reader:
         if m is None or _WINNER.match(line):
             raise self.fail("expected the mover's hand (such as 'Kenny: b0 b4 p0 ...') or "
                             f"the final scores ('Player 0 scores N'), found "
-                            f"{self.found(hand_index)}", "F101", hand_index)
+                            f"{self.found(hand_index)}", "I101", hand_index)
         name = m.group(1)
         hand = m.group(2).split(" ")
         if not _CARDS.issuperset(hand):
@@ -180,12 +180,12 @@ class _Reader:
         self.i += 1
         if self.i >= len(self.lines):
             raise self.fail(f"the transcript ends in the middle of turn {t + 1}: expected "
-                            "'Plays CARD' or 'Discards CARD' after the hand", "F103", self.i)
+                            "'Plays CARD' or 'Discards CARD' after the hand", "I103", self.i)
         action_index = self.i
         m = _ACTION.match(self.lines[action_index])
         if m is None:
             raise self.fail(f"expected 'Plays CARD' or 'Discards CARD' after {name}'s hand, "
-                            f"found {self.found(action_index)}", "F101", action_index)
+                            f"found {self.found(action_index)}", "I101", action_index)
         card_column = m.start(3) + 1
         token = m.group(3)
         self.card(token, action_index, card_column)
@@ -207,7 +207,7 @@ class _Reader:
             if self.i >= len(lines):
                 raise self.fail(f"the transcript ends in the middle of turn {t + 1}: "
                                 "expected the table and the line of dashes that ends the "
-                                "turn", "F103", self.i)
+                                "turn", "I103", self.i)
             line = lines[self.i]
             self.i += 1
             if not line or line[0] == " ":  # the usual table line
@@ -217,7 +217,7 @@ class _Reader:
             if not line[0].isspace():
                 raise self.fail(f"expected the table (indented lines) and the line of dashes "
                                 f"that ends turn {t + 1}, found {self.found(self.i - 1)}",
-                                "F103", self.i - 1)
+                                "I103", self.i - 1)
         span = self.src.span(action_index + 1, card_column, end_line=end_line,
                              end_column=end_column)
         return _Turn(name, tuple(hand), hand_index, token, m.group(2) == "Discards", draw,
@@ -228,7 +228,7 @@ class _Reader:
         for player in (0, 1):
             m = _SCORE.match(self.lines[self.i]) if self.i < len(self.lines) else None
             if m is None or int(m.group(1)) != player:
-                code = "F103" if self.i >= len(self.lines) else "F101"
+                code = "I103" if self.i >= len(self.lines) else "I101"
                 raise self.fail(f"expected 'Player {player} scores N', found "
                                 f"{self.found(self.i)}", code, self.i)
             found.append(int(m.group(2)))
@@ -246,10 +246,10 @@ class _Reader:
             if turn.name != names[t % 2]:
                 raise self.fail(f"turn {t + 1} is {turn.name!r}'s, but it is "
                                 f"{names[t % 2]!r}'s turn (the players take turns)",
-                                "F104", turn.hand_line, 1, len(turn.name))
+                                "I104", turn.hand_line, 1, len(turn.name))
             if turn.card not in turn.hand:
                 raise self.fail(f"{turn.name} places {turn.card}, which is not in the hand "
-                                f"shown on line {turn.hand_line + 1}", "F104",
+                                f"shown on line {turn.hand_line + 1}", "I104",
                                 turn.action_line, turn.span.column, len(turn.card))
             drawn = turn.draw
             if t + 2 < len(turns):
@@ -259,10 +259,10 @@ class _Reader:
                     raise self.fail(
                         f"{after.name}'s hand does not follow from line {turn.hand_line + 1}: "
                         f"it should be those cards less {turn.card} plus one card drawn",
-                        "F104", after.hand_line)
+                        "I104", after.hand_line)
                 if drawn is not None and got != drawn:
                     raise self.fail(f"{turn.name} draws {drawn}, but the next hand (line "
-                                    f"{after.hand_line + 1}) gained {got}", "F104",
+                                    f"{after.hand_line + 1}) gained {got}", "I104",
                                     turn.draw_line)
                 drawn = got
             source = Draw(None) if turn.draw is None else Draw(SUITS[turn.draw[0]])

@@ -117,13 +117,13 @@ class _Replay:
     def byte(self, what: str) -> int:
         if self.pos >= len(self.data):
             raise self.fail(f"the replay ends in the middle of {what} (it holds "
-                            f"{len(self.data)} bytes)", "F203", self.pos)
+                            f"{len(self.data)} bytes)", "I203", self.pos)
         self.pos += 1
         return self.data[self.pos - 1]
 
     def int32(self, what: str) -> int:
         if self.pos + 4 > len(self.data):
-            raise self.fail(f"the replay ends in the middle of {what} (4 bytes)", "F203",
+            raise self.fail(f"the replay ends in the middle of {what} (4 bytes)", "I203",
                             self.pos)
         (value,) = struct.unpack_from("<i", self.data, self.pos)
         self.pos += 4
@@ -133,7 +133,7 @@ class _Replay:
         offset = self.pos
         value = self.byte(what)
         if value not in allowed:
-            raise self.fail(f"{what} is {value}: {why}", "F204", offset)
+            raise self.fail(f"{what} is {value}: {why}", "I204", offset)
         return value
 
     def cards(self, what: str, colors: int) -> List[Card]:
@@ -147,7 +147,7 @@ class _Replay:
                 raise self.fail(
                     f"0x{code:02x} in {what} is no card: the high four bits are the colour "
                     f"(1 to {colors}), the low four the value (0 for a wager, 2 to 10)",
-                    "F205", offset)
+                    "I205", offset)
             found.append(Card(ENGINE_COLORS[color - 1], value))
         return found
 
@@ -167,19 +167,19 @@ def decode_replay(value: str, src: Optional[TextLines] = None, line: int = 1,
     other = next((j for j, char in enumerate(rest) if char != "="), None)
     if other is not None:
         raise src.error(f"{rest[other]!r} is not a base64 character (A-Z, a-z, 0-9, +, / "
-                        "and '=' padding at the end)", "F201", line, column + stop + other)
+                        "and '=' padding at the end)", "I201", line, column + stop + other)
     if len(rest) > 2:
-        raise src.error("too much '=' padding: base64 ends with at most two", "F201", line,
+        raise src.error("too much '=' padding: base64 ends with at most two", "I201", line,
                         column + stop + 2, len(rest) - 2)
     if len(value) % 4:
         raise src.error(f"the base64 text is cut short: {len(value)} characters, not a "
-                        "multiple of 4 (is the replay string complete?)", "F201", line,
+                        "multiple of 4 (is the replay string complete?)", "I201", line,
                         column + len(value), 0)
     data = base64.b64decode(value)
     r = _Replay(data, src, line, column, len(value))
     version = r.byte("the version")
     if version != VERSION:
-        raise r.fail(f"replay version {version}: only version {VERSION} is read", "F202", 0)
+        raise r.fail(f"replay version {version}: only version {VERSION} is read", "I202", 0)
     colors = r.choice("the colour count", (5, 6), "the engine plays 5 or 6 colours")
     winner = r.choice("the winner", (0, 1, 2), "expected 0 (a tie), 1 or 2")
     disqualified = r.choice("the disqualified player", (0, 1, 2),
@@ -197,12 +197,12 @@ def decode_replay(value: str, src: Optional[TextLines] = None, line: int = 1,
     for i in (1, 2, 4):  # the discard piles and the expeditions
         if lists[i]:
             raise r.fail(f"the replay starts with cards on {_LISTS[i]}: a record starts "
-                         "from the deal", "F207", starts[i])
+                         "from the deal", "I207", starts[i])
     count_at = r.pos
     count = r.int32("the action count")
     if not 0 <= count <= len(data) - r.pos:
         raise r.fail(f"the replay says it holds {count} actions, but "
-                     f"{len(data) - r.pos} bytes follow", "F203", count_at)
+                     f"{len(data) - r.pos} bytes follow", "I203", count_at)
 
     start1: List[Optional[Card]] = list(hand1)
     start2: List[Optional[Card]] = list(hand2)
@@ -215,22 +215,22 @@ def decode_replay(value: str, src: Optional[TextLines] = None, line: int = 1,
         index, discard, draw = code & 7, bool(code & 8), code >> 4
         if draw > colors:
             raise r.fail(f"action {turn + 1} draws from colour {draw}: this replay has "
-                         f"{colors} colours (0 is the deck)", "F204", offset)
+                         f"{colors} colours (0 is the deck)", "I204", offset)
         hand = table.hands[seat]
         if index >= len(hand):
             raise r.fail(f"action {turn + 1}: hand index {index} is past the hand of "
-                         f"{len(hand)} cards", "F206", offset)
+                         f"{len(hand)} cards", "I206", offset)
         card = hand.pop(index)
         if card is None:
             raise r.fail(f"action {turn + 1}: hand index {index} names a card drawn from "
-                         "an empty pile, which cannot be known", "F206", offset)
+                         "an empty pile, which cannot be known", "I206", offset)
         letter = None if draw == 0 else ENGINE_COLORS[draw - 1]
         table.act(seat, card, discard, letter)
         moves.append(Move(Placement(card, discard), Draw(letter), turn=turn,
                           span=r.span(offset)))
         seat = 1 - seat
     if r.pos != len(data):
-        raise r.fail(f"{len(data) - r.pos} bytes follow the last action", "F203", r.pos)
+        raise r.fail(f"{len(data) - r.pos} bytes follow the last action", "I203", r.pos)
 
     actual = engine_scores(table.expeditions)
     if disqualified != _NO_ONE:
@@ -239,13 +239,13 @@ def decode_replay(value: str, src: Optional[TextLines] = None, line: int = 1,
         if claimed != actual:
             raise r.fail(f"the scores {claimed[0]} and {claimed[1]} (after the "
                          f"disqualification) disagree with the actions: {actual[0]} and "
-                         f"{actual[1]}", "F208", 4)
+                         f"{actual[1]}", "I208", 4)
     else:
         expected_winner = 0 if actual[0] == actual[1] else (1 if actual[0] > actual[1] else 2)
     if winner != expected_winner:
         raise r.fail(f"the winner is {winner}, but by the actions (scored as the engine "
                      f"does, without the bonus for 8 cards) it is {expected_winner}",
-                     "F208", 2)
+                     "I208", 2)
     return _game(first, colors, hand1, hand2, deck, disqualified, winner, moves,
                  table, src.span(line, column, len(value)))
 
@@ -289,7 +289,7 @@ def read(text: str, path: Optional[str] = None) -> List[Game]:
         if value:
             games.append(decode_replay(value, src, number, line.index(value[0]) + 1))
     if not games:
-        raise src.error("expected a replay string (base64), found nothing", "F201", 1)
+        raise src.error("expected a replay string (base64), found nothing", "I201", 1)
     return games
 
 
@@ -311,7 +311,7 @@ def detect(text: str) -> bool:
 
 def _refuse(message: str, span: Optional[Span]) -> NotationError:
     return NotationError(f"cannot write a replay string: {message}",
-                         span or Span(1, 1, 1, 1, 0, 0), code="F301")
+                         span or Span(1, 1, 1, 1, 0, 0), code="I301")
 
 
 def _header(game: Game, name: str) -> Optional[Header]:
