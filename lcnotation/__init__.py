@@ -44,6 +44,8 @@ _API: Tuple[Tuple[str, bool, Tuple[str, ...]], ...] = (
     (".tools.jsonform", False, ("from_json", "to_json")),
     (".tools.lint", False, ("FileReport", "LintConfig", "lint_file", "lint_text")),
     (".tools.codes", False, ("ALL_CODES",)),
+    (".formats", False, ("FORMATS", "Format", "register_format", "import_games",
+                         "export_game")),
 )
 
 
@@ -62,6 +64,7 @@ def _load() -> Dict[str, str]:
 _WHERE = _load()
 
 if TYPE_CHECKING:  # pragma: no cover
+    from .formats import FORMATS, Format, export_game, import_games, register_format
     from .game.checker import CheckReport, check, match_totals, score
     from .game.generator import generate_game, generate_games, generate_match
     from .game.scoring import GameScore, score_expedition
@@ -83,7 +86,13 @@ if TYPE_CHECKING:  # pragma: no cover
     from .tools.lint import FileReport, LintConfig, lint_file, lint_text
 
 
+#: Feature packages reachable as attributes (``lcnotation.freecell``), imported when first used.
+_SUBPACKAGES = ("freecell",)
+
+
 def __getattr__(name: str) -> object:
+    if name in _SUBPACKAGES:
+        return importlib.import_module(f".{name}", __name__)
     module = _WHERE.get(name)
     if module is None:
         raise AttributeError(f"module 'lcnotation' has no attribute {name!r}")
@@ -112,4 +121,5 @@ __all__ = [
     "generate_game", "generate_games", "generate_match",
     "convert_text", "detect_dialect", "from_json", "to_json",
     "FileReport", "LintConfig", "lint_file", "lint_text", "ALL_CODES",
+    "FORMATS", "Format", "register_format", "import_games", "export_game",
 ]

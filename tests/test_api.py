@@ -105,6 +105,9 @@ def emitted_codes() -> Dict[str, Set[str]]:
 
 
 def test_every_code_the_sources_emit_is_registered() -> None:
+    import lcnotation.formats  # noqa: F401 (feature packages register their codes)
+    import lcnotation.freecell  # noqa: F401
+
     found = emitted_codes()
     # The scan sees every family, the default code of NotationError included.
     assert {"N001", "N100", "R101", "S100", "C101", "J101"} <= set(found)

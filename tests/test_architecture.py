@@ -219,7 +219,7 @@ def test_the_scan_sees_every_kind_of_import() -> None:
     assert GRAPH[PACKAGE]["lcnotation.text.reader"] is True
     assert GRAPH[PACKAGE]["lcnotation.game.checker"] is False
     assert "lcnotation.text.ast" in GRAPH["lcnotation.game.state"]
-    assert "lcnotation.grammar" in GRAPH["lcnotation.text.parser"]
+    assert "lcnotation.grammar" in GRAPH["lcnotation.text.lexical"]
     assert set(GRAPH["lcnotation.cli"]) >= {"lcnotation.cli.lint", PACKAGE}
     assert len(MODULES) > 30
 

@@ -14,24 +14,20 @@ from typing import Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple, 
 from ..text.ast import HANDSHAKE, Card, Game, Header, Span
 from ..text.errors import Diagnostic, NotationError
 from ..text.headers import DEFAULT_COLORS, parse_cards, parse_colors
+from ..text.lexical import COLOR_LETTERS, LEXICON, RANK_OF, RANKS
 from .violations import (NO_SPAN, ColorCount, DealMisses, DealSize, DealtTooOften,
                          NotInDeck)
 
-__all__ = ["HAND_SIZE", "COLOR_DECK", "CARDS_PER_COLOR", "COPIES", "RANKS", "COLOR_LETTERS",
-           "Deal", "DealProblem", "Setup", "draw_pile_start", "deal_problems", "read_setup",
+__all__ = ["HAND_SIZE", "COLOR_DECK", "CARDS_PER_COLOR", "COPIES", "Deal", "DealProblem", "Setup", "draw_pile_start", "deal_problems", "read_setup",
            "as_pairs"]
 
 #: Cards dealt to each player.
 HAND_SIZE = 8
-#: The ranks of the cards of one colour: three handshakes and the numbers 2 to 10.
-COLOR_DECK: Tuple[int, ...] = (HANDSHAKE, HANDSHAKE, HANDSHAKE, 2, 3, 4, 5, 6, 7, 8, 9, 10)
+#: The ranks of the cards of one colour: three handshakes and one of each number.
+COLOR_DECK: Tuple[int, ...] = (HANDSHAKE, HANDSHAKE) + RANKS
 CARDS_PER_COLOR = len(COLOR_DECK)
-#: The distinct ranks, lowest first.
-RANKS: Tuple[int, ...] = tuple(dict.fromkeys(COLOR_DECK))
 #: Copies of each card, indexed by rank (0 to 10).
 COPIES: Tuple[int, ...] = tuple(COLOR_DECK.count(r) for r in range(11))
-#: The letters a colour may be: upper case, other than D, H and X.
-COLOR_LETTERS = frozenset("ABCEFGIJKLMNOPQRSTUVWYZ")
 
 #: A deal header's cards as ``(colour, rank)`` pairs.
 Deal = Tuple[Tuple[str, int], ...]
@@ -114,11 +110,9 @@ def deal_problems(colors: Sequence[str], parts: Dict[str, Optional[Deal]]
     return problems
 
 
-_RANK_OF = {"H": HANDSHAKE, "h": HANDSHAKE, **{str(n): n for n in range(2, 11)}}
 # Every card as written in a deal header, with its (colour, rank) pair.
-_CARD_PAIRS = {letter + rank: (letter.upper(), value) for letter in
-               COLOR_LETTERS | {x.lower() for x in COLOR_LETTERS}
-               for rank, value in _RANK_OF.items()}
+_CARD_PAIRS = {letter + rank: (color, value) for letter, color in LEXICON.upper.items()
+               for rank, value in RANK_OF.items()}
 # Every card as a small number (sorting numbers is quicker than sorting pairs).
 _CARD_CODES = {pair: ord(pair[0]) * 16 + pair[1] for pair in _CARD_PAIRS.values()}
 _full_decks: Dict[Tuple[str, ...], List[int]] = {}

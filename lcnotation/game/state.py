@@ -33,9 +33,10 @@ from typing import (Dict, Iterable, List, NamedTuple, Optional, Sequence, Set, T
 
 from ..text.ast import HANDSHAKE, Card, Draw, Game, Move, Placement
 from ..text.headers import DEFAULT_COLORS
+from ..text.lexical import COLOR_LETTERS, RANKS
 from .scoring import GameScore, score_ranks
-from .setup import (COLOR_LETTERS, COPIES, HAND_SIZE, RANKS, Deal, Setup, as_pairs,
-                    deal_problems, draw_pile_start, read_setup)
+from .setup import (COPIES, HAND_SIZE, Deal, Setup, as_pairs, deal_problems,
+                    draw_pile_start, read_setup)
 from .violations import (AfterEnd, DrawBack, EmptyPile, HandshakeTooLate, HeldByOther,
                          NotHeld, NotHigher, OnTable, OutsideColors, Violation)
 

@@ -27,19 +27,13 @@ document is read back in the canonical layout:
 1. R3-D {go}
 2. BHD-D
 
-Error codes of conversion (syntax errors keep their N codes, JSON problems
-have J codes, see ``spec/json-form.md``):
-
-- C101: a colour the target dialect cannot write (in a move, the Colors
-  header, or a card of Hand1, Hand2 or Deck)
-- C102: a comment, and the target dialect cannot write comments
-- C103: a move not spelt the way the declared source dialect spells it
+The codes of conversion are :data:`CONVERSION_CODES` (syntax errors keep
+their N codes, JSON problems have J codes, see ``spec/json-form.md``).
 """
 
 from __future__ import annotations
 
 import io
-import re
 from typing import (BinaryIO, Dict, Iterable, Iterator, List, NamedTuple, Optional, Tuple,
                     Union)
 
@@ -49,6 +43,8 @@ from ..text.errors import NotationError
 from ..text.formatter import format_card, format_games, format_move
 from ..text.headers import parse_cards, parse_colors
 from ..text.reader import parse_game, split_games
+from ..text.lexical import LEXICON
+from ..text.lineends import lines_with_ends
 from .files import BOM, decode_text
 from .jsonform import JSONPath, decode, errors_at, from_data, iter_json, to_json
 
@@ -73,10 +69,8 @@ UNKNOWN = "unknown"
 
 DialectName = Union[str, Dialect]
 
-# A line with its end: LF, CRLF or a lone CR (old Mac files).
-_LINE = re.compile(r"[^\r\n]*(?:\r\n?|\n)|[^\r\n]+")
 _CARD_HEADERS = ("Hand1", "Hand2", "Deck")
-_SPACE = re.compile(r"[\s\ufeff]+")
+_SPACE = LEXICON.ws
 
 
 def dialect_names() -> List[str]:
@@ -115,7 +109,7 @@ def _parts(lines: Iterable[str], path: Optional[str]) -> Iterator[_Part]:
 
     def for_the_reader() -> Iterator[str]:
         for raw in lines:
-            pieces = _LINE.findall(raw) if "\r" in raw else (raw,)
+            pieces = lines_with_ends(raw) if "\r" in raw else (raw,)
             for line in pieces:
                 pending.append(line)
                 yield line[:-1] + "\n" if line.endswith("\r") else line
@@ -275,7 +269,7 @@ def _respell(written: str, spelt: str) -> str:
     if len(written) == len(spelt):
         return spelt
     letters = iter(spelt)
-    return "".join(c if c.isspace() or c == "\ufeff" else next(letters) for c in written)
+    return "".join(c if _SPACE.match(c) else next(letters) for c in written)
 
 
 # ---------------------------------------------------------------- converting
@@ -337,7 +331,7 @@ def _convert_whole(text: str, target: Union[Dialect, str], reader: Optional[Unio
     data = _json_document(text) if reader is None else None
     if reader is JSON or data is not None:
         return _convert_json(text, data, target, path), True
-    lines = (m.group() for m in _LINE.finditer(text))
+    lines = lines_with_ends(text)
     errors: List[NotationError] = []
     chunks: List[str] = []
     games: List[Game] = []
@@ -568,6 +562,6 @@ def _written_moves(text: str, games: Optional[Iterable[Game]]):
             for move in game.moves:
                 yield text[move.span.start:move.span.end], move, move.span
         return
-    for part in _parts((m.group() for m in _LINE.finditer(text)), None):
+    for part in _parts(lines_with_ends(text), None):
         for move in part.game.moves:
             yield part.text[move.span.start:move.span.end], move, _in_file(move.span, part)
