@@ -35,7 +35,7 @@ _API: Tuple[Tuple[str, bool, Tuple[str, ...]], ...] = (
                                "register_dialect")),
     (".text.headers", False, ("DEFAULT_COLORS", "KNOWN_TAGS", "RESERVED_LETTERS",
                               "game_colors", "parse_cards", "parse_colors", "parse_result")),
-    (".game.violations", False, ("RULE_CODES",)),
+    (".game.codes", False, ("RULE_CODES",)),
     (".game.checker", False, ("CheckReport", "check", "match_totals", "score")),
     (".game.state", False, ("GameState", "Location")),
     (".game.scoring", False, ("GameScore", "score_expedition")),
@@ -69,7 +69,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .game.generator import generate_game, generate_games, generate_match
     from .game.scoring import GameScore, score_expedition
     from .game.state import GameState, Location
-    from .game.violations import RULE_CODES
+    from .game.codes import RULE_CODES
     from .text.ast import (HANDSHAKE, Card, Comment, Draw, Game, Header, Move, Placement,
                            Span)
     from .text.dialects import (DIALECTS, ConversionError, Dialect, get_dialect,

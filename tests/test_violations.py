@@ -45,3 +45,17 @@ def test_the_model_reports_facts_and_the_checker_words_them() -> None:
     d = check(game).diagnostics[0]
     assert (d.code, d.message, d.span, d.turn, d.severity) == (
         "R101", found[0].message, found[0].span, 2, v.RULE_CODES["R101"][0])
+
+
+def test_a_clean_record_never_loads_the_wording() -> None:
+    # The violation kinds cost their creation at import: only a violation pays it.
+    import subprocess
+    import sys
+
+    code = ("import sys, lcnotation as l; g = l.generate_game(seed=3, deal=True); "
+            "r = l.check(g); print(r.ok, 'lcnotation.game.violations' in sys.modules); "
+            "l.check(l.parse_game('R7-D BHD-D R4-B')); "
+            "print('lcnotation.game.violations' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.split()
+    assert out == ["True", "False", "True"]

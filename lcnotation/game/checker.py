@@ -15,7 +15,7 @@ included), sorted by position, the final state and the score.
 ((-9, 0), False)
 
 Every rule has a stable code; :data:`RULE_CODES` lists them,
-:mod:`lcnotation.game.violations` words them and ``spec/rules.md`` gives a
+:mod:`lcnotation.game.violations` words them (imported on the first one) and ``spec/rules.md`` gives a
 record that triggers each.  :func:`score` replays and scores a game without
 the checks; :func:`match_totals` adds up the rounds of a match.
 """
@@ -31,7 +31,7 @@ from ..text.headers import DEFAULT_COLORS, parse_result
 from .scoring import GameScore
 from .setup import read_setup
 from .state import GameState
-from .violations import NO_SPAN, RULE_CODES, Incomplete, WrongResult
+from .codes import RULE_CODES
 
 __all__ = ["RULE_CODES", "CheckReport", "check", "score", "match_totals"]
 
@@ -75,7 +75,9 @@ def check(game: Game, *, path: Optional[str] = None,
     diagnostics += setup.diagnostics
     state = GameState.from_setup(setup)
     moves = game.moves
-    diagnostics += [v.to_diagnostic() for v in state.play(moves)]
+    broken = state.play(moves)
+    if broken:
+        diagnostics += [v.to_diagnostic() for v in broken]
     score = state.scores()
     for header in game.headers:
         if header.name == "Result":
@@ -83,6 +85,8 @@ def check(game: Game, *, path: Optional[str] = None,
             break
     low, high = state.draw_pile_range
     if low:
+        from .violations import Incomplete
+
         where = moves[-1].span if moves else game.span
         diagnostics.append(Incomplete(_end_of(where), None, low, high).to_diagnostic())
     if len(diagnostics) > 1:
@@ -96,10 +100,10 @@ def _position(d: Diagnostic) -> int:
     return d.span.start
 
 
-def _end_of(span: Optional[Span]) -> Span:
+def _end_of(span: Optional[Span]) -> Optional[Span]:
     """An empty span just after ``span``."""
     if span is None:
-        return NO_SPAN
+        return None
     return span._replace(line=span.end_line, column=span.end_column, start=span.end)
 
 
@@ -115,6 +119,8 @@ def _check_result(header: Header, state: GameState, score: GameScore) -> List[Di
     actual = score.totals
     if claimed == actual:
         return []
+    from .violations import WrongResult
+
     return [WrongResult(header.value_span or header.span, None, claimed, actual,
                         state.players).to_diagnostic()]
 

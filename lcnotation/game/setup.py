@@ -9,14 +9,15 @@ the deck.  Problems are reported as data
 
 from __future__ import annotations
 
-from typing import Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple, Union
 
 from ..text.ast import HANDSHAKE, Card, Game, Header, Span
 from ..text.errors import Diagnostic, NotationError
 from ..text.headers import DEFAULT_COLORS, parse_cards, parse_colors
 from ..text.lexical import COLOR_LETTERS, LEXICON, RANK_OF, RANKS
-from .violations import (NO_SPAN, ColorCount, DealMisses, DealSize, DealtTooOften,
-                         NotInDeck)
+
+if TYPE_CHECKING:
+    from .violations import DealMisses, DealSize, DealtTooOften, NotInDeck
 
 __all__ = ["HAND_SIZE", "COLOR_DECK", "CARDS_PER_COLOR", "COPIES", "Deal", "DealProblem", "Setup", "draw_pile_start", "deal_problems", "read_setup",
            "as_pairs"]
@@ -32,7 +33,7 @@ COPIES: Tuple[int, ...] = tuple(COLOR_DECK.count(r) for r in range(11))
 #: A deal header's cards as ``(colour, rank)`` pairs.
 Deal = Tuple[Tuple[str, int], ...]
 #: What :func:`deal_problems` reports.
-DealProblem = Union[DealSize, NotInDeck, DealtTooOften, DealMisses]
+DealProblem = Union["DealSize", "NotInDeck", "DealtTooOften", "DealMisses"]
 
 
 def draw_pile_start(colors: int) -> int:
@@ -78,6 +79,8 @@ def deal_problems(colors: Sequence[str], parts: Dict[str, Optional[Deal]]
             and len(hand1) == len(hand2) == HAND_SIZE \
             and sorted(map(_CARD_CODES.__getitem__, hand1 + hand2 + deck)) == _full_deck(colors):
         return []
+    from .violations import DealMisses, DealSize, DealtTooOften, NotInDeck
+
     colors = tuple(colors)
     expected = {"Hand1": HAND_SIZE, "Hand2": HAND_SIZE, "Deck": draw_pile_start(len(colors))}
     problems: List[DealProblem] = []
@@ -151,10 +154,8 @@ def _colors_of(header: Header) -> Tuple[str, ...]:
     return colors
 
 
-def _where(header: Optional[Header]) -> Span:
-    if header is None:
-        return NO_SPAN
-    return header.value_span or header.span or NO_SPAN
+def _where(header: Header) -> Optional[Span]:
+    return header.value_span or header.span
 
 
 def read_setup(game: Game, default_colors: Tuple[str, ...] = DEFAULT_COLORS) -> Setup:
@@ -186,6 +187,8 @@ def read_setup(game: Game, default_colors: Tuple[str, ...] = DEFAULT_COLORS) -> 
             letters = dict.fromkeys(ch for ch in header.value.upper() if ch in COLOR_LETTERS)
             colors = tuple(letters) or DEFAULT_COLORS
         if len(colors) not in (5, 6):
+            from .violations import ColorCount
+
             diagnostics.append(ColorCount(_where(header), None, len(colors)).to_diagnostic())
     first, second = ((found[k].value.strip() if k in found else "") or f"Player {i}"
                      for i, k in ((1, "Player1"), (2, "Player2")))
@@ -214,7 +217,8 @@ def read_setup(game: Game, default_colors: Tuple[str, ...] = DEFAULT_COLORS) -> 
     return Setup(colors, (first, second), hands, deck, tuple(diagnostics))
 
 
-def _card_span(header: Header, index: int, read: Dict[str, Tuple[Card, ...]]) -> Span:
+def _card_span(header: Header, index: int, read: Dict[str, Tuple[Card, ...]]
+               ) -> Optional[Span]:
     """The position of card ``index`` of a deal header (the header's value for -1);
     ``read`` keeps the cards of the headers already read."""
     if index >= 0:

@@ -28,8 +28,8 @@ then assumes whatever keeps the record legal.
 
 from __future__ import annotations
 
-from typing import (Dict, Iterable, List, NamedTuple, Optional, Sequence, Set, Tuple,
-                    Union)
+from typing import (TYPE_CHECKING, Dict, Iterable, List, NamedTuple, Optional, Sequence,
+                    Set, Tuple, Union)
 
 from ..text.ast import HANDSHAKE, Card, Draw, Game, Move, Placement
 from ..text.headers import DEFAULT_COLORS
@@ -37,8 +37,9 @@ from ..text.lexical import COLOR_LETTERS, RANKS
 from .scoring import GameScore, score_ranks
 from .setup import (COPIES, HAND_SIZE, Deal, Setup, as_pairs, deal_problems,
                     draw_pile_start, read_setup)
-from .violations import (AfterEnd, DrawBack, EmptyPile, HandshakeTooLate, HeldByOther,
-                         NotHeld, NotHigher, OnTable, OutsideColors, Violation)
+
+if TYPE_CHECKING:
+    from .violations import Violation
 
 __all__ = ["GameState", "Location"]
 
@@ -339,6 +340,7 @@ class GameState:
         ['R101']
         """
         found: List[Violation] = []
+        exp: List[int] = []  # the expedition played on (set for each play)
         # The tables below are changed in place, never replaced; the draw
         # pile (_deck) may be forgotten by any move, so it is read each time.
         held_by, exp_by, piles, pool, unknown = (self._held, self._exp, self._piles,
@@ -371,7 +373,6 @@ class GameState:
             else:
                 misplayed = False
                 named = True  # the card placed is the one the move names
-                exp: Optional[List[int]] = None  # the expedition played on
                 if not discard:
                     exp = exp_by[p][c]
                     if exp:
@@ -394,7 +395,7 @@ class GameState:
                     found.append(self._misplaced(move, turn, p, c, r))
                     self._lose_unknown_card(p)
                     named = False
-                if exp is not None:
+                if not discard:
                     exp.append(r)
                 elif named:
                     piles[c].append(r)
@@ -415,7 +416,7 @@ class GameState:
                 if not self._high:
                     self._end_turn = turn
             elif source == c and discard:
-                found.append(DrawBack(move.span, turn, self.players[p], card))
+                found.append(self._draw_back(move, turn, p))
                 self._unknown_draw(p)
             else:
                 pile = piles.get(source)
@@ -424,31 +425,52 @@ class GameState:
                 elif pile is not None and source in self._doubt:
                     unknown[p] += 1
                 else:
-                    if pile is None:
-                        found.append(OutsideColors(move.span, turn, self.players[p], "draws",
-                                                   source, None, self.colors))
-                    else:
-                        found.append(EmptyPile(move.span, turn, self.players[p], source))
+                    found.append(self._bad_pile(move, turn, p, source, pile is None))
                     self._unknown_draw(p)
         return found
 
     # ------------------------------------------------------------ violations
+    # The violations module is imported by the first violation: a clean
+    # record never loads it.
 
     def _over(self, move: Move, turn: int, rest: int) -> Violation:
+        from .violations import AfterEnd
+
         return AfterEnd(move.span, turn, self._end_turn, rest)
 
+    def _draw_back(self, move: Move, turn: int, p: int) -> Violation:
+        from .violations import DrawBack
+
+        return DrawBack(move.span, turn, self.players[p], move.card)
+
+    def _bad_pile(self, move: Move, turn: int, p: int, source: str, outside: bool
+                  ) -> Violation:
+        """A draw from ``source``'s discard pile, which is empty or not in the game."""
+        from .violations import EmptyPile, OutsideColors
+
+        if outside:
+            return OutsideColors(move.span, turn, self.players[p], "draws", source, None,
+                                 self.colors)
+        return EmptyPile(move.span, turn, self.players[p], source)
+
     def _outside(self, move: Move, turn: int, p: int, c: str, discard: bool) -> Violation:
+        from .violations import OutsideColors
+
         return OutsideColors(move.span, turn, self.players[p],
                              "discards" if discard else "plays", c, move.card, self.colors)
 
     def _out_of_order(self, move: Move, turn: int, p: int, c: str, r: int,
                       last: int) -> Violation:
+        from .violations import HandshakeTooLate, NotHigher
+
         if r == HANDSHAKE:
             return HandshakeTooLate(move.span, turn, self.players[p], c, last)
         return NotHigher(move.span, turn, self.players[p], move.card, last)
 
     def _misplaced(self, move: Move, turn: int, p: int, c: str, r: int) -> Violation:
         """Why the mover cannot hold the card placed (all its copies are elsewhere)."""
+        from .violations import HeldByOther, NotHeld, OnTable
+
         name = self.players[p]
         card = move.card
         places = []

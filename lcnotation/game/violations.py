@@ -5,7 +5,9 @@ The game model (:mod:`lcnotation.game.state`) and the reading of the deal
 objects: a code and the facts of the case (who, which card, where), no text.
 The wording of every rule lives here, in each kind's :attr:`~Violation.message`;
 the checker turns violations into :class:`~lcnotation.text.errors.Diagnostic`
-objects with :meth:`Violation.to_diagnostic`.
+objects with :meth:`Violation.to_diagnostic`.  The codes, with their severity
+and summary, are :data:`lcnotation.game.codes.RULE_CODES`.  This module is
+imported on the first violation: a clean record never loads it.
 
 >>> from lcnotation.text.ast import Card
 >>> v = NotHigher(None, 2, "North", Card("R", 4), 7)
@@ -23,37 +25,13 @@ from typing import ClassVar, Dict, Optional, Tuple, Type, TypeVar
 
 from ..text.ast import HANDSHAKE, Card, Span
 from ..text.errors import Diagnostic, Severity
+from .codes import RULE_CODES
 
-__all__ = ["RULE_CODES", "NO_SPAN", "Violation", "card_name", "color_name",
+__all__ = ["NO_SPAN", "Violation", "card_name", "color_name",
            "NotHigher", "HandshakeTooLate", "OnTable", "HeldByOther", "NotHeld",
            "OutsideColors", "EmptyPile", "DrawBack", "AfterEnd", "Incomplete",
            "DealSize", "NotInDeck", "DealtTooOften", "DealMisses", "WrongResult",
            "ColorCount"]
-
-ERROR, WARNING, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
-
-#: Every rules code: its severity and what it reports.
-RULE_CODES: Dict[str, Tuple[Severity, str]] = {
-    "R101": (ERROR, "a number card not higher than the last card of its expedition"),
-    "R102": (ERROR, "a handshake played after a number card of its expedition"),
-    "R103": (ERROR, "a card already on the table (every copy is on an expedition or a "
-                    "discard pile)"),
-    "R104": (ERROR, "a card known to be in the other player's hand"),
-    "R105": (ERROR, "a card the mover cannot hold: by the deal it is in the draw pile, or "
-                    "the mover's hand is known and lacks it"),
-    "R106": (ERROR, "a colour outside the game's colour set"),
-    "R107": (ERROR, "a draw from an empty discard pile"),
-    "R108": (ERROR, "drawing back the card discarded in the same turn"),
-    "R109": (ERROR, "a move after the last card of the draw pile was drawn"),
-    "R110": (INFO, "a record that ends before the draw pile is spent (incomplete, still "
-                   "scored)"),
-    "R201": (ERROR, "a Hand1, Hand2 or Deck header with the wrong number of cards"),
-    "R202": (ERROR, "a card of the deal that is not in the game's deck, or is dealt more "
-                    "times than it exists"),
-    "R203": (ERROR, "a deal (Hand1, Hand2 and Deck) that misses cards of the full deck"),
-    "R204": (ERROR, "a Result header that disagrees with the score of the moves"),
-    "R205": (WARNING, "a Colors header with a number of colours other than 5 or 6"),
-}
 
 #: The position of a diagnostic about a node that was not read from text.
 NO_SPAN = Span(0, 0, 0, 0, 0, 0)

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import Dict, Mapping, Tuple
 
-from ..game.violations import RULE_CODES
+from ..game.codes import RULE_CODES
 from ..text.errors import Severity
 from ..text.messages import SYNTAX_CODES
 from .convert import CONVERSION_CODES
