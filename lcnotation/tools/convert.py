@@ -34,10 +34,10 @@ their N codes, JSON problems have J codes, see ``spec/json-form.md``).
 from __future__ import annotations
 
 import io
-from typing import (BinaryIO, Dict, Iterable, Iterator, List, NamedTuple, Optional, Tuple,
-                    Union)
+from typing import (BinaryIO, Dict, Iterable, Iterator, List, NamedTuple, Optional,
+                    Sequence, Tuple, Union)
 
-from ..text.ast import Comment, Game, Span
+from ..text.ast import Comment, Game, Header, Move, Span
 from ..text.dialects import DIALECTS, ConversionError, Dialect, get_dialect
 from ..text.errors import NotationError
 from ..text.formatter import format_card, format_games, format_move
@@ -82,7 +82,11 @@ def dialect_names() -> List[str]:
     return [*DIALECTS, JSON]
 
 
-def _resolve(dialect: DialectName) -> Union[Dialect, str]:
+#: A dialect resolved: a text dialect, or :data:`JSON`.
+_Target = Union[Dialect, str]
+
+
+def _resolve(dialect: DialectName) -> _Target:
     return JSON if dialect == JSON else get_dialect(dialect)
 
 
@@ -148,8 +152,10 @@ def _unwritable(game: Game, d: Dialect) -> Iterator[Tuple[JSONPath, str, str, Op
         message = f"the {d.name} dialect cannot write comments: this one would be lost"
         for c, comment in enumerate(game.comments):
             yield ("comments", c), "C102", message, comment.span
-        for key, nodes in (("headers", game.headers), ("moves", game.moves)):
-            for k, node in enumerate(nodes):
+        nodes: Iterable[Tuple[str, Sequence[Union[Header, Move]]]] = (
+            ("headers", game.headers), ("moves", game.moves))
+        for key, group in nodes:
+            for k, node in enumerate(group):
                 for c, comment in enumerate(node.comments):
                     yield (key, k, "comments", c), "C102", message, comment.span
 
@@ -175,14 +181,14 @@ def _unwritable_colors(game: Game, d: Dialect) -> Iterator[Tuple[JSONPath, str, 
         except NotationError:
             continue  # a malformed value is the linter's to report; it is kept as written
     for j, move in enumerate(game.moves):
-        for letter in (move.card.color, move.draw.color):
-            if letter is not None and letter not in allowed:
+        for color in (move.card.color, move.draw.color):
+            if color is not None and color not in allowed:
                 yield (("moves", j), "C101", f"the move {format_move(move)} uses the colour "
-                       f"{letter}, {tail}", move.span)
+                       f"{color}, {tail}", move.span)
                 break
 
 
-def _letter_span(header, letter: str) -> Optional[Span]:
+def _letter_span(header: Header, letter: str) -> Optional[Span]:
     span = header.value_span
     if span is None or span.length != len(header.value):
         return header.span
@@ -211,14 +217,15 @@ def _misspelt(part: _Part, source: Dialect, path: Optional[str]) -> Iterator[Not
                          f"dialect spells it ('{expected}')", move.span, path)
 
 
-def _problems(part: _Part, source: Optional[Dialect], target: Union[Dialect, str],
+def _problems(part: _Part, source: Optional[_Target], target: _Target,
               path: Optional[str]) -> List[NotationError]:
-    """Every reason not to convert this game, in file order."""
+    """Every reason not to convert this game, in file order (``source`` is a text
+    dialect or None)."""
     found = [NotationError(e.message, _in_file(e.span, part), code=e.code, path=path)
              for e in part.game.errors]
-    if source is not None:
+    if isinstance(source, Dialect):
         found.extend(_misspelt(part, source, path))
-    if target is not JSON:
+    if isinstance(target, Dialect):
         for _, code, message, span in _unwritable(part.game, target):
             found.append(_error(part, code, message, span or part.game.span, path))
     found.sort(key=lambda e: e.span.start)
@@ -285,7 +292,7 @@ def _starts_like_json(text: str) -> bool:
     return text.lstrip(_BLANKS).startswith("{")
 
 
-def _json_document(text: str) -> Optional[dict]:
+def _json_document(text: str) -> Optional[Dict[str, object]]:
     """The decoded document when ``text`` is a JSON form document, else None.
 
     A record may also start with '{' (a comment), so only an object that
@@ -325,7 +332,7 @@ def convert_text(text: str, to: DialectName = "v1", *, source: Optional[DialectN
                           path)[0]
 
 
-def _convert_whole(text: str, target: Union[Dialect, str], reader: Optional[Union[Dialect, str]],
+def _convert_whole(text: str, target: _Target, reader: Optional[_Target],
                    path: Optional[str]) -> Tuple[str, bool]:
     """:func:`convert_text`, and whether ``text`` was read as a JSON form document."""
     data = _json_document(text) if reader is None else None
@@ -340,19 +347,18 @@ def _convert_whole(text: str, target: Union[Dialect, str], reader: Optional[Unio
         if problems:
             errors.extend(problems)
         elif not errors:
-            if target is JSON:
-                games.append(_exact_comments(part))
-            else:
+            if isinstance(target, Dialect):
                 chunks.append(_rewrite(part, target))
+            else:
+                games.append(_exact_comments(part))
     if errors:
         raise ConversionError(errors)
     return (to_json(games) if target is JSON else "".join(chunks)), False
 
 
-def _convert_json(text: str, data: object, target: Union[Dialect, str],
-                  path: Optional[str]) -> str:
+def _convert_json(text: str, data: object, target: _Target, path: Optional[str]) -> str:
     games = from_data(decode(text, path=path) if data is None else data, text, path=path)
-    if target is JSON:
+    if not isinstance(target, Dialect):
         return to_json(games)
     problems = [(("games", i) + where, code, message)
                 for i, game in enumerate(games)
@@ -388,8 +394,8 @@ def convert_lines(lines: Iterable[str], to: DialectName = "v1", *,
     yield from _convert_stream(lines, target, reader, path, read_on=False)
 
 
-def _convert_stream(lines: Iterable[str], target: Union[Dialect, str],
-                    reader: Optional[Dialect], path: Optional[str],
+def _convert_stream(lines: Iterable[str], target: _Target,
+                    reader: Optional[_Target], path: Optional[str],
                     read_on: bool) -> Iterator[str]:
     """:func:`convert_lines` for notation; with ``read_on``, a game that cannot be
     converted stops the output but not the reading: the ConversionError comes at
@@ -406,11 +412,11 @@ def _convert_stream(lines: Iterable[str], target: Union[Dialect, str],
                 raise ConversionError(problems)
             yield part
 
-    if target is JSON:
-        yield from iter_json(_exact_comments(part) for part in checked())
-    else:
+    if isinstance(target, Dialect):
         for part in checked():
             yield _rewrite(part, target)
+    else:
+        yield from iter_json(_exact_comments(part) for part in checked())
 
 
 #: How much of a file :func:`convert_file` reads before it decides how to read it.
@@ -459,7 +465,6 @@ def convert_file(data: BinaryIO, to: DialectName = "v1", *,
             yield BOM
         yield result.encode("utf-8")
         return
-    assert reader is None or isinstance(reader, Dialect)
     # Not "utf-8-sig": its decoder silently drops a file that ends in the first
     # bytes of a BOM (b"\\xef", b"\\xef\\xbb").
     data.seek(start + (len(BOM) if bom else 0))
@@ -548,14 +553,15 @@ def detect_dialect(text: str, games: Optional[Iterable[Game]] = None) -> Detecti
     return Detection(candidates[0], tuple(candidates), counts, n, None)
 
 
-def _spells(d: Dialect, move, written: str) -> bool:
+def _spells(d: Dialect, move: Move, written: str) -> bool:
     try:
         return format_move(move, d) == written
     except ValueError:
         return False
 
 
-def _written_moves(text: str, games: Optional[Iterable[Game]]):
+def _written_moves(text: str, games: Optional[Iterable[Game]]
+                   ) -> Iterator[Tuple[str, Move, Span]]:
     """(move as written, move, span in the text) for every readable move."""
     if games is not None:
         for game in games:
