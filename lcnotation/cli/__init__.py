@@ -17,9 +17,9 @@ import sys
 from typing import Iterator, Optional, Sequence
 
 from .. import __version__
-# The feature packages' code families join the registry (lcnotation.tools.codes)
-# when imported: the command reports and selects them all.
-from .. import formats as _formats, freecell as _freecell  # noqa: F401
+# FreeCell's code family joins the registry (lcnotation.tools.codes) when the
+# package is imported: the command reports and selects it.
+from .. import freecell as _freecell  # noqa: F401
 from ..tools.config import ConfigError
 from . import convert, exportcmd, fmt, freecell, importcmd, lint, score
 from .common import EXIT_FINDINGS, EXIT_USAGE, Parser, err

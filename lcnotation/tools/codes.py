@@ -10,10 +10,12 @@
 - ``F``: FreeCell notation (reading, layout, moves, import), from ``lcnotation.freecell``;
 - ``I``: importing and exporting other programs' formats, from ``lcnotation.formats``.
 
-Each family's table lives with the code that reports it; this module only
-gathers them.  The families of feature packages (``F``, ``I``), which sit
-above this layer, join with :func:`register_codes` when their package is
-imported (the ``lcn`` command imports them).  ``lcn lint --select`` and ``--ignore`` accept these codes and
+Each family's table lives with the code that reports it, and this module
+gathers them, with two differences for the feature packages, which sit above
+this layer: FreeCell's family joins with :func:`register_codes` when
+``lcnotation.freecell`` is imported (the ``lcn`` command imports it), and
+the ``I`` table is kept here, for :mod:`lcnotation.formats` to use, so that
+the command reports and selects it without loading every importer.  ``lcn lint --select`` and ``--ignore`` accept these codes and
 their prefixes, and the SARIF output describes each.
 
 >>> ALL_CODES["N103"][0], ALL_CODES["R101"][0], ALL_CODES["S102"][0], ALL_CODES["C101"][0]
@@ -31,11 +33,31 @@ from .convert import CONVERSION_CODES
 from .jsonform import JSON_CODES
 from .style import STYLE_CODES
 
-__all__ = ["ALL_CODES", "FAMILIES", "register_codes"]
+__all__ = ["ALL_CODES", "FAMILIES", "FORMAT_CODES", "register_codes"]
 
 #: The families, by code prefix.
 FAMILIES: Dict[str, str] = {"N": "notation (syntax)", "R": "rules", "S": "style",
-                             "C": "conversion", "J": "JSON form"}
+                             "C": "conversion", "J": "JSON form", "I": "import and export"}
+
+#: Every code of an import or export error: what it reports.
+FORMAT_CODES: Dict[str, str] = {
+    "I100": "the format of the input cannot be told (give it by name)",
+    "I101": "a transcript line that is not what the transcript has at that point",
+    "I102": "a card that does not exist (a suit or digit the engine does not use)",
+    "I103": "a transcript that ends in the middle of a turn or before the final scores",
+    "I104": "a transcript that contradicts itself (hands, draws, winner)",
+    "I201": "a replay string that is not base64 (a bad character, length or padding)",
+    "I202": "a replay string of a version other than 3",
+    "I203": "a replay that ends in the middle of a field, or has bytes after its actions",
+    "I204": "a replay header or card-list field with a value the format does not allow",
+    "I205": "a replay card byte that is no card (colour or value out of range)",
+    "I206": "a replay action whose hand index is past the hand, or names a card that "
+            "cannot be known",
+    "I207": "a replay that starts from a position with cards on the table",
+    "I208": "a replay whose winner or scores disagree with its actions",
+    "I301": "a record that cannot be written in the format (no deal, colours it cannot "
+            "hold, rule errors, syntax errors)",
+}
 
 _ERROR = Severity.ERROR
 
@@ -47,6 +69,7 @@ ALL_CODES: Dict[str, Tuple[Severity, str]] = {
     **STYLE_CODES,
     **{code: (_ERROR, summary) for code, summary in CONVERSION_CODES.items()},
     **{code: (_ERROR, summary) for code, summary in JSON_CODES.items()},
+    **{code: (_ERROR, summary) for code, summary in FORMAT_CODES.items()},
 }
 
 
