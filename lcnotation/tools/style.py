@@ -12,6 +12,7 @@ apply: only spellings whose meaning is certain are ever rewritten.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Sequence, Tuple
 
@@ -274,23 +275,44 @@ def _check_colors(game: Game, state: StyleState, findings: List[Finding]) -> Non
 
 def apply_fixes(text: str, fixes: Sequence[Fix]) -> Tuple[str, int]:
     """Apply non-overlapping fixes to ``text``; return the new text and how
-    many fixes were applied (a fix that overlaps an earlier one is skipped)."""
+    many fixes were applied.
+
+    Fixes are taken in the order of their first edit; a fix that overlaps one
+    already taken (an edit inside another, or two edits at the same place) is
+    skipped.  The time grows as n log n with the number of fixes: the edits
+    taken are kept sorted, and an edit is compared only with those that
+    start within the longest edit's length before it.
+    """
+    starts: List[int] = []
+    taken: List[Tuple[int, int]] = []
+    longest = 0
     edits: List[Tuple[int, int, str]] = []
     applied = 0
-    taken: List[Tuple[int, int]] = []
     for fix in sorted(fixes, key=lambda f: min(e.start for e in f.edits)):
-        if any(e.start < end and start < e.end or e.start == start
-               for e in fix.edits for start, end in taken):
+        if any(_overlaps(e, starts, taken, longest) for e in fix.edits):
             continue
         for e in fix.edits:
-            taken.append((e.start, e.end))
+            at = bisect_right(starts, e.start)
+            starts.insert(at, e.start)
+            taken.insert(at, (e.start, e.end))
+            longest = max(longest, e.end - e.start)
             edits.append((e.start, e.end, e.replacement))
         applied += 1
+    edits.sort()
     out: List[str] = []
     pos = 0
-    for start, end, replacement in sorted(edits):
+    for start, end, replacement in edits:
         out.append(text[pos:start])
         out.append(replacement)
         pos = end
     out.append(text[pos:])
     return "".join(out), applied
+
+
+def _overlaps(e: Edit, starts: List[int], taken: List[Tuple[int, int]], longest: int) -> bool:
+    """Whether ``e`` overlaps an edit in ``taken`` (sorted by start, as ``starts``)."""
+    for i in range(bisect_left(starts, e.start - longest), bisect_right(starts, e.end)):
+        start, end = taken[i]
+        if e.start < end and start < e.end or e.start == start:
+            return True
+    return False
