@@ -19,7 +19,7 @@ from typing import Iterator, Optional, Sequence
 from .. import __version__
 from ..tools.config import ConfigError
 from . import convert, fmt, lint, score
-from .common import EXIT_FINDINGS, EXIT_USAGE, Parser, err
+from .common import EXIT_FINDINGS, EXIT_USAGE, Parser, UsageError, err, usage_error
 
 __all__ = ["COMMANDS", "main"]
 
@@ -83,6 +83,8 @@ def _main(argv: Optional[Sequence[str]]) -> int:
         return int(exc.code or 0)
     try:
         return args.handler(args)
+    except UsageError as exc:
+        return usage_error(args.command, str(exc))
     except ConfigError as exc:
         err(str(exc))
         return EXIT_USAGE

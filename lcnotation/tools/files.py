@@ -25,6 +25,7 @@ from typing import IO, Iterator, Optional, Tuple
 from ..text.ast import Span
 from ..text.errors import NotationError
 from ..text.lineends import as_lf, not_utf8
+from .newlines import majority_line_end
 
 __all__ = ["BOM", "SourceFile", "decode_text", "decode_source", "read_source",
            "atomic_writer", "write_atomic"]
@@ -43,13 +44,17 @@ class SourceFile:
     #: "\n", "\r\n" or "\r"; None when the file mixes them.
     newline: Optional[str]
     bom: bool
+    #: The line end most lines use (the same as ``newline`` unless mixed).
+    majority: str = "\n"
 
-    def encode(self, text: str) -> bytes:
-        """``text`` (LF line ends) as this file's bytes."""
-        if self.newline is None:
+    def encode(self, text: str, newline: Optional[str] = None) -> bytes:
+        """``text`` (LF line ends) as this file's bytes; ``newline`` chooses the
+        line end of a file that mixes them (see S107)."""
+        newline = newline if newline is not None else self.newline
+        if newline is None:
             raise ValueError("the file mixes line ends; it is not rewritten")
-        if self.newline != "\n":
-            text = text.replace("\n", self.newline)
+        if newline != "\n":
+            text = text.replace("\n", newline)
         return (BOM if self.bom else b"") + text.encode("utf-8")
 
 
@@ -81,7 +86,7 @@ def decode_source(data: bytes) -> SourceFile:
     """Decode the bytes of a record; raises NotationError (N001) for non-UTF-8 data.
 
     >>> decode_source(b"R3-D\\r\\nB4-D\\r\\n")
-    SourceFile(text='R3-D\\nB4-D\\n', newline='\\r\\n', bom=False)
+    SourceFile(text='R3-D\\nB4-D\\n', newline='\\r\\n', bom=False, majority='\\r\\n')
     >>> decode_source(b"R3-D\\nB4-D\\r\\n").newline is None
     True
     """
@@ -91,7 +96,7 @@ def decode_source(data: bytes) -> SourceFile:
     lf = text.count("\n") - crlf
     used = [nl for count, nl in ((crlf, "\r\n"), (cr, "\r"), (lf, "\n")) if count]
     newline = "\n" if not used else (used[0] if len(used) == 1 else None)
-    return SourceFile(as_lf(text), newline, bom)
+    return SourceFile(as_lf(text), newline, bom, majority_line_end(crlf, cr, lf))
 
 
 def read_source(path: str) -> SourceFile:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass, field
-from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
+from typing import IO, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 from ..text.ast import Comment, Game
 from ..game.checker import check
@@ -22,8 +22,11 @@ from ..text.errors import Diagnostic, Severity
 from ..text.headers import DEFAULT_COLORS
 from ..text.reader import _decoded_lines, _lone_cr_as_lf, _parse, split_games
 from .style import Finding, Fix, StyleState, apply_fixes, check_style
+from .walk import iter_lcn_files
+from .newlines import CountingReader, mixed_line_ends
 
-__all__ = ["LintConfig", "FileReport", "lint_text", "lint_file", "lint_lines", "fix_text",
+__all__ = ["LintConfig", "FileReport", "lint_text", "lint_file", "lint_stream", "lint_lines",
+           "fix_text",
            "iter_lcn_files"]
 
 # "lcn: ignore" alone silences every finding of its line; "lcn: ignore[R101, S1]" those
@@ -53,6 +56,10 @@ class LintConfig:
     dialect: Optional[str] = None
 
     def wants(self, code: str) -> bool:
+        """Whether findings of ``code`` are reported.  Syntax errors (N) always
+        are, as in ruff: a record that cannot be read is never "all clear"."""
+        if code.startswith("N"):
+            return True
         return (any(code.startswith(p) for p in self.select)
                 and not any(code.startswith(p) for p in self.ignore))
 
@@ -85,13 +92,36 @@ def lint_text(text: str, path: str = "<string>", config: Optional[LintConfig] = 
     return lint_lines([_lone_cr_as_lf(text)], path, config)
 
 
-def lint_file(path: str, config: Optional[LintConfig] = None) -> FileReport:
-    """Lint a file, reading it as a stream; unreadable files are reported, not raised."""
+def lint_file(path: str, config: Optional[LintConfig] = None,
+              progress: Optional[Callable[[int], None]] = None) -> FileReport:
+    """Lint a file, reading it as a stream; unreadable files are reported, not raised.
+
+    ``progress(bytes_read)`` is called as the file is read.
+    """
     try:
         with open(path, "rb") as handle:
-            return lint_lines(_decoded_lines(handle), path, config)
+            return lint_stream(handle, path, config, progress)
     except OSError as exc:
         return FileReport(path, unreadable=exc.strerror or str(exc))
+
+
+def lint_stream(handle: IO[bytes], path: str, config: Optional[LintConfig] = None,
+                progress: Optional[Callable[[int], None]] = None) -> FileReport:
+    """Lint a binary stream (a file, standard input) named ``path``, as a stream.
+
+    Besides what :func:`lint_lines` finds, a file that mixes line ends gets S107.
+    """
+    config = config or LintConfig()
+    counted = CountingReader(handle, progress)
+    report = lint_lines(_decoded_lines(counted), path, config)  # type: ignore[arg-type]
+    mixed = mixed_line_ends(counted)
+    if mixed is not None and config.wants(mixed.diagnostic.code):
+        line = mixed.diagnostic.line
+        at = next((i for i, f in enumerate(report.findings)
+                   if (f.diagnostic.line, f.diagnostic.column) > (line, 1)),
+                  len(report.findings))
+        report.findings.insert(at, Finding(mixed.diagnostic.with_path(path), mixed.fix))
+    return report
 
 
 def lint_lines(lines: Iterable[object], path: str,
@@ -198,23 +228,3 @@ def _suppressed(findings: List[Finding], game: Game, config: LintConfig) -> List
                         Severity.WARNING)))
     kept.sort(key=lambda f: (f.diagnostic.span.start, f.diagnostic.code))
     return kept
-
-
-def iter_lcn_files(paths: Sequence[str]) -> Iterator[str]:
-    """Expand folders into the ``*.lcn`` files below them (sorted); keep files as given.
-
-    A folder that cannot be listed is yielded itself, so that reading it
-    fails and is reported rather than the folder silently skipped.
-    """
-    for path in paths:
-        if os.path.isdir(path):
-            found = []
-            for root, dirs, files in os.walk(path, onerror=lambda err: found.append(
-                    err.filename if err.filename is not None else path)):
-                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-                found.extend(os.path.join(root, f) for f in files if f.endswith(".lcn"))
-            yield from sorted(found)
-        else:
-            yield path
-
-

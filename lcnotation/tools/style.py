@@ -17,11 +17,12 @@ from dataclasses import dataclass
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from ..text.ast import Game, Move, Span
-from ..text.dialects import Dialect
+from ..text.dialects import Dialect, get_dialect
 from ..text.errors import Diagnostic, Severity
 from ..text.headers import DEFAULT_COLORS, KNOWN_TAGS
 
-__all__ = ["Edit", "Fix", "Finding", "StyleState", "check_style", "apply_fixes", "STYLE_CODES"]
+__all__ = ["Edit", "Fix", "Finding", "StyleState", "check_style", "apply_fixes", "STYLE_CODES",
+           "resolve_dialect", "first_discard_marker", "discard_marker"]
 
 #: Style codes: (severity, summary).
 STYLE_CODES: Dict[str, Tuple[Severity, str]] = {
@@ -34,6 +35,7 @@ STYLE_CODES: Dict[str, Tuple[Severity, str]] = {
              "Colors header"),
     "S105": (Severity.WARNING, "a tag that differs from a known tag only in letter case"),
     "S106": (Severity.WARNING, "a tag given twice in one game"),
+    "S107": (Severity.WARNING, "a file that mixes line ends (LF, CRLF, CR)"),
 }
 
 
@@ -48,10 +50,15 @@ class Edit:
 
 @dataclass(frozen=True)
 class Fix:
-    """Edits that together make a finding go away."""
+    """Edits that together make a finding go away.
+
+    ``newline``, when set, rewrites every line end of the file as that one
+    (the fix of S107); the edits then are empty.
+    """
 
     description: str
     edits: Tuple[Edit, ...]
+    newline: Optional[str] = None
 
 
 @dataclass(frozen=True)
@@ -83,6 +90,49 @@ _RANK_AND_MARKER = frozenset("DH")
 _KNOWN = frozenset(KNOWN_TAGS)
 _KNOWN_BY_LOWER = {t.lower(): t for t in KNOWN_TAGS}
 _NUMBER_BEFORE = re.compile(r"([0-9]+)\.[ \t]*\Z")
+
+
+def resolve_dialect(configured: "Optional[str | Dialect]", first_marker: Optional[str]) -> Dialect:
+    """The dialect a file is held to, by every command (``lint``, ``fmt``, the editor).
+
+    The configured dialect (``[tool.lcnotation] dialect``, ``--dialect``)
+    when there is one; else the file's own spelling: upper case, with the
+    discard marker of the file's first discard (``first_marker``, ``"D"`` or
+    ``"X"``; None when the file has no discard yet, which then reads as v1).
+
+    >>> resolve_dialect(None, "X").name, resolve_dialect(None, None).name
+    ('x-discard', 'v1')
+    >>> resolve_dialect("lower", "X").name
+    'lower'
+    """
+    if configured is not None:
+        return get_dialect(configured)
+    return get_dialect("x-discard" if first_marker is not None and first_marker.upper() == "X"
+                       else "v1")
+
+
+def discard_marker(move: Move, text: str, offset: int = 0) -> Optional[str]:
+    """The discard marker of ``move`` as written (``D``, ``d``, ``X`` or ``x``), or
+    None when the move is not a discard; ``text`` is the source from file offset ``offset``."""
+    span = move.span
+    if not move.placement.discard or span is None:
+        return None
+    written = text[span.start - offset:span.end - offset]
+    return written[written.index("-") - 1]  # the marker stands right before the hyphen
+
+
+def first_discard_marker(game: Game, text: str, offset: int = 0) -> Optional[str]:
+    """The marker (upper case) of the first discard of ``game``, or None.
+
+    >>> from lcnotation.text.reader import parse_game
+    >>> first_discard_marker(parse_game("R3-D bhx-d G4D-D"), "R3-D bhx-d G4D-D")
+    'X'
+    """
+    for move in game.moves:
+        marker = discard_marker(move, text, offset)
+        if marker is not None:
+            return marker.upper()
+    return None
 
 
 def _diag(code: str, message: str, span: Span, move: Optional[Move] = None) -> Diagnostic:
@@ -184,15 +234,14 @@ def _check_spelling(game: Game, text: str, offset: int, state: StyleState,
     dialect = state.dialect
     if dialect is not None:
         state.marker = dialect.discard
-    lowercase = dialect is not None and dialect.lowercase
     for move in game.moves:
         span = move.span
         if span is None:
             continue
         written = text[span.start - offset:span.end - offset]
-        if move.placement.discard:
-            at = written.index("-") - 1  # the marker stands right before the hyphen
-            marker = written[at]
+        marker = discard_marker(move, text, offset)
+        if marker is not None:
+            at = written.index("-") - 1
             if state.marker is None:
                 state.marker = marker.upper()
             elif marker.upper() != state.marker:
@@ -204,6 +253,7 @@ def _check_spelling(game: Game, text: str, offset: int, state: StyleState,
                           f"but {whose} {state.marker}", span, move),
                     Fix(f"write {wanted} for {marker}",
                         (Edit(span.start + at, span.start + at + 1, wanted),))))
+        lowercase = resolve_dialect(dialect, state.marker).lowercase
         expected = written.lower() if lowercase else written.upper()
         if written != expected:
             case = "lower" if lowercase else "upper"
@@ -288,7 +338,7 @@ def apply_fixes(text: str, fixes: Sequence[Fix]) -> Tuple[str, int]:
     longest = 0
     edits: List[Tuple[int, int, str]] = []
     applied = 0
-    for fix in sorted(fixes, key=lambda f: min(e.start for e in f.edits)):
+    for fix in sorted((f for f in fixes if f.edits), key=lambda f: min(e.start for e in f.edits)):
         if any(_overlaps(e, starts, taken, longest) for e in fix.edits):
             continue
         for e in fix.edits:
