@@ -98,10 +98,10 @@ def run(args: argparse.Namespace) -> int:
             status = EXIT_USAGE
     if not seen:
         err("warning: no *.lcn files found in " + ", ".join(paths))
-    elif not args.quiet and (changed or unchanged) and paths != ["-"]:
-        verb = "would be reformatted" if args.check or args.diff else "reformatted"
-        print(f"{_files(changed)} {verb}, {_files(unchanged)} left unchanged",
-              file=sys.stderr)
+    elif not args.quiet and changed + unchanged > 1:
+        # One line for a run over many files (one file says it all above).
+        verb = "would change" if args.check or args.diff else "changed"
+        print(f"fmt: {_files(changed)} {verb}, {_files(unchanged)} unchanged", file=sys.stderr)
     return status
 
 

@@ -10,7 +10,7 @@ directly.
 
 from __future__ import annotations
 
-import os
+import io
 import re
 from dataclasses import dataclass, field
 from typing import IO, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
@@ -89,7 +89,13 @@ class FileReport:
 
 def lint_text(text: str, path: str = "<string>", config: Optional[LintConfig] = None) -> FileReport:
     """Lint the text of a record (one game or more)."""
-    return lint_lines([_lone_cr_as_lf(text)], path, config)
+    report = lint_lines([_lone_cr_as_lf(text)], path, config)
+    if "\r" in text:  # it may mix line ends (S107)
+        counted = CountingReader(io.BytesIO(text.encode("utf-8", "surrogatepass")))
+        while counted.read(1 << 20):
+            pass
+        _add_line_ends(report, counted, config or LintConfig())
+    return report
 
 
 def lint_file(path: str, config: Optional[LintConfig] = None,
@@ -114,14 +120,19 @@ def lint_stream(handle: IO[bytes], path: str, config: Optional[LintConfig] = Non
     config = config or LintConfig()
     counted = CountingReader(handle, progress)
     report = lint_lines(_decoded_lines(counted), path, config)  # type: ignore[arg-type]
+    _add_line_ends(report, counted, config)
+    return report
+
+
+def _add_line_ends(report: FileReport, counted: CountingReader, config: LintConfig) -> None:
+    """Add S107, in its place, when the text ``counted`` read mixes line ends."""
     mixed = mixed_line_ends(counted)
     if mixed is not None and config.wants(mixed.diagnostic.code):
         line = mixed.diagnostic.line
         at = next((i for i, f in enumerate(report.findings)
                    if (f.diagnostic.line, f.diagnostic.column) > (line, 1)),
                   len(report.findings))
-        report.findings.insert(at, Finding(mixed.diagnostic.with_path(path), mixed.fix))
-    return report
+        report.findings.insert(at, Finding(mixed.diagnostic.with_path(report.path), mixed.fix))
 
 
 def lint_lines(lines: Iterable[object], path: str,
