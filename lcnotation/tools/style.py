@@ -268,6 +268,9 @@ def _check_numbers(game: Game, text: str, offset: int, findings: List[Finding]) 
 
     The finding is on the number when it stands right before its move on
     the same line; it is fixed only when every turn of the game was read.
+    After a syntax error the count is taken up again from the next number
+    written: the unreadable text may have held one move or several, and the
+    error is reported already (one cause, one finding).
     """
     numbered = [m for m in game.moves if m.number is not None and m.turn is not None]
     if not numbered:
@@ -276,9 +279,18 @@ def _check_numbers(game: Game, text: str, offset: int, findings: List[Finding]) 
     per_round = sum(1 for m in numbered if m.turn % 2 == 0 and m.number == m.turn // 2 + 1)
     by_round = per_round > per_turn
     certain = not game.errors
+    errors = sorted(e.span.start for e in game.errors if e.span.start >= 0)
+    passed = 0   # errors before the current move
+    shift = 0    # turns to add to a move's turn after the last error
     for m in numbered:
-        expected = m.turn // 2 + 1 if by_round else m.turn + 1
-        if m.number == expected and not (by_round and m.turn % 2 == 1):
+        before = bisect_right(errors, m.span.start) if errors and m.span is not None else 0
+        if before > passed:
+            passed = before
+            # The first number after an error: taken as written.
+            shift = (2 * (m.number - 1) if by_round else m.number - 1) - m.turn
+        turn = m.turn + shift
+        expected = turn // 2 + 1 if by_round else turn + 1
+        if m.number == expected and not (by_round and turn % 2 == 1):
             continue
         if m.number == expected:
             message = (f"move number {m.number} repeats: this game numbers rounds, so only "
