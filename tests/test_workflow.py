@@ -76,3 +76,233 @@ def test_fix_of_a_large_lower_case_file_is_complete():
     fixed, applied, report = fix_text(text)
     assert fixed == format_games(generate_games(40, seed=3))
     assert applied > 2000 and not [d for d in report.diagnostics if d.code.startswith("S")]
+
+
+# Defect 2: fmt and lint disagreed about the dialect.
+
+from lcnotation.tools.reformat import format_source  # noqa: E402
+from strategies import written_games  # noqa: E402
+
+_SPELLING = {"S101", "S102", "S103"}
+
+
+@settings(max_examples=40, deadline=None)
+@given(written_games(), st.sampled_from([None, "v1", "x-discard", "lower"]))
+def test_fmt_output_is_clean_under_lint_and_fix_output_is_kept_by_fmt(written, dialect):
+    _, text = written
+    config = LintConfig(dialect=dialect)
+    formatted = format_source(text, dialect=dialect).text
+    assert not {d.code for d in lint_text(formatted, config=config).diagnostics} & _SPELLING
+    mangled = _mangled(formatted, len(text), marker="x" if len(text) % 2 else "")
+    fixed = fix_text(mangled, config=config)[0]
+    assert format_source(fixed, dialect=dialect).text == fixed
+
+
+def test_fmt_and_lint_fix_agree_on_a_configured_dialect(run, tmp_path):
+    (tmp_path / "pyproject.toml").write_text('[tool.lcnotation]\ndialect = "x-discard"\n')
+    (tmp_path / "a.lcn").write_text("1. R3-D\n2. G4D-D\n")
+    assert run("lint", "--fix", "a.lcn").status == 0
+    assert (tmp_path / "a.lcn").read_text() == "1. R3-D\n2. G4X-D\n"
+    assert run("fmt", "--check", "a.lcn").status == 0
+    assert run("fmt", "a.lcn").status == 0
+    assert (tmp_path / "a.lcn").read_text() == "1. R3-D\n2. G4X-D\n"
+    assert "S101" not in run("lint", "a.lcn").out
+    # Without configuration, a file that uses X is left with X by both.
+    (tmp_path / "pyproject.toml").unlink()
+    (tmp_path / "b.lcn").write_text("1. R3X-D\n2. G4X-D\n")
+    assert run("fmt", "--check", "b.lcn").status == 0
+    assert run("lint", "b.lcn").out.count("S10") == 0
+    # fmt takes --config like lint.
+    (tmp_path / "conf.toml").write_text('[tool.lcnotation]\ndialect = "lower"\n')
+    assert run("fmt", "--config", "conf.toml", "b.lcn").status == 0
+    assert (tmp_path / "b.lcn").read_text() == "1. r3d-d\n2. g4d-d\n"
+
+
+# Defect 3: fmt --force changed who made each move.
+
+def test_fmt_force_keeps_the_players_of_every_move(run, tmp_path):
+    path = tmp_path / "m.lcn"
+    path.write_text(MISTAKES)
+    r = run("fmt", "--force", "m.lcn")
+    assert r.status == 0 and "kept as written" in r.err
+    import lcnotation as lcn
+    before = [(m.turn, lcn.format_move(m)) for g in lcn.parse_games(MISTAKES) for m in g.moves]
+    after = [(m.turn, lcn.format_move(m)) for g in lcn.read_games(str(path)) for m in g.moves]
+    assert after == before
+
+
+def test_fmt_force_formats_the_games_without_errors(run, tmp_path):
+    path = tmp_path / "m.lcn"
+    path.write_text('[Round "1"]\n1. r3-d 2. R11-D\n\n[Round "2"]\n1. g4-d   2. b5-d\n')
+    assert run("fmt", "--force", "m.lcn").status == 0
+    assert path.read_text() == ('[Round "1"]\n1. r3-d 2. R11-D\n\n'
+                                '[Round "2"]\n\n1. G4-D\n2. B5-D\n')
+
+
+# Defect 5: syntax errors could be hidden.
+
+def test_syntax_errors_cannot_be_ignored(run, tmp_path):
+    (tmp_path / "bin.lcn").write_bytes(b"\x00\xff\xfe binary")
+    r = run("lint", "--ignore", "N,R", "bin.lcn")
+    assert r.status == 1 and "N001" in r.out and "All clear" not in r.out
+    (tmp_path / "pyproject.toml").write_text('[tool.lcnotation]\nignore = ["N"]\n')
+    assert run("lint", "bin.lcn").status == 1
+
+
+# Defect 6: one bad move cascaded into a warning on every later move.
+
+def test_one_bad_move_is_one_cause():
+    games = format_games(generate_games(1, seed=3))
+    broken = re.sub(r"(?m)^2\. \S+$", "2. YH D", games)
+    codes = [d.code for d in lint_text(broken).diagnostics]
+    assert codes.count("S103") == 0 and {"N104", "N102"} <= set(codes)
+
+
+# Defect 7: score scored games with errors silently.
+
+def test_score_says_which_games_have_errors(run, tmp_path):
+    (tmp_path / "m.lcn").write_text(MISTAKES)
+    r = run("score", "m.lcn")
+    assert r.status == 1
+    assert "m.lcn:9:4: game 1 is not a result: 4 errors" in r.err
+    assert "(not a result: 4 errors)" in r.out and "match totals" not in r.out
+    assert run("score", "--allow-errors", "m.lcn").status == 0
+    data = json.loads(run("score", "--format", "json", "--allow-errors", "m.lcn").out)
+    assert (data["games"][0]["errors"], data["games"][0]["result"]) == (4, False)
+
+
+# Defect 8: the configuration was found from the working folder.
+
+def test_configuration_is_found_from_each_files_folder(run, tmp_path, monkeypatch):
+    repo = tmp_path / "repo"
+    (repo / "sub").mkdir(parents=True)
+    (repo / "pyproject.toml").write_text('[tool.lcnotation]\nignore = ["S102"]\n')
+    (repo / "sub" / "x.lcn").write_text("1. r3-d\n")
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "y.lcn").write_text("1. r3-d\n")
+    monkeypatch.chdir(tmp_path / "other")
+    r = run("lint", str(repo / "sub" / "x.lcn"), "y.lcn")
+    assert "x.lcn:1:4: S102" not in r.out and "y.lcn:1:4: S102" in r.out
+    from lcnotation.tools.config import config_for_file
+    assert config_for_file(str(repo / "sub" / "x.lcn")).ignore == ("S102",)
+
+
+# Defect 9: the README's pre-commit snippet could not work.
+
+def test_the_readme_pre_commit_hooks_run_the_installed_lcn():
+    readme = (ROOT / "README.md").read_text("utf-8")
+    block = re.search(r"```yaml\n(- repo: .*?)```", readme, re.S).group(1)
+    assert "- repo: local" in block and "github.com" not in block
+    entries = re.findall(r"entry: (.*)", block)
+    assert entries and all(e.startswith("lcn ") for e in entries)
+    from lcnotation.cli import _build_parser
+    for entry in entries:
+        _build_parser().parse_args(entry.split()[1:] + ["a.lcn"])  # no SystemExit
+    hooks = block.split("- id: ")[1:]
+    for hook in hooks:
+        if "--fix" in hook or "lcn fmt" in hook:
+            assert "require_serial: true" in hook
+
+
+# Defect 13: consistency.
+
+def test_one_name_per_severity(run, tmp_path):
+    (tmp_path / "w.lcn").write_text("1. R3-D\n2. b4-d\n")
+    out = run("lint", "w.lcn").out
+    assert " 1 info " in out and "note" not in out
+    assert "info" in run("lint", "--format", "json", "w.lcn").out
+
+
+def test_fmt_and_score_warn_when_no_file_is_found(run, tmp_path):
+    (tmp_path / "empty").mkdir()
+    assert run("fmt", "empty").err == "lcn: warning: no *.lcn files found in empty\n"
+    assert run("score", "empty").err == "lcn: warning: no *.lcn files found in empty\n"
+
+
+def test_convert_several_files_into_a_folder(run, tmp_path):
+    (tmp_path / "a.lcn").write_text("1. R3-D\n")
+    (tmp_path / "b.lcn").write_text("1. G4-D\n")
+    r = run("convert", "a.lcn", "b.lcn", "--to", "lower", "-o", "out")
+    assert r.status == 0, r.err
+    assert (tmp_path / "out" / "a.lcn").read_text() == "1. r3-d\n"
+    assert (tmp_path / "out" / "b.lcn").read_text() == "1. g4-d\n"
+    r = run("convert", "a.lcn", "b.lcn", "--to", "lower")
+    assert r.status == 2 and "-o DIR" in r.err
+
+
+def test_usage_errors_name_the_subcommands_help(run):
+    for argv in (["lint", "--select", "Q"], ["fmt", "--dialect", "q"], ["score", "--q"]):
+        r = run(*argv)
+        assert r.status == 2 and f"(see 'lcn {argv[0]} --help')" in r.err
+
+
+# lcn explain: the registry and the specification are one source.
+
+def _spec_tables() -> dict:
+    rows = {}
+    for name in ("diagnostics.md", "rules.md"):
+        text = (ROOT / "spec" / name).read_text("utf-8")
+        for m in re.finditer(r"^\| \[`?([A-Z]\d{3})`?\]\(#[^)]*\) \| (.+?) \|", text, re.M):
+            rows[m.group(1)] = m.group(2)
+        for m in re.finditer(r"^\| `([A-Z]\d{3})` \| (error|warning|info) \| (.+?) \|", text,
+                             re.M):
+            rows[m.group(1)] = m.group(3)
+    return rows
+
+
+def test_the_spec_tables_say_what_the_registry_says():
+    from lcnotation.tools.codes import ALL_CODES
+    rows = _spec_tables()
+    for code, (_, summary) in ALL_CODES.items():
+        if code[0] in "NRS":
+            assert rows.get(code) == summary, code
+
+
+def test_explain_every_code(run):
+    from lcnotation.tools.codes import ALL_CODES
+    from lcnotation.tools.explain import example_of
+    listed = run("explain", "--all").out.splitlines()
+    assert [line.split()[0] for line in listed] == sorted(ALL_CODES)
+    for code, (severity, summary) in ALL_CODES.items():
+        text = run("explain", code.lower()).out
+        assert text.startswith(f"{code} (") and f"{severity.value}): {summary}" in text
+        if code[0] in "NRS":
+            example = example_of(code)
+            assert example is not None and example.text in text.replace("\n    ", "\n"), code
+    fixable = run("explain", "S102").out
+    assert "After lcn lint --fix:\n    1. R3-D 2. BHD-D\n" in fixable
+    assert run("explain", "Q999").status == 2
+
+
+# lcn completion
+
+@pytest.mark.parametrize("shell", ["bash", "zsh", "fish"])
+def test_completion_scripts_name_every_command_and_option(run, shell):
+    from lcnotation.cli.completion import commands
+    text = run("completion", shell).out
+    for command in commands():
+        assert command.name in text
+        for option in command.options:
+            for flag in option.flags:
+                assert (flag if shell != "fish" else flag.lstrip("-")) in text
+
+
+def test_bash_completion_completes(tmp_path):
+    import shutil
+    import subprocess
+    from lcnotation.cli.completion import script
+    bash = shutil.which("bash")
+    if bash is None:
+        pytest.skip("no bash")
+    (tmp_path / "c.bash").write_text(script("bash"))
+
+    def complete(*words: str) -> list:
+        line = " ".join(f"'{w}'" for w in words)
+        out = subprocess.run([bash, "-c", f"source {tmp_path / 'c.bash'}; COMP_WORDS=({line}); "
+                              f"COMP_CWORD={len(words) - 1}; _lcn; printf '%s\\n' "
+                              '"${COMPREPLY[@]}"'], capture_output=True, text=True, check=True)
+        return out.stdout.split()
+
+    assert complete("lcn", "li") == ["lint"]
+    assert "--statistics" in complete("lcn", "lint", "--st")
+    assert complete("lcn", "lint", "--output-format", "c") == ["concise"]

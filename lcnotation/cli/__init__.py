@@ -18,12 +18,12 @@ from typing import Iterator, Optional, Sequence
 
 from .. import __version__
 from ..tools.config import ConfigError
-from . import convert, fmt, lint, score
+from . import completion, convert, explain, fmt, lint, score
 from .common import EXIT_FINDINGS, EXIT_USAGE, Parser, UsageError, err, usage_error
 
 __all__ = ["COMMANDS", "main"]
 
-COMMANDS = (lint, fmt, convert, score)
+COMMANDS = (lint, fmt, convert, score, explain, completion)
 
 _MAIN_EXAMPLES = """\
 examples:
@@ -31,6 +31,8 @@ examples:
   lcn fmt games/ --check              are the files in the canonical layout?
   lcn convert match.lcn --to json     the JSON interchange form
   lcn score match.lcn                 scores per game and match totals
+  lcn explain S102                    what a code means, with an example
+  lcn completion bash > ~/.local/share/bash-completion/completions/lcn
 
 Run 'lcn COMMAND --help' for a command's options and more examples.
 """
@@ -78,9 +80,11 @@ def _tolerant_output() -> Iterator[None]:
 def _main(argv: Optional[Sequence[str]]) -> int:
     parser = _build_parser()
     try:
-        args = parser.parse_args(argv)
+        args, extra = parser.parse_known_args(argv)
     except SystemExit as exc:
         return int(exc.code or 0)
+    if extra:  # argparse would blame "lcn", not the subcommand whose options they are
+        return usage_error(args.command, f"unrecognized arguments: {' '.join(extra)}")
     try:
         return args.handler(args)
     except UsageError as exc:

@@ -263,7 +263,7 @@ def statistics(counts: Dict[str, List[int]]) -> str:
     ``counts`` maps a code to [findings, fixable findings].
 
     >>> print(statistics({"S102": [3, 3], "R101": [1, 0]}))
-    3  S102  [*] letters not in the case of the dialect (upper case for v1)
+    3  S102  [*] letters not in the case of the dialect (upper case, or lower case for lower)
     1  R101      a number card not higher than the last card of its expedition
     """
     rows = sorted(counts.items(), key=lambda kv: (-kv[1][0], kv[0]))

@@ -29,7 +29,8 @@ STYLE_CODES: Dict[str, Tuple[Severity, str]] = {
     "S100": (Severity.WARNING, "a suppression comment that suppresses nothing"),
     "S101": (Severity.WARNING, "a discard marker other than the file's first one (or the "
              "configured dialect's)"),
-    "S102": (Severity.WARNING, "letters not in the case of the dialect (upper case for v1)"),
+    "S102": (Severity.WARNING, "letters not in the case of the dialect (upper case, or lower "
+             "case for lower)"),
     "S103": (Severity.WARNING, "a move number that skips or repeats"),
     "S104": (Severity.WARNING, "a colour outside the default colours, in a game without a "
              "Colors header"),
