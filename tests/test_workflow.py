@@ -80,7 +80,6 @@ def test_fix_of_a_large_lower_case_file_is_complete():
 
 # Defect 2: fmt and lint disagreed about the dialect.
 
-from lcnotation.tools.reformat import format_source  # noqa: E402
 from strategies import written_games  # noqa: E402
 
 _SPELLING = {"S101", "S102", "S103"}
@@ -89,6 +88,7 @@ _SPELLING = {"S101", "S102", "S103"}
 @settings(max_examples=40, deadline=None)
 @given(written_games(), st.sampled_from([None, "v1", "x-discard", "lower"]))
 def test_fmt_output_is_clean_under_lint_and_fix_output_is_kept_by_fmt(written, dialect):
+    from lcnotation.tools.reformat import format_source
     _, text = written
     config = LintConfig(dialect=dialect)
     formatted = format_source(text, dialect=dialect).text
