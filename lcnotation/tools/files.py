@@ -24,8 +24,8 @@ from typing import IO, Iterator, Optional, Tuple
 
 from ..text.ast import Span
 from ..text.errors import NotationError
-from ..text.lineends import as_lf, not_utf8
-from .newlines import majority_line_end
+from ..text.lineends import as_lf, newline_style, not_utf8
+from .newlines import majority_line_end_of
 
 __all__ = ["BOM", "SourceFile", "decode_text", "decode_source", "read_source",
            "atomic_writer", "write_atomic"]
@@ -91,12 +91,9 @@ def decode_source(data: bytes) -> SourceFile:
     True
     """
     text, bom = decode_text(data)
-    crlf = text.count("\r\n")
-    cr = text.count("\r") - crlf
-    lf = text.count("\n") - crlf
-    used = [nl for count, nl in ((crlf, "\r\n"), (cr, "\r"), (lf, "\n")) if count]
-    newline = "\n" if not used else (used[0] if len(used) == 1 else None)
-    return SourceFile(as_lf(text), newline, bom, majority_line_end(crlf, cr, lf))
+    newline = newline_style(text)
+    majority = newline if newline is not None else majority_line_end_of(text)
+    return SourceFile(as_lf(text), newline, bom, majority)
 
 
 def read_source(path: str) -> SourceFile:

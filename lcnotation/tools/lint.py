@@ -20,7 +20,8 @@ from ..game.checker import check
 from ..text.dialects import get_dialect
 from ..text.errors import Diagnostic, Severity
 from ..text.headers import DEFAULT_COLORS
-from ..text.reader import _decoded_lines, _lone_cr_as_lf, _parse, split_games
+from ..text.lineends import lone_cr_as_lf
+from ..text.reader import _decoded_lines, _parse, split_games
 from .style import Finding, Fix, StyleState, apply_fixes, check_style
 from .walk import iter_lcn_files
 from .newlines import CountingReader, mixed_line_ends
@@ -89,7 +90,7 @@ class FileReport:
 
 def lint_text(text: str, path: str = "<string>", config: Optional[LintConfig] = None) -> FileReport:
     """Lint the text of a record (one game or more)."""
-    report = lint_lines([_lone_cr_as_lf(text)], path, config)
+    report = lint_lines([lone_cr_as_lf(text)], path, config)
     if "\r" in text:  # it may mix line ends (S107)
         counted = CountingReader(io.BytesIO(text.encode("utf-8", "surrogatepass")))
         while counted.read(1 << 20):

@@ -22,7 +22,8 @@ from ..text.ast import Span
 from ..text.errors import Diagnostic
 from .style import STYLE_CODES, Finding, Fix
 
-__all__ = ["CountingReader", "majority_line_end", "mixed_line_ends", "LINE_END_NAMES"]
+__all__ = ["CountingReader", "majority_line_end", "majority_line_end_of", "mixed_line_ends",
+           "LINE_END_NAMES"]
 
 LINE_END_NAMES = {"\n": "LF", "\r\n": "CRLF", "\r": "CR"}
 
@@ -30,6 +31,16 @@ LINE_END_NAMES = {"\n": "LF", "\r\n": "CRLF", "\r": "CR"}
 def majority_line_end(crlf: int, cr: int, lf: int) -> str:
     """The line end most lines use (LF, then CRLF, on a tie; LF for none)."""
     return max((lf, 2, "\n"), (crlf, 1, "\r\n"), (cr, 0, "\r"))[2]
+
+
+def majority_line_end_of(text: str) -> str:
+    """The line end most lines of ``text`` use (see :func:`majority_line_end`).
+
+    >>> majority_line_end_of("a\\r\\nb\\nc\\r\\n")
+    '\\r\\n'
+    """
+    crlf = text.count("\r\n")
+    return majority_line_end(crlf, text.count("\r") - crlf, text.count("\n") - crlf)
 
 
 class CountingReader:
