@@ -306,3 +306,29 @@ def test_bash_completion_completes(tmp_path):
     assert complete("lcn", "li") == ["lint"]
     assert "--statistics" in complete("lcn", "lint", "--st")
     assert complete("lcn", "lint", "--output-format", "c") == ["concise"]
+
+
+# Defect 10: after `pip install -e .`, type checkers could not find the package.
+
+@pytest.mark.slow
+def test_an_editable_install_is_a_path_type_checkers_follow(tmp_path):
+    """mypy and pyright follow the folders a .pth file names, never its import
+    hooks (which is what setuptools writes when folders are mapped)."""
+    import subprocess
+    import venv
+    venv.create(tmp_path / "venv", with_pip=True)
+    python = tmp_path / "venv" / "bin" / "python"
+    done = subprocess.run([str(python), "-m", "pip", "install", "-q", "--no-deps",
+                           "--disable-pip-version-check", "-e", str(ROOT)],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    site = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()"
+                           "['purelib'])"], capture_output=True, text=True).stdout.strip()
+    pth = [p for p in Path(site).glob("*.pth") if "lcnotation" in p.name]
+    assert pth, "no .pth file for lcnotation"
+    lines = [line for p in pth for line in p.read_text().splitlines() if line.strip()]
+    assert not any(line.startswith("import") for line in lines), lines
+    assert str(ROOT) in lines
+    # The grammar and the specification are reached through the package.
+    assert (ROOT / "lcnotation" / "grammar" / "lcnotation.lark").is_file()
+    assert (ROOT / "lcnotation" / "spec" / "diagnostics.md").is_file()
