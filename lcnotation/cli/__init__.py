@@ -86,7 +86,7 @@ def _main(argv: Optional[Sequence[str]]) -> int:
     if extra:  # argparse would blame "lcn", not the subcommand whose options they are
         return usage_error(args.command, f"unrecognized arguments: {' '.join(extra)}")
     try:
-        return args.handler(args)
+        return int(args.handler(args))
     except UsageError as exc:
         return usage_error(args.command, str(exc))
     except ConfigError as exc:

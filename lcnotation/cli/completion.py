@@ -131,7 +131,7 @@ def zsh_script(cmds: Sequence[Command]) -> str:
                 action = f":value:({' '.join(o.values)})"
             else:
                 action = ":file:_files" if o.file else ":value: "
-            names = "{" + ",".join(o.flags) + "}" if len(o.flags) > 1 else o.flags[0]
+            names = "{" + ",".join(o.flags) + "}" if len(o.flags) > 1 else "".join(o.flags)
             prefix = f"'({' '.join(o.flags)})'" if len(o.flags) > 1 else ""
             specs.append(f"        {prefix}{names}'[{o.help}]{action}'")
         specs.append("        '*:file:_files'")

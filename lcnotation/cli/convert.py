@@ -57,13 +57,15 @@ def run(args: argparse.Namespace) -> int:
     if args.in_place and "-" in args.paths:
         err("--in-place needs a file, not standard input")
         return EXIT_USAGE
-    folder = args.output is not None and (len(args.paths) > 1 or os.path.isdir(args.output))
+    output: Optional[str] = args.output
+    folder = output if output is not None and (len(args.paths) > 1 or os.path.isdir(output)) \
+        else None
     if len(args.paths) > 1 and not (folder or args.in_place):
         return usage_error("convert", "several files need -o DIR (a folder to write them "
                            "into) or --in-place")
-    if folder:
+    if folder is not None:
         try:
-            os.makedirs(args.output, exist_ok=True)
+            os.makedirs(folder, exist_ok=True)
         except OSError as exc:
             err(f"{args.output}: cannot make the folder: {exc.strerror or exc}")
             return EXIT_USAGE
@@ -71,8 +73,8 @@ def run(args: argparse.Namespace) -> int:
     for path in args.paths:
         one = argparse.Namespace(**vars(args))
         one.path = path
-        if folder:
-            one.output = os.path.join(args.output, _output_name(path, args.to))
+        if folder is not None:
+            one.output = os.path.join(folder, _output_name(path, args.to))
         status = max(status, _run_one(one))
     return status
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Dict, List, NamedTuple, Optional
+from typing import Dict, List, NamedTuple, Optional, Tuple
 
 from .codes import ALL_CODES, FAMILIES
 from .output import documentation_url
@@ -45,7 +45,7 @@ class Example(NamedTuple):
 
     info: str
     text: str
-    results: List[tuple]
+    results: List[Tuple[str, str]]
 
 
 _HEADING = re.compile(r"^### `?([A-Z]\d{3})`?\s*$", re.M)
@@ -95,7 +95,7 @@ def _examples(section: str) -> List[Example]:
     examples = []
     for i, (info, text) in enumerate(blocks):
         if info.split()[:1] == ["lcn"]:
-            results = []
+            results: List[Tuple[str, str]] = []
             for kind, result in blocks[i + 1:]:
                 if kind.split()[:1] == ["lcn"]:
                     break

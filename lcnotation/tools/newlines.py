@@ -84,17 +84,21 @@ class CountingReader:
         cr = data.count(b"\r") - crlf
         lf = data.count(b"\n") - crlf
         self._cr_at_end = data.endswith(b"\r")
-        for kind, count, found in (("\r\n", crlf, lambda: data.find(b"\r\n")),
-                                   ("\r", cr, lambda: _lone_cr(data)),
-                                   ("\n", lf, lambda: _lone_lf(data))):
+        finders: Tuple[Tuple[str, int, Callable[[bytes], int]], ...] = (
+            ("\r\n", crlf, _crlf), ("\r", cr, _lone_cr), ("\n", lf, _lone_lf))
+        for kind, count, find in finders:
             if count and kind not in self.first:
-                at = found()
+                at = find(data)
                 before = data[:at]
                 self.first[kind] = (self.crlf + self.cr + self.lf + before.count(b"\n")
                                     + before.count(b"\r") - before.count(b"\r\n") + 1)
         self.crlf += crlf
         self.cr += cr
         self.lf += lf
+
+
+def _crlf(data: bytes) -> int:
+    return data.find(b"\r\n")
 
 
 def _lone_cr(data: bytes) -> int:

@@ -284,21 +284,22 @@ def _check_numbers(game: Game, text: str, offset: int, findings: List[Finding]) 
     passed = 0   # errors before the current move
     shift = 0    # turns to add to a move's turn after the last error
     for m in numbered:
+        number, turn = m.number or 0, (m.turn or 0)
         before = bisect_right(errors, m.span.start) if errors and m.span is not None else 0
         if before > passed:
             passed = before
             # The first number after an error: taken as written.
-            shift = (2 * (m.number - 1) if by_round else m.number - 1) - m.turn
-        turn = m.turn + shift
+            shift = (2 * (number - 1) if by_round else number - 1) - turn
+        turn += shift
         expected = turn // 2 + 1 if by_round else turn + 1
         if m.number == expected and not (by_round and turn % 2 == 1):
             continue
-        if m.number == expected:
-            message = (f"move number {m.number} repeats: this game numbers rounds, so only "
+        if number == expected:
+            message = (f"move number {number} repeats: this game numbers rounds, so only "
                        "the first move of a round carries a number")
         else:
-            kind = "repeats" if m.number < expected else "skips ahead"
-            message = f"move number {m.number} {kind}: expected {expected}"
+            kind = "repeats" if number < expected else "skips ahead"
+            message = f"move number {number} {kind}: expected {expected}"
         span, digits = _number_span(m, text, offset)
         fix = None
         if certain and digits is not None and m.number != expected:
