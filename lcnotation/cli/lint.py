@@ -11,13 +11,12 @@ from typing import IO, Dict, Iterator, List, Optional, Sequence, Tuple
 
 from .. import __version__
 from ..text.errors import Severity
-from ..text.lineends import as_lf
 from ..tools.codes import ALL_CODES
 from ..tools.colour import CHOICES, Palette, wants_colour
 from ..tools.lint import FileReport, LintConfig, fix_text, lint_file, lint_stream
 from ..tools.newlines import LINE_END_NAMES
-from ..tools.output import (github_line, printable, source_excerpt, statistics, summary,
-                            text_line, to_json, to_sarif)
+from ..tools.output import (Tally, github_line, printable, source_excerpt, statistics,
+                            summary, text_line, to_json, to_sarif)
 from ..tools.progress import Progress
 from .common import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Parser, Settings, add_command,
                      add_config_options, err, process_count, read_input, usage_error,
@@ -197,37 +196,47 @@ class _Run:
                                    f"{printable(f.fix.description)}\n")
                 if source is not None:
                     self.out.write("\n")
+            if source is not None:
+                source.close()
         if bar.enabled:
             self.out.flush()  # before the bar is drawn again below them
 
 
 class _SourceLines:
-    """The lines of a file, read again (forward only) to show findings' lines."""
+    """The lines of a file, read again as a stream (forward only, started
+    over when asked for an earlier line) to show the lines of findings.
+    Python's universal line ends count lines as the reader does."""
 
     def __init__(self, path: str) -> None:
         self.path = path
         self.number = 0
-        self.lines: Optional[Iterator[str]] = None
+        self.handle: Optional[IO[str]] = None
         self.current: Optional[str] = None
 
     def line(self, number: int) -> Optional[str]:
         if self.path == "-" or number < 1:
             return None
-        if self.lines is None or number < self.number:
+        if self.handle is None or number < self.number:
+            self.close()
             try:
-                with open(self.path, "rb") as handle:
-                    data = handle.read()
+                self.handle = open(self.path, encoding="utf-8-sig", errors="replace",
+                                   newline=None)
             except OSError:
                 return None
-            text = as_lf(data.decode("utf-8", errors="replace").lstrip("\ufeff"))
-            self.lines = iter(text.split("\n"))
             self.number = 0
         while self.number < number:
-            self.current = next(self.lines, None)
+            read = self.handle.readline()
             self.number += 1
-            if self.current is None:
+            if not read:
+                self.current = None
                 return None
+            self.current = read.rstrip("\n")
         return self.current
+
+    def close(self) -> None:
+        if self.handle is not None:
+            self.handle.close()
+            self.handle = None
 
 
 def _isatty(stream: IO[str]) -> bool:
@@ -265,7 +274,10 @@ def _run(args: argparse.Namespace, settings: Settings, paths: List[str], jobs: i
     if args.format is None:
         args.format = "full" if _isatty(out) else "concise"
     state = _Run(args, out)
+    # JSON and SARIF are written at the end, so they keep the findings; the
+    # other formats write each file's as they come and keep only counts.
     readable: List[FileReport] = []
+    tally = Tally()
     unreadable = unwritten = 0
     files = list(settings.expand(paths))
     with Progress(0, enabled=False if args.no_progress else None, unit="MB") as bar:
@@ -284,8 +296,10 @@ def _run(args: argparse.Namespace, settings: Settings, paths: List[str], jobs: i
                 report, written = _fix(report, config, bar, state)
                 unwritten += not written
             state.show(report, bar)
-            readable.append(report)
-    if not readable and not unreadable:
+            tally.add(report)
+            if args.format in ("json", "sarif"):
+                readable.append(report)
+    if not tally.files and not unreadable:
         err("warning: no *.lcn files found in " + ", ".join(paths))
     if args.statistics:
         if state.counts:
@@ -295,7 +309,7 @@ def _run(args: argparse.Namespace, settings: Settings, paths: List[str], jobs: i
     elif args.format == "sarif":
         out.write(to_sarif(readable, __version__) + "\n")
     if args.format in ("full", "concise", "text") and not args.quiet:
-        line = summary(readable)
+        line = summary(tally)
         if unreadable:
             line += f" {unreadable} could not be read."
         out.write(line + "\n")

@@ -20,7 +20,7 @@ from ..game.checker import check
 from ..text.dialects import get_dialect
 from ..text.errors import Diagnostic, Severity
 from ..text.headers import DEFAULT_COLORS
-from ..text.lineends import lone_cr_as_lf
+from ..text.lineends import as_lf, lone_cr_as_lf, newline_style
 from ..text.reader import _decoded_lines, _parse, split_games
 from .style import Finding, Fix, StyleState, apply_fixes, check_style
 from .walk import iter_lcn_files
@@ -184,6 +184,14 @@ def fix_text(text: str, path: str = "<string>", config: Optional[LintConfig] = N
         if fixed == text:
             break
         text, applied = fixed, applied + count
+        report = lint_text(text, path, config)
+    newline = next((f.newline for f in report.fixes if f.newline is not None), None)
+    if newline is not None and newline_style(text) is None:
+        # S107: a text that mixes line ends gets the majority's (a file's text
+        # read with LF line ends gets them when it is written back).
+        text = as_lf(text)
+        text = text.replace("\n", newline) if newline != "\n" else text
+        applied += 1
         report = lint_text(text, path, config)
     return text, applied, report
 

@@ -25,7 +25,7 @@ from .lint import FileReport
 from .style import Fix
 
 __all__ = ["printable", "text_line", "source_excerpt", "github_line", "json_text", "to_json",
-           "to_sarif", "summary", "statistics", "documentation_url", "fix_record"]
+           "to_sarif", "summary", "Tally", "statistics", "documentation_url", "fix_record"]
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 INFORMATION_URI = "https://github.com/lcnotation/lcnotation"
@@ -237,15 +237,34 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
-def summary(reports: Sequence[FileReport]) -> str:
+class Tally:
+    """What the summary line counts, added up report by report, so that a run
+    need not keep its findings once they are written."""
+
+    def __init__(self) -> None:
+        self.files = self.games = self.moves = self.fixable = 0
+        self.severities: Dict[Severity, int] = {s: 0 for s in Severity}
+
+    def add(self, report: FileReport) -> None:
+        self.files += 1
+        self.games += report.games
+        self.moves += report.moves
+        for f in report.findings:
+            self.severities[f.diagnostic.severity] += 1
+            self.fixable += f.fix is not None
+
+
+def summary(reports: "Sequence[FileReport] | Tally") -> str:
     """One line: what was found, in how many files, games and moves."""
-    files = len(reports)
-    games = sum(r.games for r in reports)
-    moves = sum(r.moves for r in reports)
-    errors = sum(r.count(Severity.ERROR) for r in reports)
-    warnings = sum(r.count(Severity.WARNING) for r in reports)
-    infos = sum(r.count(Severity.INFO) for r in reports)
-    fixable = sum(len(r.fixes) for r in reports)
+    if isinstance(reports, Tally):
+        tally = reports
+    else:
+        tally = Tally()
+        for r in reports:
+            tally.add(r)
+    files, games, moves, fixable = tally.files, tally.games, tally.moves, tally.fixable
+    errors, warnings, infos = (tally.severities[s] for s in
+                               (Severity.ERROR, Severity.WARNING, Severity.INFO))
     scope = f"{_plural(files, 'file')}, {_plural(games, 'game')}, {_plural(moves, 'move')}"
     if not (errors or warnings or infos):
         return f"All clear: {scope}."
