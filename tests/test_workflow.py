@@ -332,3 +332,135 @@ def test_an_editable_install_is_a_path_type_checkers_follow(tmp_path):
     # The grammar and the specification are reached through the package.
     assert (ROOT / "lcnotation" / "grammar" / "lcnotation.lark").is_file()
     assert (ROOT / "lcnotation" / "spec" / "diagnostics.md").is_file()
+
+
+# What ruff users expect of lcn lint.
+
+WARN = "1. R3-D\n2. b4-d\n"
+
+
+@pytest.fixture
+def games(tmp_path):
+    (tmp_path / "w.lcn").write_text(WARN)
+    (tmp_path / "m.lcn").write_text(MISTAKES)
+    return tmp_path
+
+
+def test_statistics_count_each_code(run, games):
+    r = run("lint", "--statistics", "m.lcn", "w.lcn")
+    rows = {line.split()[1]: line.split() for line in r.out.splitlines()[:-1]}
+    assert rows["S102"][:3] == ["2", "S102", "[*]"] and rows["S101"][:3] == ["1", "S101", "[*]"]
+    assert rows["R110"][:3] == ["2", "R110", "a"]
+    assert not re.search(r"^\S+:\d+:\d+:", r.out, re.M)  # no findings listed
+
+
+def test_exit_zero_and_strict(run, games):
+    assert run("lint", "m.lcn").status == 1
+    assert run("lint", "--exit-zero", "m.lcn").status == 0
+    assert run("lint", "--exit-zero", "missing.lcn").status == 2
+
+
+def test_diff_shows_the_fixes_and_writes_nothing(run, games):
+    r = run("lint", "--diff", "w.lcn")
+    assert r.status == 1 and (games / "w.lcn").read_text() == WARN
+    assert "-2. b4-d\n+2. B4-D\n" in r.out
+    run("lint", "--fix", "w.lcn")
+    assert run("lint", "--diff", "w.lcn").status == 0
+
+
+def test_show_fixes(run, games):
+    r = run("lint", "--show-fixes", "w.lcn")
+    assert "  fix: write 'B4-D'\n" in r.out
+    r = run("lint", "--fix", "--show-fixes", "w.lcn")
+    assert "fixed 1 \u00d7 S102 in w.lcn" in r.out
+
+
+def test_output_file_and_quiet_and_verbose(run, games):
+    r = run("lint", "--output-file", "out.txt", "w.lcn")
+    assert r.out == "" and "w.lcn:2:4: S102" in (games / "out.txt").read_text()
+    r = run("lint", "-q", "w.lcn")
+    assert "Found" not in r.out and "S102" in r.out
+    (games / "pyproject.toml").write_text("[tool.lcnotation]\n")
+    r = run("lint", "-v", "w.lcn")
+    assert f"w.lcn: configuration {games / 'pyproject.toml'}" in r.err
+
+
+def test_stdin_filename_names_the_input_and_finds_its_configuration(run, games):
+    (games / "sub").mkdir()
+    (games / "sub" / "pyproject.toml").write_text('[tool.lcnotation]\nignore = ["S102"]\n')
+    r = run("lint", "--stdin-filename", "sub/x.lcn", stdin=WARN.encode())
+    assert "S102" not in r.out and "sub/x.lcn:2:8: R110" in r.out
+    r = run("lint", "-", "--stdin-filename", "y.lcn", stdin=WARN.encode())
+    assert "y.lcn:2:4: S102" in r.out
+
+
+def test_per_file_ignores_and_exclude(run, games):
+    (games / "pyproject.toml").write_text(
+        '[tool.lcnotation]\nexclude = ["drafts"]\n'
+        '[tool.lcnotation.per-file-ignores]\n"old/*" = ["S102"]\n')
+    for folder in ("old", "drafts", "new"):
+        (games / folder).mkdir()
+        (games / folder / "a.lcn").write_text(WARN)
+    r = run("lint", ".")
+    found = re.findall(r"^(\S+):2:4: S102", r.out, re.M)
+    assert sorted(found) == [os.path.join(".", "new", "a.lcn"), os.path.join(".", "w.lcn")]
+    assert "drafts" not in r.out
+    # A file named on the command line is linted even when excluded, as ruff does.
+    assert "S102" in run("lint", "drafts/a.lcn").out
+
+
+def test_folders_walked_skip_what_gitignore_ignores(run, games):
+    (games / ".git").mkdir()
+    (games / ".gitignore").write_text("build/\n*.tmp.lcn\n")
+    (games / "build").mkdir()
+    (games / "build" / "b.lcn").write_text(WARN)
+    (games / "x.tmp.lcn").write_text(WARN)
+    r = run("lint", ".")
+    assert "build" not in r.out and "x.tmp.lcn" not in r.out and "w.lcn" in r.out
+    assert "S102" in run("lint", "build/b.lcn").out
+
+
+def test_full_output_shows_the_line_and_a_caret(run, games):
+    r = run("lint", "--output-format", "full", "w.lcn")
+    assert ("w.lcn:2:4: S102 [*] 'b4-d' should be written in upper case: 'B4-D'\n"
+            "  |\n2 | 2. b4-d\n  |    ^^^^\n") in r.out
+    concise = run("lint", "--output-format", "concise", "w.lcn").out
+    assert "|" not in concise and "w.lcn:2:4: S102 [*]" in concise
+
+
+@pytest.mark.parametrize("option,environ,coloured", [
+    ("always", {}, True), ("never", {"FORCE_COLOR": "1"}, False), ("auto", {}, False),
+    ("auto", {"FORCE_COLOR": "1"}, True), ("auto", {"NO_COLOR": "1", "FORCE_COLOR": "1"}, True),
+])
+def test_colour(run, games, monkeypatch, option, environ, coloured):
+    for name in ("NO_COLOR", "FORCE_COLOR"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in environ.items():
+        monkeypatch.setenv(name, value)
+    out = run("lint", "--color", option, "w.lcn").out
+    assert ("\x1b[" in out) == coloured
+    assert re.sub(r"\x1b\[[0-9;]*m", "", out) == run("lint", "--color", "never", "w.lcn").out
+
+
+def test_no_color_on_a_terminal():
+    from lcnotation.tools.colour import wants_colour
+    assert wants_colour("auto", {}, True) and not wants_colour("auto", {"NO_COLOR": "x"}, True)
+    assert not wants_colour("auto", {"NO_COLOR": ""}, False)
+
+
+def test_json_carries_fixes_and_links(run, games):
+    items = json.loads(run("lint", "--output-format", "json", "w.lcn").out)
+    s102 = next(i for i in items if i["code"] == "S102")
+    assert s102["fix"] == {"message": "write 'B4-D'", "applicability": "safe", "edits": [
+        {"line": 2, "column": 4, "end_line": 2, "end_column": 8, "start": 11, "end": 15,
+         "content": "B4-D"}]}
+    assert s102["url"].endswith("spec/diagnostics.md#s102")
+    r110 = next(i for i in items if i["code"] == "R110")
+    assert r110["fix"] is None and r110["url"].endswith("spec/rules.md#r110")
+    # Applying the edits gives what --fix writes.
+    text = WARN
+    for edit in sorted((e for i in items if i["fix"] for e in i["fix"]["edits"]),
+                       key=lambda e: -e["start"]):
+        text = text[:edit["start"]] + edit["content"] + text[edit["end"]:]
+    run("lint", "--fix", "w.lcn")
+    assert text == (games / "w.lcn").read_text()

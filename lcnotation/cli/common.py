@@ -10,7 +10,7 @@ from typing import Iterator, List, Optional, Sequence, Tuple
 from ..text.ast import Game
 from ..text.errors import NotationError
 from ..text.reader import parse_games
-from ..tools.config import ConfigError, ProjectConfig, parse_codes, project_for
+from ..tools.config import ConfigCache, ConfigError, ProjectConfig, parse_codes, project_for
 from ..tools.files import SourceFile, decode_source, read_source, write_atomic
 from ..tools.lint import LintConfig
 from ..tools.walk import iter_lcn_files
@@ -85,9 +85,10 @@ class Settings:
                                        "--extend-ignore") or ()
         self.dialect: Optional[str] = getattr(args, "dialect", None)
         self.stdin_filename: Optional[str] = getattr(args, "stdin_filename", None)
+        self.cache = ConfigCache()
 
     def project(self, path: str) -> ProjectConfig:
-        return project_for(self.named(path), self.explicit)
+        return project_for(self.named(path), self.explicit, self.cache)
 
     def named(self, path: str) -> str:
         """The name of ``path`` in messages: ``--stdin-filename`` for ``-``."""

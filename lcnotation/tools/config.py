@@ -29,7 +29,8 @@ else:  # pragma: no cover - exercised on Python 3.10 only
     import tomli as tomllib
 
 __all__ = ["ConfigError", "find_config", "load_config", "config_from_table", "parse_codes",
-           "ProjectConfig", "load_project", "project_for", "config_for_file", "resolve_dialect"]
+           "ProjectConfig", "ConfigCache", "load_project", "project_for", "config_for_file",
+           "resolve_dialect"]
 
 _LINT_KEYS = ("select", "ignore", "colors", "dialect")
 _KEYS = _LINT_KEYS + ("per-file-ignores", "exclude")
@@ -39,17 +40,19 @@ class ConfigError(ValueError):
     """A configuration file or value that cannot be used."""
 
 
-def find_config(start: str = ".") -> Optional[str]:
+def find_config(start: str = ".", cache: Optional["ConfigCache"] = None) -> Optional[str]:
     """The nearest ``pyproject.toml`` with a ``[tool.lcnotation]`` table, from
-    the folder ``start`` up to the root of the file system."""
+    the folder ``start`` up to the root of the file system.  With ``cache``,
+    each folder is looked at once (a run over many files)."""
     here = os.path.abspath(start)
     while True:
-        found = _FOUND.get(here, _UNKNOWN)
+        found = cache.found.get(here, _UNKNOWN) if cache is not None else _UNKNOWN
         if found is _UNKNOWN:
             candidate = os.path.join(here, "pyproject.toml")
             found = candidate if os.path.isfile(candidate) and _table(candidate) is not None \
                 else None
-            _FOUND[here] = found
+            if cache is not None:
+                cache.found[here] = found
         if found is not None:
             return str(found)
         parent = os.path.dirname(here)
@@ -58,10 +61,17 @@ def find_config(start: str = ".") -> Optional[str]:
         here = parent
 
 
-# Folder -> its own pyproject.toml with a [tool.lcnotation] table, or None: a
-# run over many files looks at each folder once.
 _UNKNOWN = object()
-_FOUND: Dict[str, object] = {}
+
+
+class ConfigCache:
+    """What one run has learnt of the configuration files: which folder has
+    one (``found``) and what each says (``projects``).  A long-running
+    program (an editor server) makes a new one when files may have changed."""
+
+    def __init__(self) -> None:
+        self.found: Dict[str, object] = {}
+        self.projects: Dict[Optional[str], "ProjectConfig"] = {}
 
 
 def _table(path: str) -> Optional[Mapping[str, Any]]:
@@ -149,15 +159,13 @@ def load_project(path: Optional[str]) -> ProjectConfig:
         raise ConfigError(f"{path}: [tool.lcnotation] {exc}") from None
 
 
-_PROJECTS: Dict[Optional[str], ProjectConfig] = {}
-
-
-def project_for(path: str, explicit: Optional[str] = None) -> ProjectConfig:
+def project_for(path: str, explicit: Optional[str] = None,
+                cache: Optional[ConfigCache] = None) -> ProjectConfig:
     """The configuration that applies to the file or folder ``path``: the file
     ``explicit`` when given (``--config``), else the nearest ``pyproject.toml``
     with a ``[tool.lcnotation]`` table from the folder of ``path`` up (the
-    working folder for ``-``, standard input), as ruff finds its own.  Each
-    configuration file is read once per process."""
+    working folder for ``-``, standard input), as ruff finds its own.  With
+    ``cache``, each folder and configuration file is read once."""
     if explicit is not None:
         if not os.path.isfile(explicit):
             raise ConfigError(f"{explicit}: no such configuration file")
@@ -165,19 +173,22 @@ def project_for(path: str, explicit: Optional[str] = None) -> ProjectConfig:
     else:
         start = "." if path == "-" else (path if os.path.isdir(path)
                                          else os.path.dirname(path) or ".")
-        found = find_config(start)
+        found = find_config(start, cache)
+    if cache is None:
+        return load_project(found)
     key = os.path.abspath(found) if found is not None else None
-    project = _PROJECTS.get(key)
+    project = cache.projects.get(key)
     if project is None:
-        project = _PROJECTS[key] = load_project(found)
+        project = cache.projects[key] = load_project(found)
     return project
 
 
-def config_for_file(path: str, explicit: Optional[str] = None) -> LintConfig:
+def config_for_file(path: str, explicit: Optional[str] = None,
+                    cache: Optional[ConfigCache] = None) -> LintConfig:
     """The lint settings for the file ``path``: its configuration
     (:func:`project_for`) with its per-file ignores.  Editors and other tools
     call this to check a file exactly as ``lcn lint`` would."""
-    return project_for(path, explicit).for_file(path)
+    return project_for(path, explicit, cache).for_file(path)
 
 
 def parse_codes(values: Sequence[str], what: str) -> Tuple[str, ...]:
