@@ -470,8 +470,8 @@ def test_format_reflows_and_keeps_comments() -> None:
 def test_the_package_is_an_attribute_of_lcnotation() -> None:
     import subprocess
     import sys
-    code = ("import lcnotation as lcn; r = lcn.freecell.parse(lcn.freecell.deal(3)); "
-            "print(lcn.freecell.check(r).verdict, lcn.freecell.format(r) == lcn.freecell.deal(3))")
+    code = ("import lcnotation as lcn; fc = lcn.freecell; r = fc.parse(fc.deal(3)); "
+            "print(fc.check(r).verdict, fc.format(r) == fc.deal(3))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
     assert out == "not_won True\n"

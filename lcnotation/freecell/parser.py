@@ -98,19 +98,23 @@ class _Reader:
     def game_line(self, line: _Line, tree: Tree[Token]) -> GameLine:
         number_token = next(t for t in _tokens(tree) if t.type == "DEAL_NUMBER")
         number_span = line.token_span(number_token)
-        number = int(number_token)
+        digits = str(number_token).lstrip("-").lstrip("0")
+        # No deal has more digits than the limit; longer numbers are not even converted.
+        number = int(number_token) if len(digits) <= len(str(DEAL_LIMIT)) else DEAL_LIMIT
         if number >= DEAL_LIMIT:
-            self.error("F103", f"deal {number} does not exist: standard deals are numbered "
+            shown = str(number_token) if len(str(number_token)) <= 20 else "this number"
+            self.error("F103", f"deal {shown} does not exist: standard deals are numbered "
                        "below 2**33 (8589934592)", number_span)
         return GameLine(line.text, number, line.whole, number_span)
 
     def home_line(self, line: _Line) -> HomeLine:
         result = self.try_parse(line, "home_line")
         if isinstance(result, UnexpectedInput):
-            column = result.column if isinstance(result.column, int) and result.column > 0 else 1
+            found = result.column
+            column = found if isinstance(found, int) and found > 0 else 1
             self.error("F102", "the freecell+home line is four two-character freecells "
-                       "separated by '-' (or '='), '+' at position 12, then up to four "
-                       f"home cards; position {column} does not fit",
+                       "separated by '-' (or '=', or a space), '+' at position 12, then "
+                       f"up to four home cards; position {column} does not fit",
                        line.span(column - 1, column))
             return HomeLine((Freecell(),) * 4, (None,) * 4, HORNE, line.whole,
                             (None,) * 4)
@@ -145,12 +149,12 @@ class _Reader:
                         break
                     homes.append(card)
                     home_spans.append(span)
-        kinds = {str(s) for s in separators}
-        if len(kinds) > 1:
-            odd = next(s for s in separators if str(s) != str(separators[0]))
-            self.error("F102", "positions 3, 6 and 9 must agree: all '-' (Horne automoves) "
-                       "or all '=' (WKR automoves)", line.token_span(odd))
-        automove = WKR if "=" in kinds else HORNE
+        wkr = [str(s) == "=" for s in separators]
+        if any(wkr) and not all(wkr):
+            odd = next(s for s, w in zip(separators, wkr) if w != wkr[0])
+            self.error("F102", "positions 3, 6 and 9 must agree: '-' or a space (Horne "
+                       "automoves), or all '=' (WKR automoves)", line.token_span(odd))
+        automove = WKR if any(wkr) else HORNE
         while len(homes) < 4:
             homes.append(None)
             home_spans.append(None)
@@ -256,16 +260,16 @@ class _Reader:
         home: Optional[HomeLine] = None
         i = 0
         # The header: a Game# line and/or a freecell+home line (blank: empty).
-        if i < len(lines) and not self._is_home(lines[i]) and self.column_cells(lines[i]) is None:
-            line = lines[i]
-            result = self.try_parse(line, "game_line") if line.text else None
+        first = lines[0] if lines else None
+        if first is not None and not self._is_home(first) and self.column_cells(first) is None:
+            result = self.try_parse(first, "game_line") if first.text else None
             if isinstance(result, Tree):
-                game = self.game_line(line, result)
+                game = self.game_line(first, result)
                 i += 1
-            elif line.text:
+            elif first.text:
                 self.error("F108", "a record begins with a Game# line (a deal number), a "
                            "freecell+home line or the first line of the columns",
-                           line.whole)
+                           first.whole)
                 i += 1
         while i < len(lines) and not lines[i].text:
             i += 1  # the empty freecell+home line, and blank lines before the columns
