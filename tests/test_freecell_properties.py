@@ -118,3 +118,28 @@ def test_any_text_reads_and_checks_without_an_exception(text: str) -> None:
         canonical = freecell.format(record)
         assert freecell.parse(canonical).meaning() == record.meaning()
         assert freecell.format(freecell.parse(canonical)) == canonical
+
+
+_LINE_PIECES = st.sampled_from(["JD", "6X", "KS", "  ", " ", ".", "5a", ".1h", " 2h", "[",
+                                "]", "x", "\t", "a", "h"])
+
+
+@given(st.lists(_LINE_PIECES, max_size=14).map("".join))
+@examples(200)
+def test_fast_paths_read_lines_as_the_grammar_does(text: str) -> None:
+    from lark.exceptions import UnexpectedInput
+
+    from lcnotation.freecell import parser
+
+    text = text.rstrip(" \t")
+    try:
+        parser._lark().parse(text, start="column_line")
+        is_columns = True
+    except UnexpectedInput:
+        is_columns = False
+    assert (text != "" and parser._fast_cells().fullmatch(text) is not None) == is_columns
+    if parser._fast_moves().fullmatch(text):
+        tree = parser._lark().parse(text, start="solution_line")
+        tokens = list(tree.scan_values(lambda v: True))
+        assert [t.type for t in tokens] == ["MOVE"] * (len(text) // 3)
+        assert [str(t) for t in tokens] == [text[i:i + 3] for i in range(0, len(text), 3)]

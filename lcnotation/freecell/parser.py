@@ -45,6 +45,25 @@ def _lark() -> Lark:
                 start=["game_line", "home_line", "column_line", "solution_line"])
 
 
+def _terminal(name: str) -> str:
+    return _lark().get_terminal(name).pattern.to_regexp()
+
+
+@lru_cache(maxsize=None)
+def _fast_moves() -> "re.Pattern[str]":
+    """A line of nothing but moves, from the grammar's own MOVE terminal: read
+    without the parser (most solution lines are), to the same result."""
+    return re.compile(f"(?:{_terminal('MOVE')})+")
+
+
+@lru_cache(maxsize=None)
+def _fast_cells() -> "re.Pattern[str]":
+    """A column line, from the grammar's CELL and BLANK terminals (the rule
+    ``column_line`` spelled as a regular expression): read without the parser."""
+    cell = f"(?:{_terminal('CELL')}|{_terminal('BLANK')})"
+    return re.compile(f"{cell}(?: {cell})*")
+
+
 class _Line(NamedTuple):
     number: int
     start: int
@@ -163,22 +182,25 @@ class _Reader:
 
     # ---- the column section -------------------------------------------------
 
-    def column_cells(self, line: _Line) -> Optional[List[Optional[Token]]]:
+    def column_cells(self, line: _Line) -> Optional[List[Optional[str]]]:
         """The cells of a column line (None for a blank), or None when the line
         is not a column line: not three-character cells, or no card at all."""
-        if not line.text:
+        text = line.text
+        if not text:
             return None
-        result = self.try_parse(line, "column_line")
-        if isinstance(result, UnexpectedInput):
-            return None
-        cells: List[Optional[Token]] = []
-        for token in _tokens(result):
-            cells.append(None if token.type == "BLANK" else token)
-        if not any(c is not None and parse_card(str(c)) for c in cells):
+        cells: List[Optional[str]] = []
+        if _fast_cells().fullmatch(text):
+            cells = [None if text[i] == " " else text[i:i + 2] for i in range(0, len(text), 3)]
+        else:
+            result = self.try_parse(line, "column_line")
+            if isinstance(result, UnexpectedInput):
+                return None
+            cells = [None if t.type == "BLANK" else str(t) for t in _tokens(result)]
+        if not any(c is not None and parse_card(c) for c in cells):
             return None
         return cells
 
-    def columns(self, rows: List[Tuple[_Line, List[Optional[Token]]]]
+    def columns(self, rows: List[Tuple[_Line, List[Optional[str]]]]
                 ) -> Tuple[Tuple[Placed, ...], ...]:
         columns: List[List[Placed]] = [[] for _ in range(COLUMNS)]
         gap: List[Optional[Span]] = [None] * COLUMNS
@@ -196,9 +218,9 @@ class _Reader:
                 if token is None:
                     gap[index] = gap[index] or span
                     continue
-                card = parse_card(str(token))
+                card = parse_card(token)
                 if card is None:
-                    self.error("F101", f"{str(token)!r} is not a card ({_CARD_HINT})", span)
+                    self.error("F101", f"{token!r} is not a card ({_CARD_HINT})", span)
                     continue
                 if gap[index] is not None:
                     self.error("F107", f"{card} stands below an empty place in column "
@@ -209,6 +231,11 @@ class _Reader:
     # ---- the solution -------------------------------------------------------
 
     def solution_line(self, line: _Line) -> SolutionLine:
+        text = line.text
+        if _fast_moves().fullmatch(text):
+            return SolutionLine(tuple(
+                Move(text[i + 1], text[i + 2], text[i] == ".", line.span(i, i + 3))
+                for i in range(0, len(text), 3)), "", line.whole)
         result = self.try_parse(line, "solution_line")
         assert not isinstance(result, UnexpectedInput)  # a comment takes anything
         steps: List[Union[Move, EndMarker]] = []
@@ -278,7 +305,7 @@ class _Reader:
             i += 1
         while i < len(lines) and not lines[i].text:
             i += 1
-        rows: List[Tuple[_Line, List[Optional[Token]]]] = []
+        rows: List[Tuple[_Line, List[Optional[str]]]] = []
         while i < len(lines):
             cells = self.column_cells(lines[i])
             if cells is None:
