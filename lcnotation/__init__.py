@@ -37,6 +37,7 @@ _LAZY = {
     ".tools.jsonform": ("from_json", "to_json"),
     ".tools.lint": ("FileReport", "LintConfig", "lint_file", "lint_text"),
     ".tools.codes": ("ALL_CODES",),
+    ".formats": ("FORMATS", "Format", "register_format", "import_games", "export_game"),
 }
 _WHERE = {name: module for module, names in _LAZY.items() for name in names}
 
@@ -52,6 +53,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .tools.lint import FileReport, LintConfig, lint_file, lint_text
     from .game.scoring import GameScore, match_totals, score, score_expedition
     from .game.state import GameState, Location
+    from .formats import FORMATS, Format, export_game, import_games, register_format
 
 
 #: Feature packages reachable as attributes (``lcnotation.freecell``), imported when first used.
@@ -93,4 +95,5 @@ __all__ = [
     "generate_game", "generate_games", "generate_match",
     "convert_text", "detect_dialect", "from_json", "to_json",
     "FileReport", "LintConfig", "lint_file", "lint_text", "ALL_CODES",
+    "FORMATS", "Format", "register_format", "import_games", "export_game",
 ]

@@ -18,12 +18,12 @@ from typing import Iterator, Optional, Sequence
 
 from .. import __version__
 from ..tools.config import ConfigError
-from . import convert, fmt, freecell, lint, score
+from . import convert, exportcmd, fmt, freecell, importcmd, lint, score
 from .common import EXIT_FINDINGS, EXIT_USAGE, Parser, err
 
 __all__ = ["COMMANDS", "main"]
 
-COMMANDS = (lint, fmt, convert, score, freecell)
+COMMANDS = (lint, fmt, convert, score, importcmd, exportcmd, freecell)
 
 _MAIN_EXAMPLES = """\
 examples:
