@@ -30,7 +30,7 @@ def per_call(label: str, repeat: int, call: Callable[[int], object]) -> None:
 
 
 def main() -> None:
-    options = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    options = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     options.add_argument("--repeat", type=int, default=500)
     repeat = options.parse_args().repeat
     text = RECORD.read_text()
