@@ -17,7 +17,7 @@ from lcnotation.text.errors import Diagnostic, NotationError, Severity
 from lcnotation.text.formatter import format_move
 from lcnotation.text.messages import SYNTAX_CODES
 from lcnotation.text.reader import parse_game, parse_move
-from paths import fast_path
+from paths import read_game
 
 
 def moves(game: Game) -> list:
@@ -107,8 +107,7 @@ def test_the_spans_of_a_move_and_its_parts():
 
 @pytest.mark.parametrize("fast", [True, False])
 def test_the_parts_of_a_move_are_values_shared_between_moves(fast):
-    with fast_path(fast):
-        first, second, third = parse_game("R3-D\nr3-d R3D-D").moves
+    first, second, third = read_game("R3-D\nr3-d R3D-D", fast).moves
     assert first.placement is second.placement and first.draw is second.draw
     assert third.placement != first.placement and third.draw is first.draw
     # The parts have no position of their own: the move gives theirs.

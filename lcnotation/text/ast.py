@@ -16,7 +16,10 @@ Move(placement=Placement(card=Card(color='B', rank=0), discard=True), draw=Draw(
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Optional, Tuple, Union
+from typing import Any, Literal, NamedTuple, Optional, Tuple, Union
+
+from .errors import NotationError
+from .span import Span
 
 __all__ = [
     "HANDSHAKE",
@@ -32,31 +35,6 @@ __all__ = [
 
 #: The rank of a handshake (wager) card.  Number cards have ranks 2 to 10.
 HANDSHAKE = 0
-
-
-class Span(NamedTuple):
-    """Where a node stands in its source text.
-
-    Lines and columns count from 1; columns count characters, as editors do.
-    ``end_line``/``end_column`` point just past the last character, and
-    ``start``/``end`` are character offsets into the text that was read
-    (the whole file, for a game read from a file).
-
-    >>> Span(1, 1, 1, 5, 0, 4).length
-    4
-    """
-
-    line: int
-    column: int
-    end_line: int
-    end_column: int
-    start: int
-    end: int
-
-    @property
-    def length(self) -> int:
-        """The number of characters the span covers."""
-        return self.end - self.start
 
 
 def _head(span: Optional[Span], size: int) -> Optional[Span]:
@@ -197,10 +175,6 @@ class Header(NamedTuple):
     value_span: Optional[Span] = None
 
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .errors import NotationError
-
-
 class Game(NamedTuple):
     """A game record: headers, moves and comments.
 
@@ -217,7 +191,7 @@ class Game(NamedTuple):
     headers: Tuple[Header, ...] = ()
     moves: Tuple[Move, ...] = ()
     comments: Tuple[Comment, ...] = ()
-    errors: Tuple["NotationError", ...] = ()
+    errors: Tuple[NotationError, ...] = ()
     span: Optional[Span] = None
 
     def header(self, name: str, default: Optional[str] = None) -> Optional[str]:

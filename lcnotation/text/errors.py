@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Optional
 
-from .ast import Span
+from .span import Span
 
 __all__ = ["Severity", "Diagnostic", "NotationError"]
 

@@ -21,7 +21,7 @@ from .ast import Card, Comment, Draw, Move, Placement, Span
 from .lexical import LEXICON, without_lookbehind
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .parser import _Builder
+    from .builder import Builder
 
 __all__ = ["fast_pattern", "fast_parse", "move_parts", "terminal_patterns"]
 
@@ -138,8 +138,8 @@ _INFO = _MoveInfo()
 _NUMBERS = _Numbers({f"{n}.": n for n in range(1, 1000)})
 
 
-def fast_parse(b: "_Builder", pattern: Pattern[str]) -> bool:
-    """Fill builder ``b`` (already reset for its text) from the fast path.
+def fast_parse(b: "Builder", pattern: Pattern[str]) -> bool:
+    """Fill builder ``b`` (new, for its text) from the fast path.
 
     Returns False, with ``b`` in an undefined state, when the text needs the
     full parser.

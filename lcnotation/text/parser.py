@@ -1,9 +1,9 @@
 """From text to syntax tree: Lark drives, this module builds and recovers.
 
-The LALR parser calls :class:`_Builder` as it reduces, so no parse tree is
-ever built.  The builder records moves, headers and comments in source order
-as they complete; :meth:`_Builder.assemble` then attaches each comment to the
-header or move it follows.
+The LALR parser calls :class:`_LarkCallbacks` as it shifts and reduces, so
+no parse tree is ever built: they fill a :class:`~lcnotation.text.builder.
+GameBuilder` with moves, headers and comments in source order as they
+complete, as the fast path does for clean games.
 
 In lax mode a syntax error does not stop the game: the error is recorded,
 the unfinished move is dropped from the parser's stack, the input is skipped
@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import re
 import threading
-from typing import List, Optional, Sequence, Tuple
+from typing import List, Optional, Sequence
 
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedInput, UnexpectedToken
 
-from .ast import Card, Comment, Game, Header, Move, Span
+from .ast import Card, Comment, Move, Span
+from .builder import GameBuilder, ParseResult
 from .errors import NotationError
 from .fastpath import fast_parse, fast_pattern, move_parts, terminal_patterns
 from .lexical import LEXICON, grammar_text
@@ -41,7 +42,6 @@ _COMMENTS = frozenset({"BRACE_COMMENT", "LINE_COMMENT"})
 _POPPABLE = _MOVE_PARTS | _COMMENTS
 # Tokens that may directly follow an unfinished move without being part of it.
 _BREAKS = frozenset({"BRACE_COMMENT", "LINE_COMMENT", "HEADER", "$END"})
-_UNESCAPE = re.compile(r'\\(["\\])')
 _LETTER = re.compile(r"[^\W\d_]")
 _NUMBER = re.compile(r"[0-9]+\.")
 _SPACE = re.compile(r"[ \t]+")
@@ -59,98 +59,36 @@ def _spaced_move_pattern(lark: Lark) -> "re.Pattern[str]":
                                 f"(?:{t['DRAW_COLOR']}|{t['DRAW_PILE']})"]))
 
 
-class _Builder:
-    """Parser callbacks: build nodes as the LALR parser completes them."""
+class _LarkCallbacks:
+    """Called by the LALR parser as it shifts terminals and reduces rules:
+    they fill the builder of the parse under way (``self.b``)."""
 
     def __init__(self) -> None:
-        self.reset("", 1, 0)
-
-    def reset(self, text: str, first_line: int, first_offset: int) -> None:
-        self.text = text
-        self.line_delta = first_line - 1
-        self.offset = first_offset
-        self.headers: List[Header] = []
-        self.moves: List[Move] = []
-        self.comments: List[Comment] = []
-        self.found_cards: List[Card] = []
-        self.found_colors: List[str] = []
-        self.colors_tokens: Sequence[Token] = ()
-        self.errors: List[Tuple[str, str, Span]] = []
-        self.turn = 0
-        self._cursor = (0, 1, 0)  # offset, line, offset of the line's start: see span_at
-
-    # -- positions --------------------------------------------------------
+        self.b = GameBuilder("")
 
     def span(self, first: Token, last: Token) -> Span:
-        d = self.line_delta
-        o = self.offset
+        b = self.b
+        d = b.line_delta
+        o = b.offset
         return Span(first.line + d, first.column, last.end_line + d, last.end_column,
                     first.start_pos + o, last.end_pos + o)
-
-    def span_at(self, start: int, end: int) -> Span:
-        """A span from offsets into the text being parsed.
-
-        Errors come in the order of the text, so lines are counted on from
-        the previous error, not from the start: a game of many errors costs
-        time linear in its length.
-        """
-        text = self.text
-        at, line, line_start = self._cursor
-        if start < at:
-            at, line, line_start = 0, 1, 0
-        newlines = text.count("\n", at, start)
-        if newlines:
-            line += newlines
-            line_start = text.rfind("\n", at, start) + 1
-        self._cursor = (start, line, line_start)
-        newlines = text.count("\n", start, end)
-        end_line = line + newlines
-        end_col = end - (text.rfind("\n", start, end) + 1 if newlines else line_start) + 1
-        d = self.line_delta
-        return Span(line + d, start - line_start + 1, end_line + d, end_col,
-                    start + self.offset, end + self.offset)
-
-    def error(self, code: str, message: str, start: int, end: int) -> None:
-        self.errors.append((code, message, self.span_at(start, end)))
 
     # -- terminals (called when the parser shifts them) ---------------------
 
     def HEADER(self, tok: Token) -> Token:
         # The text as written, not the token: Lark reads a masked copy (see
         # _mask_unclosable_braces).
-        self.add_header(self.text[tok.start_pos:tok.end_pos], tok.start_pos, tok.line,
-                        tok.column)
+        self.b.add_header(self.b.text[tok.start_pos:tok.end_pos], tok.start_pos, tok.line,
+                          tok.column)
         return tok
 
-    def add_header(self, raw: str, start: int, line: int, column: int) -> None:
-        """Record the header written ``raw`` at offset ``start`` of the text
-        (``line`` and ``column`` as Lark counts them in the text)."""
-        # The HEADER terminal has checked the syntax: the name is what stands
-        # between "[" and the first quote, the value what the quotes enclose.
-        v0 = raw.index('"') + 1
-        v1 = raw.rindex('"')
-        name = raw[1:v0 - 1].strip(" \t")
-        value = raw[v0:v1]
-        if "\\" in value:
-            value = _UNESCAPE.sub(r"\1", value)
-        ln = line + self.line_delta
-        at = start + self.offset
-        size = len(raw)
-        self.headers.append(_new(Header, (
-            name, value, (), _new(Span, (ln, column, ln, column + size, at, at + size)),
-            _new(Span, (ln, column + v0, ln, column + v1, at + v0, at + v1)))))
-        if column > 1:
-            if not LEXICON.is_line_blank(self.text[start - column + 1:start]):
-                self.error("N109", f"header '{name}' must begin its own line",
-                           start, start + size)
-
     def BRACE_COMMENT(self, tok: Token) -> Token:
-        self.comments.append(Comment(tok[1:-1], "brace", self.span(tok, tok)))
+        self.b.comments.append(Comment(tok[1:-1], "brace", self.span(tok, tok)))
         return tok
 
     def LINE_COMMENT(self, tok: Token) -> Token:
-        self.comments.append(Comment(self.text[tok.start_pos + 1:tok.end_pos], "line",
-                                     self.span(tok, tok)))
+        self.b.comments.append(Comment(self.b.text[tok.start_pos + 1:tok.end_pos], "line",
+                                       self.span(tok, tok)))
         return tok
 
     # -- rules ------------------------------------------------------------
@@ -172,87 +110,74 @@ class _Builder:
         number = int(parts[0][:-1]) if parts[0].type == "MOVE_NUMBER" else None
         placement, draw = move_parts(_UPPER[color_tok], _RANKS[rank_tok], discard_tok is not None,
                                      None if draw_tok.type == "DRAW_PILE" else _UPPER[draw_tok])
-        self.moves.append(Move(placement, draw, (), number, self.turn,
-                               self.span(color_tok, draw_tok)))
-        self.turn += 1
+        b = self.b
+        b.moves.append(Move(placement, draw, (), number, b.turn,
+                            self.span(color_tok, draw_tok)))
+        b.turn += 1
 
     def card(self, children: Sequence[Token]) -> None:
         color_tok, rank_tok = children
-        self.found_cards.append(Card(_UPPER[color_tok], _RANKS[rank_tok],
-                               self.span(color_tok, rank_tok)))
+        self.b.cards.append(Card(_UPPER[color_tok], _RANKS[rank_tok],
+                                 self.span(color_tok, rank_tok)))
 
     def colors(self, children: Sequence[Token]) -> None:
-        self.colors_tokens = children
-        self.found_colors = [_UPPER[t] for t in children]
+        self.b.colors.extend(_UPPER[t] for t in children)
+        self.b.color_spans.extend((t.start_pos, t.end_pos) for t in children)
 
     def _ignore(self, children: Sequence[object]) -> None:
         return None
 
     file = game = header_block = movetext = cards = _ignore
 
-    # -- the result -------------------------------------------------------
 
-    def assemble(self, path: Optional[str]) -> Game:
-        """The game read, with every comment attached to what it follows."""
-        headers: list = self.headers
-        moves: list = self.moves
-        comments = self.comments
-        leading: Tuple[Comment, ...] = ()
-        if comments:
-            anchors = headers + moves
-            ci = 0
-            first = anchors[0].span.start if anchors else None
-            while ci < len(comments) and (first is None or comments[ci].span.start < first):
-                ci += 1
-            leading = tuple(comments[:ci])
-            for k, anchor in enumerate(anchors):
-                nxt = anchors[k + 1].span.start if k + 1 < len(anchors) else None
-                cj = ci
-                while cj < len(comments) and (nxt is None or comments[cj].span.start < nxt):
-                    cj += 1
-                if cj > ci:
-                    anchors[k] = anchor._replace(comments=tuple(comments[ci:cj]))
-                    ci = cj
-            headers = anchors[: len(headers)]
-            moves = anchors[len(headers):]
-        errors = tuple(NotationError(message, span, code=code, path=path)
-                       for code, message, span in sorted(self.errors, key=lambda e: e[2].start))
-        return Game(tuple(headers), tuple(moves), leading, errors, self.span_at(0, len(self.text)))
+# The builder of the callbacks between parses: a parse never fills it.
+_IDLE = GameBuilder("")
 
 
 class GameParser:
-    """A Lark LALR parser wired to a builder.  Not thread-safe: see :func:`parser`."""
+    """A Lark LALR parser and the fast path, filling a builder.  Not
+    thread-safe (Lark's callbacks are bound to one parser): see :func:`parser`."""
 
     def __init__(self) -> None:
-        self.builder = _Builder()
+        self.callbacks = _LarkCallbacks()
         self.lark = Lark(
             grammar_text(),
             parser="lalr",
             lexer="contextual",
             start=START_SYMBOLS,
-            transformer=self.builder,
+            transformer=self.callbacks,
             maybe_placeholders=False,
             cache=True,
         )
         self._spaced_move: Optional["re.Pattern[str]"] = None
         self._lark_text = ""  # the text as Lark reads it, braces masked
         self.fast = fast_pattern(self.lark)
-        #: Off only to compare the two paths (tests/test_fastpath.py).
-        self.use_fast_path = True
 
     def run(self, start: str, text: str, *, strict: bool, first_line: int = 1,
-            first_offset: int = 0) -> _Builder:
-        """Parse ``text`` from rule ``start`` and return the builder's records.
+            first_offset: int = 0, fast: bool = True) -> ParseResult:
+        """Parse ``text`` from rule ``start`` and return what was read.
 
         With ``strict`` the first syntax error is raised as NotationError;
-        otherwise errors are recorded and parsing resumes after them.
+        otherwise errors are recorded and parsing resumes after them.  A
+        game is first tried on the fast path unless ``fast`` is False (the
+        result is the same: tests compare the two).
         """
-        b = self.builder
-        b.reset(text, first_line, first_offset)
-        if start == "game" and self.use_fast_path:
-            if fast_parse(b, self.fast):
-                return b
-            b.reset(text, first_line, first_offset)
+        if start == "game" and fast:
+            quick = GameBuilder(text, first_line, first_offset)
+            if fast_parse(quick, self.fast):
+                return quick.result()
+        b = self.callbacks.b = GameBuilder(text, first_line, first_offset)
+        try:
+            self._lark(start, text, strict)
+        finally:
+            self.callbacks.b = _IDLE
+        if strict and b.errors:
+            code, message, span = b.errors[0]
+            raise NotationError(message, span, code=code)
+        return b.result()
+
+    def _lark(self, start: str, text: str, strict: bool) -> None:
+        b = self.callbacks.b
         self._lark_text = _mask_unclosable_braces(text)
         ip = self.lark.parse_interactive(self._lark_text, start)
         while True:
@@ -264,17 +189,13 @@ class GameParser:
                     break
                 if strict and b.errors:
                     break
-        if strict and b.errors:
-            code, message, span = b.errors[0]
-            raise NotationError(message, span, code=code)
-        return b
 
     def _recover(self, ip, e: UnexpectedInput, text: str) -> bool:
         """Record the error, drop the unfinished move, and reposition the lexer.
 
         Returns False when the parse cannot go on (the end of the text).
         """
-        b = self.builder
+        b = self.callbacks.b
         state = ip.parser_state
         values, states = state.value_stack, state.state_stack
         popped: List[object] = []
@@ -292,7 +213,7 @@ class GameParser:
 
         after_move = None
         if parts and parts[-1].type in _DRAWS:
-            b.emit_move(parts)
+            self.callbacks.emit_move(parts)
             if parts[-1].end_pos == bad:
                 after_move = "".join(str(t) for t in parts if t.type != "MOVE_NUMBER")
             parts = []

@@ -62,13 +62,14 @@ def parse_move(text: str) -> Move:
     lcnotation.text.errors.NotationError: line 1, column 2: expected a rank (2 to 10, or H) after the colour 'R', found '11' (N103)
     """
     b = parser().run("move", lone_cr_as_lf(text), strict=False)
+    first = b.moves[0].span if b.moves else None
     if not b.errors:
         return b.moves[0]
     code, message, span = b.errors[0]
-    if b.moves and span.start >= b.moves[0].span.end:
+    if first is not None and span.start >= first.end:
         # The grammar's message would ask for another move, which is wrong
         # here: name all the text that follows the move instead.
-        move = b.moves[0].span
+        move = first
         start = _SPACE_RUN.match(text, move.end).end()
         extra = _TRAILING_SPACE.sub("", text[start:])
         shown = " ".join(extra.split())  # the span points at the text itself
@@ -82,12 +83,15 @@ def parse_move(text: str) -> Move:
     raise NotationError(message, span, code=code)
 
 
-def parse_game(text: str, *, strict: bool = False, path: Optional[str] = None) -> Game:
+def parse_game(text: str, *, strict: bool = False, path: Optional[str] = None,
+               fast_path: bool = True) -> Game:
     """Parse the text of one game.
 
     Lax by default: syntax errors are collected on ``game.errors`` and the
     rest of the game is still read.  With ``strict=True`` the first syntax
-    error is raised as :class:`NotationError`.
+    error is raised as :class:`NotationError`.  ``fast_path=False`` reads
+    with the full parser only (the result is the same, only slower: tests
+    compare the two).
 
     >>> game = parse_game("1. R3-D 2. R11-D 3. R4-B")
     >>> [format_move(m) for m in game.moves], [e.code for e in game.errors]
@@ -95,12 +99,14 @@ def parse_game(text: str, *, strict: bool = False, path: Optional[str] = None) -
     >>> game.moves[1].turn
     2
     """
-    return _parse(GameText(lone_cr_as_lf(text), 1, 0), strict, path)
+    return _parse(GameText(lone_cr_as_lf(text), 1, 0), strict, path, fast_path)
 
 
-def parse_games(text: str, *, strict: bool = False, path: Optional[str] = None) -> Iterator[Game]:
-    """Parse a text that may hold several games, one after another."""
-    yield from _games_of([lone_cr_as_lf(text)], strict, path)
+def parse_games(text: str, *, strict: bool = False, path: Optional[str] = None,
+                fast_path: bool = True) -> Iterator[Game]:
+    """Parse a text that may hold several games, one after another
+    (``fast_path`` as for :func:`parse_game`)."""
+    yield from _games_of([lone_cr_as_lf(text)], strict, path, fast_path)
 
 
 def read_games(source: Source, *, strict: bool = False,
@@ -130,21 +136,22 @@ def read_games(source: Source, *, strict: bool = False,
         yield from _games_of(_decoded_lines(source), strict, path)
 
 
-def _games_of(lines: Iterable[object], strict: bool, path: Optional[str]) -> Iterator[Game]:
+def _games_of(lines: Iterable[object], strict: bool, path: Optional[str],
+              fast: bool = True) -> Iterator[Game]:
     for part in split_games(lines):
         if part.problems or not _BLANK.match(part.text):
-            yield _parse(part, strict, path)
+            yield _parse(part, strict, path, fast)
 
 
-def _parse(part: GameText, strict: bool, path: Optional[str]) -> Game:
+def _parse(part: GameText, strict: bool, path: Optional[str], fast: bool = True) -> Game:
     if strict and part.problems:
         raise _with_path(part.problems[0], path)
     try:
-        builder = parser().run("game", part.text, strict=strict,
-                               first_line=part.line, first_offset=part.offset)
+        result = parser().run("game", part.text, strict=strict, first_line=part.line,
+                              first_offset=part.offset, fast=fast)
     except NotationError as err:
         raise _with_path(err, path) from None
-    game = builder.assemble(path)
+    game = result.game(path)
     if part.problems:
         errors = tuple(_with_path(p, path) for p in part.problems) + game.errors
         game = Game(game.headers, game.moves, game.comments,
