@@ -5,58 +5,33 @@ no parse tree is ever built: they fill a :class:`~lcnotation.text.builder.
 GameBuilder` with moves, headers and comments in source order as they
 complete, as the fast path does for clean games.
 
-In lax mode a syntax error does not stop the game: the error is recorded,
-the unfinished move is dropped from the parser's stack, the input is skipped
-to the end of the bad word, and parsing resumes.  A bad word that contains a
-letter is counted as an (unreadable) turn, so the players' alternation after
-it stays as the author meant.
+In lax mode a syntax error does not stop the game: the error is recorded
+and parsing resumes after the bad text (see :mod:`lcnotation.text.recovery`).
 """
 
 from __future__ import annotations
 
 import re
 import threading
-from typing import List, Optional, Sequence
+from typing import Optional, Sequence
 
-from lark import Lark, Token, Tree
-from lark.exceptions import UnexpectedInput, UnexpectedToken
+from lark import Lark, Token
+from lark.exceptions import UnexpectedInput
 
 from .ast import Card, Comment, Move, Span
 from .builder import GameBuilder, ParseResult
 from .errors import NotationError
-from .fastpath import fast_parse, fast_pattern, move_parts, terminal_patterns
+from .fastpath import fast_parse, fast_pattern, move_parts
+from .larkstate import Interactive
 from .lexical import LEXICON, grammar_text
-from .messages import PUNCTUATION, explain, word_end
+from .recovery import MOVE_PARTS, recover, spaced_move_pattern
 
 __all__ = ["grammar_text", "GameParser"]
 
 START_SYMBOLS = ["file", "game", "move", "cards", "colors"]
 
-_new = tuple.__new__
 _RANKS = LEXICON.rank_of
 _UPPER = LEXICON.upper
-_DRAWS = ("DRAW_COLOR", "DRAW_PILE")
-# Tokens that can stand on the parser's stack inside an unfinished move.
-_MOVE_PARTS = frozenset({"MOVE_NUMBER", "COLOR", "RANK", "DISCARD", "MINUS", *_DRAWS})
-_COMMENTS = frozenset({"BRACE_COMMENT", "LINE_COMMENT"})
-_POPPABLE = _MOVE_PARTS | _COMMENTS
-# Tokens that may directly follow an unfinished move without being part of it.
-_BREAKS = frozenset({"BRACE_COMMENT", "LINE_COMMENT", "HEADER", "$END"})
-_LETTER = re.compile(r"[^\W\d_]")
-_NUMBER = re.compile(r"[0-9]+\.")
-_SPACE = re.compile(r"[ \t]+")
-
-
-def _spaced_move_pattern(lark: Lark) -> "re.Pattern[str]":
-    """A move whose parts may be separated by spaces or tabs, for error messages.
-
-    Built from the grammar's terminals without their look-behinds (which are
-    what forbid the spaces).
-    """
-    t = terminal_patterns(lark, lookbehind=False)
-    gap = "[ \t]*"
-    return re.compile(gap.join([t["COLOR"], t["RANK"], t["DISCARD"] + "?", t["MINUS"],
-                                f"(?:{t['DRAW_COLOR']}|{t['DRAW_PILE']})"]))
 
 
 class _LarkCallbacks:
@@ -94,7 +69,7 @@ class _LarkCallbacks:
     # -- rules ------------------------------------------------------------
 
     def move(self, children: Sequence[Token]) -> None:
-        self.emit_move([t for t in children if t.type in _MOVE_PARTS])
+        self.emit_move([t for t in children if t.type in MOVE_PARTS])
 
     def emit_move(self, parts: Sequence[Token]) -> None:
         """Build a move from its tokens: [MOVE_NUMBER] COLOR RANK [DISCARD] [MINUS] DRAW."""
@@ -150,7 +125,6 @@ class GameParser:
             cache=True,
         )
         self._spaced_move: Optional["re.Pattern[str]"] = None
-        self._lark_text = ""  # the text as Lark reads it, braces masked
         self.fast = fast_pattern(self.lark)
 
     def run(self, start: str, text: str, *, strict: bool, first_line: int = 1,
@@ -178,133 +152,25 @@ class GameParser:
 
     def _lark(self, start: str, text: str, strict: bool) -> None:
         b = self.callbacks.b
-        self._lark_text = _mask_unclosable_braces(text)
-        ip = self.lark.parse_interactive(self._lark_text, start)
+        lark_text = _mask_unclosable_braces(text)
+        ip = Interactive(self.lark, lark_text, start)
         while True:
             try:
-                ip.resume_parse()
+                ip.resume()
                 break
             except UnexpectedInput as e:
-                if not self._recover(ip, e, text):
+                if not recover(ip, e, b, text, lark_text, self.callbacks.emit_move,
+                               self._spaced):
                     break
                 if strict and b.errors:
                     break
 
-    def _recover(self, ip, e: UnexpectedInput, text: str) -> bool:
-        """Record the error, drop the unfinished move, and reposition the lexer.
-
-        Returns False when the parse cannot go on (the end of the text).
-        """
-        b = self.callbacks.b
-        state = ip.parser_state
-        values, states = state.value_stack, state.state_stack
-        popped: List[object] = []
-        while values and _poppable(values[-1]):
-            popped.append(values.pop())
-            states.pop()
-        parts = [t for t in reversed(popped) if isinstance(t, Token) and t.type in _MOVE_PARTS]
-
-        bad_token: Optional[Token] = None
-        if isinstance(e, UnexpectedToken):
-            bad_token = e.token
-            bad = len(text) if bad_token.type == "$END" else bad_token.start_pos
-        else:
-            bad = e.pos_in_stream
-
-        after_move = None
-        if parts and parts[-1].type in _DRAWS:
-            self.callbacks.emit_move(parts)
-            if parts[-1].end_pos == bad:
-                after_move = "".join(str(t) for t in parts if t.type != "MOVE_NUMBER")
-            parts = []
-
-        if bad_token is not None and bad_token.type == "HEADER":
-            # A well-formed header in the wrong place: report it, then go on after it.
-            line_start = text.rfind("\n", 0, bad) + 1
-            if not LEXICON.is_line_blank(text[line_start:bad]):
-                message = "a header must begin its own line"
-            else:
-                message = ("a header after the moves starts a new game: read records "
-                           "of several games with read_games()")
-            if parts:
-                b.error(*explain(text, bad, parts, True))
-                if parts[-1].type != "MOVE_NUMBER":
-                    b.turn += 1
-            b.error("N109", message, bad, bad_token.end_pos)
-            return self._seek(ip, bad_token.end_pos, text)
-
-        broken = bool(parts) and (
-            bad > parts[-1].end_pos or (bad_token is not None and bad_token.type in _BREAKS))
-        if broken and parts[-1].type != "MOVE_NUMBER" and bad < len(text):
-            first = parts[1] if parts[0].type == "MOVE_NUMBER" else parts[0]
-            if self._spaced_move is None:  # compiled when first needed: errors are rare
-                self._spaced_move = _spaced_move_pattern(self.lark)
-            spaced = self._spaced_move.match(text, first.start_pos)
-            if spaced is not None and spaced.end() > bad:
-                # "R3 -D": a whole move, but with white space inside.
-                written = spaced.group()
-                b.error("N112", f"white space inside the move '{written}': a move is "
-                        f"written without spaces, as '{_SPACE.sub('', written)}'",
-                        spaced.start(), spaced.end())
-                b.turn += 1
-                return self._seek(ip, spaced.end(), text, bad_token)
-        if (broken and len(parts) == 1 and parts[0].type == "MOVE_NUMBER"
-                and (bad_token is None or bad_token.type not in _BREAKS)
-                and not _NUMBER.match(text, bad)):
-            # "2. D3-D": the number did get a move, a bad one.  Drop the number
-            # and read the word afresh, so that the word's own error is reported.
-            return self._seek(ip, bad, text, bad_token)
-        # A "{" the mask left alone opens a comment (see _mask_unclosable_braces).
-        closable = self._lark_text[bad:bad + 1] != "\x00"
-        code, message, start, end = explain(text, bad, parts, broken, after_move, closable)
-        b.error(code, message, start, end)
-        if broken:
-            # A move cut short: it was a turn; what follows is read afresh.
-            if parts[-1].type != "MOVE_NUMBER":
-                b.turn += 1
-            if bad >= len(text):
-                return False
-            return self._seek(ip, bad, text, bad_token)
-        word_start = parts[0].start_pos if parts else bad
-        if bad >= len(text):
-            if parts and _LETTER.search(text, word_start, bad):
-                b.turn += 1
-            return False
-        between_moves = not parts or parts[-1].type == "MOVE_NUMBER"
-        if text[bad] in "[{" and between_moves:
-            # A malformed header or an unclosed comment (perhaps right after a
-            # move number, as in "1.{..."): its line is not movetext.
-            resume = text.find("\n", bad)
-            resume = len(text) if resume < 0 else resume
-            return self._seek(ip, resume, text, bad_token)
-        if text[bad] == "}" and between_moves:
-            # The error names only the stray '}': what follows it is read.
-            resume = bad + 1
-        elif after_move is not None:
-            # Punctuation glued to a complete move ("R3-D!!", "R3-D,G4-D"):
-            # only the punctuation is wrong; what follows it is read.
-            resume = max(PUNCTUATION.match(text, bad).end(), bad + 1)
-        else:
-            resume = max(word_end(text, bad), bad + 1)
-        if _LETTER.search(text, word_start, resume):
-            b.turn += 1
-        return self._seek(ip, resume, text, bad_token)
-
-    @staticmethod
-    def _seek(ip, pos: int, text: str, rewind_to: Optional[Token] = None) -> bool:
-        """Move the lexer to offset ``pos``, keeping its line and column right."""
-        counter = ip.lexer_thread.state.line_ctr
-        if counter.char_pos > pos:
-            # Only ever back to the start of a token the lexer has just read.
-            assert rewind_to is not None and rewind_to.start_pos <= pos
-            counter.char_pos = rewind_to.start_pos
-            counter.line = rewind_to.line
-            counter.column = rewind_to.column
-            counter.line_start_pos = rewind_to.start_pos - rewind_to.column + 1
-        if counter.char_pos < pos:
-            counter.feed(text[counter.char_pos:pos])
-        return True
-
+    def _spaced(self) -> "re.Pattern[str]":
+        """The pattern of a move with blanks inside (compiled when first
+        needed: errors are rare)."""
+        if self._spaced_move is None:
+            self._spaced_move = spaced_move_pattern(self.lark)
+        return self._spaced_move
 
 # What decides whether a "{" can be closed: braces, and the lines that begin
 # with "[" (a comment never runs across one; see BRACE_COMMENT).
@@ -348,16 +214,6 @@ def _mask_unclosable_braces(text: str) -> str:
         at = pos + 1
     pieces.append(text[at:])
     return "\x00".join(pieces)
-
-
-def _poppable(value: object) -> bool:
-    """Whether recovery may drop ``value`` from the parser's stack: a token of
-    an unfinished move, or comments (already recorded by the builder), either
-    as tokens or as the tree of a ``_comment*`` that Lark has reduced."""
-    if isinstance(value, Token):
-        return value.type in _POPPABLE
-    return isinstance(value, Tree) and all(
-        isinstance(c, Token) and c.type in _COMMENTS for c in value.children)
 
 
 _local = threading.local()
