@@ -85,8 +85,8 @@ class ParseResult(NamedTuple):
 
     def game(self, path: Optional[str]) -> Game:
         """The game read, with every comment attached to what it follows."""
-        headers: List[Header] = list(self.headers)
-        moves: List[Move] = list(self.moves)
+        headers = self.headers
+        moves = self.moves
         comments = self.comments
         leading: Tuple[Comment, ...] = ()
         if comments:
@@ -104,18 +104,20 @@ class ParseResult(NamedTuple):
                 if cj > ci:
                     anchors[k] = anchor._replace(comments=comments[ci:cj])
                     ci = cj
-            headers = cast(List[Header], anchors[:len(headers)])
-            moves = cast(List[Move], anchors[len(headers):])
+            headers = tuple(cast(List[Header], anchors[:len(headers)]))
+            moves = tuple(cast(List[Move], anchors[len(headers):]))
         errors = tuple(NotationError(message, span, code=code, path=path)
-                       for code, message, span in sorted(self.errors, key=lambda e: e[2].start))
-        return Game(tuple(headers), tuple(moves), leading, errors,
-                    self.span_at(0, len(self.text)))
+                       for code, message, span in sorted(self.errors, key=_at)
+                       ) if self.errors else ()
+        return _new(Game, (headers, moves, leading, errors, self.span_at(0, len(self.text))))
+
+
+def _at(problem: Problem) -> int:
+    return problem[2].start
 
 
 def _start(node: Header | Move | Comment) -> int:
-    span = node.span
-    assert span is not None  # every node read from text has one
-    return span.start
+    return node.span.start
 
 
 def _span_in(text: str, start: int, end: int, line_delta: int, offset: int) -> Span:
@@ -201,6 +203,7 @@ class GameBuilder:
 
     def result(self) -> ParseResult:
         """What was read, as an immutable record."""
-        return ParseResult(self.text, self.line_delta + 1, self.offset, tuple(self.headers),
-                           tuple(self.moves), tuple(self.comments), tuple(self.errors),
-                           tuple(self.cards), tuple(self.colors), tuple(self.color_spans))
+        return _new(ParseResult, (
+            self.text, self.line_delta + 1, self.offset, tuple(self.headers),
+            tuple(self.moves), tuple(self.comments), tuple(self.errors), tuple(self.cards),
+            tuple(self.colors), tuple(self.color_spans)))

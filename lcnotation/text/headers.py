@@ -20,6 +20,7 @@ import re
 from typing import Callable, Optional, Tuple, TypeVar, Union
 
 from .ast import Card, Game, Header, Span
+from .span import NO_SPAN
 from .errors import NotationError
 from .formatter import format_card
 from .lexical import COLOR_LETTERS, RESERVED_WHY
@@ -51,7 +52,7 @@ def _source(value: Union[str, Header]) -> Tuple[str, int, int, str]:
     """
     if isinstance(value, Header):
         span = value.value_span
-        if span is not None and span.length == len(value.value):
+        if span.known and span.length == len(value.value):
             pad = span.column - 1
             return " " * pad + value.value, span.line, span.start - pad, value.name
         return value.value, 1, 0, value.name
@@ -67,8 +68,8 @@ def _in_file(read: Callable[[Union[str, Header]], _T]) -> Callable[[Union[str, H
         try:
             return read(value)
         except NotationError as err:
-            span = value.value_span if isinstance(value, Header) else None
-            if span is None or span.length == len(value.value):
+            span = value.value_span if isinstance(value, Header) else NO_SPAN
+            if not span.known or span.length == len(value.value):
                 raise
             text = value.value
 

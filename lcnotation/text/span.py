@@ -1,10 +1,20 @@
-"""Positions in source text: the one type every layer uses for them."""
+"""Positions in source text: the one type every layer uses for them.
+
+A node read from text always has its position.  A node built by hand or
+read from the JSON form has none: its ``span`` is :data:`NO_SPAN`, the one
+sentinel for "not read from text" (line 0, never a real line), so that a
+span is always a :class:`Span` and ``parse_move("R3-D").span.line`` needs
+no check; ``span.known`` tells the two apart.
+
+>>> NO_SPAN.known, Span(1, 1, 1, 5, 0, 4).known
+(False, True)
+"""
 
 from __future__ import annotations
 
 from typing import NamedTuple
 
-__all__ = ["Span"]
+__all__ = ["Span", "NO_SPAN", "first_known"]
 
 
 class Span(NamedTuple):
@@ -30,3 +40,25 @@ class Span(NamedTuple):
     def length(self) -> int:
         """The number of characters the span covers."""
         return self.end - self.start
+
+    @property
+    def known(self) -> bool:
+        """False for :data:`NO_SPAN` (a node not read from text)."""
+        return self.line > 0
+
+
+#: The span of a node that was not read from text (built by hand, read from
+#: JSON), and of a diagnostic about such a node.
+NO_SPAN = Span(0, 0, 0, 0, 0, 0)
+
+
+def first_known(*spans: Span) -> Span:
+    """The first of ``spans`` read from text, else :data:`NO_SPAN`.
+
+    >>> first_known(NO_SPAN, Span(2, 1, 2, 3, 9, 11)).line
+    2
+    """
+    for span in spans:
+        if span.known:
+            return span
+    return NO_SPAN
