@@ -26,7 +26,7 @@ Move(placement=Placement(card=Card(color='B', rank=0), discard=True), draw=Draw(
 
 from __future__ import annotations
 
-from typing import Any, Literal, NamedTuple, Optional, Tuple, Union
+from typing import Any, Dict, Literal, NamedTuple, Optional, Tuple, Union
 
 from .errors import NotationError
 from .span import NO_SPAN, Span
@@ -212,9 +212,9 @@ class Game(NamedTuple):
         return default
 
     @property
-    def tags(self) -> dict:
+    def tags(self) -> Dict[str, str]:
         """The headers as a dict (the first of any repeated name wins)."""
-        result: dict = {}
+        result: Dict[str, str] = {}
         for h in self.headers:
             result.setdefault(h.name, h.value)
         return result

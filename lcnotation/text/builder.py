@@ -52,12 +52,15 @@ class Builder(Protocol):
 
     def add_header(self, raw: str, start: int, line: int, column: int) -> None:
         """Record the header written ``raw`` at offset ``start`` of the text."""
+        ...
 
     def error(self, code: str, message: str, start: int, end: int) -> None:
         """Record a syntax error at offsets ``start:end`` of the text."""
+        ...
 
     def span_at(self, start: int, end: int) -> Span:
         """The span of offsets ``start:end`` of the text, in the file."""
+        ...
 
 
 class ParseResult(NamedTuple):

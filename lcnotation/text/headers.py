@@ -20,7 +20,6 @@ import re
 from typing import Callable, Optional, Tuple, TypeVar, Union
 
 from .ast import Card, Game, Header, Span
-from .span import NO_SPAN
 from .errors import NotationError
 from .formatter import format_card
 from .lexical import COLOR_LETTERS, RESERVED_WHY
@@ -68,7 +67,9 @@ def _in_file(read: Callable[[Union[str, Header]], _T]) -> Callable[[Union[str, H
         try:
             return read(value)
         except NotationError as err:
-            span = value.value_span if isinstance(value, Header) else NO_SPAN
+            if not isinstance(value, Header):
+                raise
+            span = value.value_span
             if not span.known or span.length == len(value.value):
                 raise
             text = value.value

@@ -15,14 +15,14 @@ import re
 import threading
 from typing import Optional, Sequence
 
-from lark import Lark, Token
+from lark import Lark
 from lark.exceptions import UnexpectedInput
 
 from .ast import Card, Comment, Move, Span
 from .builder import GameBuilder, ParseResult
 from .errors import NotationError
 from .fastpath import fast_parse, fast_pattern, move_parts
-from .larkstate import Interactive
+from .larkstate import Interactive, Tok
 from .lexical import LEXICON, grammar_text
 from .recovery import MOVE_PARTS, recover, spaced_move_pattern
 
@@ -41,7 +41,7 @@ class _LarkCallbacks:
     def __init__(self) -> None:
         self.b = GameBuilder("")
 
-    def span(self, first: Token, last: Token) -> Span:
+    def span(self, first: Tok, last: Tok) -> Span:
         b = self.b
         d = b.line_delta
         o = b.offset
@@ -50,28 +50,28 @@ class _LarkCallbacks:
 
     # -- terminals (called when the parser shifts them) ---------------------
 
-    def HEADER(self, tok: Token) -> Token:
+    def HEADER(self, tok: Tok) -> Tok:
         # The text as written, not the token: Lark reads a masked copy (see
         # _mask_unclosable_braces).
         self.b.add_header(self.b.text[tok.start_pos:tok.end_pos], tok.start_pos, tok.line,
                           tok.column)
         return tok
 
-    def BRACE_COMMENT(self, tok: Token) -> Token:
+    def BRACE_COMMENT(self, tok: Tok) -> Tok:
         self.b.comments.append(Comment(tok[1:-1], "brace", self.span(tok, tok)))
         return tok
 
-    def LINE_COMMENT(self, tok: Token) -> Token:
+    def LINE_COMMENT(self, tok: Tok) -> Tok:
         self.b.comments.append(Comment(self.b.text[tok.start_pos + 1:tok.end_pos], "line",
                                        self.span(tok, tok)))
         return tok
 
     # -- rules ------------------------------------------------------------
 
-    def move(self, children: Sequence[Token]) -> None:
+    def move(self, children: Sequence[Tok]) -> None:
         self.emit_move([t for t in children if t.type in MOVE_PARTS])
 
-    def emit_move(self, parts: Sequence[Token]) -> None:
+    def emit_move(self, parts: Sequence[Tok]) -> None:
         """Build a move from its tokens: [MOVE_NUMBER] COLOR RANK [DISCARD] [MINUS] DRAW."""
         draw_tok = parts[-1]
         i = len(parts) - 2
@@ -90,12 +90,12 @@ class _LarkCallbacks:
                             self.span(color_tok, draw_tok)))
         b.turn += 1
 
-    def card(self, children: Sequence[Token]) -> None:
+    def card(self, children: Sequence[Tok]) -> None:
         color_tok, rank_tok = children
         self.b.cards.append(Card(_UPPER[color_tok], _RANKS[rank_tok],
                                  self.span(color_tok, rank_tok)))
 
-    def colors(self, children: Sequence[Token]) -> None:
+    def colors(self, children: Sequence[Tok]) -> None:
         self.b.colors.extend(_UPPER[t] for t in children)
         self.b.color_spans.extend((t.start_pos, t.end_pos) for t in children)
 

@@ -17,7 +17,8 @@ from __future__ import annotations
 import io
 import os
 import re
-from typing import IO, Iterable, Iterator, List, NamedTuple, Optional, Tuple, Union
+from typing import (IO, AnyStr, Iterable, Iterator, List, NamedTuple, Optional, Tuple, Union,
+                    cast)
 
 from .ast import Game, Move, Span
 from .errors import NotationError
@@ -29,9 +30,11 @@ from .parser import parser
 __all__ = ["parse_move", "parse_game", "parse_games", "read_games", "GameText", "split_games"]
 
 Source = Union[str, "os.PathLike[str]", IO[str], IO[bytes]]
+#: What the game splitting reads: pieces of text that end at a line end, and
+#: the errors met while decoding them.
+Piece = Union[str, NotationError]
 
 _HEADER_TOKEN = LEXICON.header
-_SPACE_RUN = LEXICON.blanks
 _TRAILING_SPACE = LEXICON.trailing_blanks
 _SPACES = LEXICON.ws
 _INTERESTING = re.compile(r"[{};\[]")
@@ -70,7 +73,7 @@ def parse_move(text: str) -> Move:
         # The grammar's message would ask for another move, which is wrong
         # here: name all the text that follows the move instead.
         move = first
-        start = _SPACE_RUN.match(text, move.end).end()
+        start = LEXICON.skip_blanks(text, move.end)
         extra = _TRAILING_SPACE.sub("", text[start:])
         shown = " ".join(extra.split())  # the span points at the text itself
         shown = shown if len(shown) <= 24 else shown[:23] + "\u2026"
@@ -131,12 +134,12 @@ def read_games(source: Source, *, strict: bool = False,
         name = getattr(source, "name", None)
         path = name if isinstance(name, str) else None
     if isinstance(source, io.TextIOBase) or isinstance(source.read(0), str):
-        yield from _games_of(_universal(source), strict, path)
+        yield from _games_of(_universal(cast(IO[str], source)), strict, path)
     else:
-        yield from _games_of(_decoded_lines(source), strict, path)
+        yield from _games_of(_decoded_lines(cast(IO[bytes], source)), strict, path)
 
 
-def _games_of(lines: Iterable[object], strict: bool, path: Optional[str],
+def _games_of(lines: Iterable[Piece], strict: bool, path: Optional[str],
               fast: bool = True) -> Iterator[Game]:
     for part in split_games(lines):
         if part.problems or not _BLANK.match(part.text):
@@ -180,22 +183,31 @@ def _lines_of(text: str) -> Iterator[str]:
         start = end + 1
 
 
-def _line_blocks(handle: IO, size: int = 1 << 20) -> Iterator:
+def _joined(pieces: List[AnyStr]) -> AnyStr:
+    """The pieces (all text or all bytes) joined."""
+    # mypy checks AnyStr as str, then as bytes; pyright needs the casts.
+    if isinstance(pieces[0], str):
+        return cast(AnyStr, "".join(cast(List[str], pieces)))  # type: ignore[redundant-cast]
+    return cast(AnyStr, b"".join(cast(List[bytes], pieces)))  # type: ignore[redundant-cast]
+
+
+def _line_blocks(handle: IO[AnyStr], size: int = 1 << 20) -> Iterator[AnyStr]:
     """Read ``handle`` (text or binary) in pieces of about ``size`` that end at a
     line end (the last one may not), so that a CRLF is never cut in two."""
-    pending: list = []
+    pending: List[AnyStr] = []
+    newline = cast(AnyStr, "\n" if isinstance(handle.read(0), str) else b"\n")
     while True:
         data = handle.read(size)
         if not data:
             if pending:
-                yield data[:0].join(pending)
+                yield _joined(pending)
             return
-        cut = data.rfind("\n" if isinstance(data, str) else b"\n") + 1
+        cut = data.rfind(newline) + 1
         if not cut:
             pending.append(data)
             continue
         pending.append(data[:cut])
-        yield data[:0].join(pending)
+        yield _joined(pending)
         pending = [data[cut:]] if cut < len(data) else []
 
 
@@ -240,7 +252,7 @@ class _Decoder:
         self.line_no = 1
         self.first = True
 
-    def blocks(self, handle: IO[bytes]) -> Iterator[object]:
+    def blocks(self, handle: IO[bytes]) -> Iterator[Piece]:
         for raw in _line_blocks(handle):
             yield from self._block(raw)
 
@@ -260,7 +272,7 @@ class _Decoder:
         self.line_no += text.count("\n")
         return text
 
-    def _block(self, raw: bytes) -> Iterator[object]:
+    def _block(self, raw: bytes) -> Iterator[Piece]:
         raw = self._skip_bom(raw)
         try:
             text = raw.decode("utf-8")
@@ -269,7 +281,7 @@ class _Decoder:
             return
         yield self._taken(raw, text)
 
-    def lines(self, handle: Iterable[bytes]) -> Iterator[object]:
+    def lines(self, handle: Iterable[bytes]) -> Iterator[Piece]:
         for raw in handle:
             raw = self._skip_bom(raw)
             try:
@@ -284,7 +296,7 @@ class _Decoder:
             yield self._taken(raw, text)
 
 
-def _decoded_lines(handle: IO[bytes]) -> Iterator[object]:
+def _decoded_lines(handle: IO[bytes]) -> Iterator[Piece]:
     """The text of a binary file, decoded (see :class:`_Decoder`), in blocks of lines."""
     return _Decoder().blocks(handle)
 
@@ -301,7 +313,7 @@ _HEADER_NEXT = LEXICON.header_line
 _HEADER_ALONE = LEXICON.header_alone
 
 
-def split_games(items: Iterable[object]) -> Iterator[GameText]:
+def split_games(items: Iterable[Piece]) -> Iterator[GameText]:
     """Split a stream of text into the texts of its games.
 
     ``items`` are pieces of the text that each end at a line end (lines, or

@@ -14,14 +14,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Callable, List, Optional, Pattern, Sequence
+from typing import Callable, Optional, Pattern, Sequence
 
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedInput
 
 from .builder import GameBuilder
 from .fastpath import terminal_patterns
-from .larkstate import Interactive, where_it_failed
+from .larkstate import Interactive, Tok, tokens, where_it_failed
 from .lexical import LEXICON
 from .messages import PUNCTUATION, explain, word_end
 
@@ -64,8 +64,8 @@ class _Error:
     text: str
     lark_text: str            # the text as Lark read it (see _mask_unclosable_braces)
     bad: int                  # where the parser stopped
-    token: Optional[Token]    # the unexpected token (None: an unexpected character)
-    parts: Sequence[Token]    # the unfinished move's tokens (perhaps just a number)
+    token: Optional[Tok]      # the unexpected token (None: an unexpected character)
+    parts: Sequence[Tok]      # the unfinished move's tokens (perhaps just a number)
     after_move: Optional[str]  # the move that ends right at ``bad``, if any
     broken: bool              # the unfinished move is cut short, not misspelt
     spaced_move: Callable[[], Pattern[str]]
@@ -81,12 +81,12 @@ class _Error:
 
 
 def recover(ip: Interactive, e: UnexpectedInput, b: GameBuilder, text: str, lark_text: str,
-            emit_move: Callable[[Sequence[Token]], None],
+            emit_move: Callable[[Sequence[Tok]], None],
             spaced_move: Callable[[], Pattern[str]]) -> bool:
     """Record the error ``e``, drop the unfinished move, and move the lexer
     on.  Returns False when the parse cannot go on (the end of the text)."""
     popped = ip.pop_while(_poppable)
-    parts: List[Token] = [t for t in popped if isinstance(t, Token) and t.type in MOVE_PARTS]
+    parts = tokens(popped, MOVE_PARTS)
     token, bad = where_it_failed(e, text)
     after_move = None
     if parts and parts[-1].type in _DRAWS:
