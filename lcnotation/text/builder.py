@@ -95,14 +95,14 @@ class ParseResult(NamedTuple):
         if comments:
             anchors: List[Header | Move] = [*headers, *moves]
             ci = 0
-            first = _start(anchors[0]) if anchors else None
-            while ci < len(comments) and (first is None or _start(comments[ci]) < first):
+            first = anchors[0].span.start if anchors else None
+            while ci < len(comments) and (first is None or comments[ci].span.start < first):
                 ci += 1
             leading = comments[:ci]
             for k, anchor in enumerate(anchors):
-                nxt = _start(anchors[k + 1]) if k + 1 < len(anchors) else None
+                nxt = anchors[k + 1].span.start if k + 1 < len(anchors) else None
                 cj = ci
-                while cj < len(comments) and (nxt is None or _start(comments[cj]) < nxt):
+                while cj < len(comments) and (nxt is None or comments[cj].span.start < nxt):
                     cj += 1
                 if cj > ci:
                     anchors[k] = anchor._replace(comments=comments[ci:cj])
@@ -117,10 +117,6 @@ class ParseResult(NamedTuple):
 
 def _at(problem: Problem) -> int:
     return problem[2].start
-
-
-def _start(node: Header | Move | Comment) -> int:
-    return node.span.start
 
 
 def _span_in(text: str, start: int, end: int, line_delta: int, offset: int) -> Span:

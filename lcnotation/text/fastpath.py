@@ -29,9 +29,7 @@ __all__ = ["fast_pattern", "fast_parse", "move_parts", "terminal_patterns"]
 
 _RANKS = LEXICON.rank_of
 _UPPER = LEXICON.upper
-# The parts of a move's text: colour, rank, discard marker, draw.
-_MOVE_TEXT = re.compile("({COLOR})({RANK})({DISCARD})?{MINUS}({DRAW_COLOR}|{DRAW_PILE})".format(
-    **{name: without_lookbehind(p) for name, p in LEXICON.terminals.items()}))
+_MINUS = without_lookbehind(LEXICON.terminals["MINUS"])  # the hyphen
 _new = tuple.__new__
 
 
@@ -117,11 +115,13 @@ def move_parts(color: str, rank: int, discard: bool,
 
 def _move_info(t: str) -> _Info:
     """What a move's text says: its placement, its draw and its length."""
-    m = _MOVE_TEXT.match(t)
-    assert m is not None, t
-    color, rank, discard, drawn = m.group(1, 2, 3, 4)
-    placement, draw = _PARTS[_UPPER[color], _RANKS[rank], discard is not None,
-                             _UPPER.get(drawn)]
+    # The fast path matched it: a colour letter, a rank, perhaps a discard
+    # marker, the hyphen and the draw (a colour letter or the draw pile).
+    hyphen = t.index(_MINUS, 2)
+    rank = t[1:hyphen]
+    discard = rank not in _RANKS
+    placement, draw = _PARTS[_UPPER[t[0]], _RANKS[rank[:-1] if discard else rank], discard,
+                             _UPPER.get(t[hyphen + 1:])]
     return placement, draw, len(t)
 
 
