@@ -35,6 +35,7 @@ from ..text.errors import NotationError
 from ..text.formatter import format_card
 from ..text.headers import DEFAULT_COLORS, game_colors, parse_cards
 from ..text.lexical import RANKS
+from ..text.span import NO_SPAN, first_known
 from .base import Format, TextLines
 
 __all__ = ["FORMAT", "VERSION", "ENGINE_COLORS", "read", "write", "detect", "decode_replay"]
@@ -311,7 +312,7 @@ def detect(text: str) -> bool:
 
 def _refuse(message: str, span: Optional[Span]) -> NotationError:
     return NotationError(f"cannot write a replay string: {message}",
-                         span or Span(1, 1, 1, 1, 0, 0), code="I301")
+                         first_known(span or NO_SPAN, Span(1, 1, 1, 1, 0, 0)), code="I301")
 
 
 def _header(game: Game, name: str) -> Optional[Header]:
@@ -324,7 +325,7 @@ def _seat(game: Game, name: str, default: int) -> int:
         return default
     if header.value.strip() not in ("1", "2"):
         raise _refuse(f"the {name} header is {header.value!r}: expected 1 or 2 (an engine "
-                      "seat)", header.value_span or header.span)
+                      "seat)", first_known(header.value_span, header.span))
     return int(header.value)
 
 
@@ -339,7 +340,7 @@ def write(game: Game) -> str:
     numbers = {letter: n for n, letter in enumerate(ENGINE_COLORS[:5], 1)}
     extra = [c for c in colors if c not in numbers]
     colors_header = _header(game, "Colors")
-    where = (colors_header.value_span or colors_header.span) if colors_header else None
+    where = first_known(colors_header.value_span, colors_header.span) if colors_header else None
     if len(colors) not in (5, 6) or len(extra) != len(colors) - 5:
         raise _refuse(f"the colours {''.join(colors)} are not the engine's: it plays R G B "
                       "W Y and, as a sixth, purple", where)
@@ -388,7 +389,7 @@ def write(game: Game) -> str:
             raise _refuse(f"Player {disqualified} cannot be disqualified: "
                           + ("the round is over" if not table.deck else
                              f"it is Player {to_move}'s turn"),
-                          header.value_span or header.span)
+                          first_known(header.value_span, header.span))
         winner = 3 - disqualified
     else:
         winner = 0 if scores[0] == scores[1] else (1 if scores[0] > scores[1] else 2)
