@@ -52,7 +52,7 @@ from .game.state import GameState, card_name, color_name
 from .text.ast import Card, Move
 from .text.formatter import format_card
 
-__all__ = ["board_svg", "layout", "picture", "fill", "Layout", "Picture", "PALETTE",
+__all__ = ["board_svg", "board_html", "NOTEBOOK_SIZE", "layout", "picture", "fill", "Layout", "Picture", "PALETTE",
            "card_code", "move_words"]
 
 #: Fill colours of the usual expedition colours, from the Okabe-Ito palette
@@ -125,9 +125,14 @@ class Picture(NamedTuple):
     marks: Tuple[Tuple[str, str, int], ...]
 
 
+#: Every rank's part of a card's code, as the notation writes it.
+_RANKS = (0, 2, 3, 4, 5, 6, 7, 8, 9, 10)
+_RANK_CODES = {r: format_card(Card("R", r))[1:] for r in _RANKS}
+
+
 def card_code(card: Card) -> str:
     """The code a card has in a picture: its notation (``R7``, ``BH``)."""
-    return format_card(card)
+    return card.color + _RANK_CODES[card.rank]
 
 
 def board_svg(state: GameState, *, perspective: int = 0, last_move: Optional[Move] = None,
@@ -148,6 +153,21 @@ def board_svg(state: GameState, *, perspective: int = 0, last_move: Optional[Mov
     return fill(layout(state.colors, perspective=perspective, size=size, colors=colors,
                        style=style),
                 picture(state, last_move=last_move, highlight=highlight))
+
+
+#: The width in pixels of the pictures a notebook shows.
+NOTEBOOK_SIZE = 400
+
+
+def board_html(state: GameState, *, perspective: int = 0,
+               last_move: Optional[Move] = None) -> str:
+    """:func:`board_svg` in an HTML block of :data:`NOTEBOOK_SIZE` pixels at most
+    (what a notebook shows), with the score under it."""
+    svg = board_svg(state, perspective=perspective, last_move=last_move)
+    a, b = state.players
+    first, second = state.scores().totals
+    return (f'<figure style="max-width:{NOTEBOOK_SIZE}px;margin:0">{svg}<figcaption>'
+            f'{escape(a)} {first}, {escape(b)} {second}</figcaption></figure>')
 
 
 # ------------------------------------------------------------------ layout
@@ -285,13 +305,15 @@ def _layout(colors: Sequence[str], perspective: int, size: Optional[int],
     text("turn", panel + _PANEL // 2, draw_y + CARD_H + 42, "q")
 
     cards = {card_code(Card(c, r)): _card_svg(card_code(Card(c, r)), fills[c])
-             for c in letters for r in (0, 2, 3, 4, 5, 6, 7, 8, 9, 10)}
+             for c in letters for r in _RANKS}
     cards[BACK] = _back_svg(fills["back"])
     marks = {"last": _mark_svg("last", fills["last"], "", 3),
              "from": _mark_svg("from", fills["from"], ' stroke-dasharray="6 4"', 3),
              "highlight": _mark_svg("highlight", fills["highlight"],
                                     ' stroke-dasharray="2 2"', 4)}
-    css = (f'text{{font-family:sans-serif;fill:{fills["text"]}}}'
+    # Card labels take their ink from their own fill attribute, which a CSS
+    # fill would override: the board's texts get theirs by class.
+    css = (f'text{{font-family:sans-serif}}.n,.s,.q,.t{{fill:{fills["text"]}}}'
            '.k{font-size:12px;font-weight:bold}.e{text-anchor:end}'
            '.r{font-size:22px;font-weight:bold;text-anchor:middle}'
            '.n{font-size:15px;font-weight:bold}.s,.q,.t{text-anchor:middle}'
