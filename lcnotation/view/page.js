@@ -56,7 +56,8 @@
     return fill(data.layouts[data.games[g].layout], pictureAt(g, k));
   }
 
-  let current = {game: 0, at: 0};
+  // What is shown: the game, the position and the SVG drawn for it.
+  const current = {game: 0, at: 0, svg: ""};
   let diagnosticsAt = [];
 
   function go(k) {
@@ -64,7 +65,8 @@
     k = Math.max(0, Math.min(game.moves.length, k));
     current.at = k;
     const picture = pictureAt(current.game, k);
-    $("board").innerHTML = fill(data.layouts[game.layout], picture);
+    current.svg = fill(data.layouts[game.layout], picture);
+    $("board").innerHTML = current.svg;
     $("where").textContent = k === 0 ? "start" : "move " + k + " / " + game.moves.length;
     $("score0").innerHTML = picture.texts.n0 + ": " + picture.texts.t0;
     $("score1").innerHTML = picture.texts.n1 + ": " + picture.texts.t1;
@@ -114,7 +116,10 @@
     option.innerHTML = (g + 1) + ". " + game.title;
     select.appendChild(option);
   });
-  select.addEventListener("change", () => showGame(Number(select.value)));
+  select.addEventListener("change", () => {
+    showGame(Number(select.value));
+    select.blur();  // the arrow keys step through the moves again
+  });
   $("first").addEventListener("click", () => go(0));
   $("prev").addEventListener("click", () => go(current.at - 1));
   $("next").addEventListener("click", () => go(current.at + 1));
