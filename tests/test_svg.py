@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+import struct
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -349,6 +350,24 @@ def test_render_a_record_with_mistakes_and_from_stdin(run):
 def test_render_refuses_what_is_not_there(run, argv, message):
     ran = run("render", str(MATCH), *argv)
     assert ran.status == 2 and message in ran.err and ran.out == ""
+
+
+def test_render_png(run, monkeypatch):
+    try:
+        import cairosvg  # noqa: F401
+    except (ImportError, OSError) as exc:  # not installed, or no cairo library
+        pytest.skip(f"cairosvg cannot be used: {exc}")
+    ran = run("render", str(MATCH), "--size", "300", "-o", "end.png")
+    assert ran.status == 0
+    data = Path("end.png").read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height = struct.unpack(">II", data[16:24])
+    svg = parsed(board_svg(replayed(list(read_games(MATCH))[0])[0], size=300))
+    assert (width, height) == (300, int(svg.get("height")))
+    monkeypatch.setitem(sys.modules, "cairosvg", None)  # as if it were not installed
+    ran = run("render", str(MATCH), "-o", "again.png")
+    assert ran.status == 2 and "PNG output needs cairosvg" in ran.err
+    assert not Path("again.png").exists()
 
 
 def test_render_a_missing_file(run):

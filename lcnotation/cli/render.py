@@ -73,5 +73,8 @@ def _png(svg: bytes) -> Optional[bytes]:
     except ImportError:
         err("PNG output needs cairosvg: pip install 'lcnotation[png]' (or write .svg)")
         return None
+    except OSError as exc:  # cairosvg is there, the cairo library is not
+        err(f"PNG output needs the cairo library (Debian: apt-get install libcairo2): {exc}")
+        return None
     png: bytes = cairosvg.svg2png(bytestring=svg)
     return png
