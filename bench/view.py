@@ -20,13 +20,13 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
 
 from lcnotation import generate_games, generate_match  # noqa: E402
 from lcnotation.view import view_html  # noqa: E402
-
-BROWSER_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                "--disable-component-update", "--no-first-run", "--disable-sync"]
+from tools import CHROMIUM_ARGS  # noqa: E402  (tests/tools.py)
 
 
 def measure(label: str, games: list, browser: bool) -> None:
@@ -44,7 +44,7 @@ def measure(label: str, games: list, browser: bool) -> None:
             page_file = Path(folder) / "page.html"
             page_file.write_text(html, encoding="utf-8")
             chromium = play.chromium.launch(executable_path="/usr/bin/chromium",
-                                            args=BROWSER_ARGS)
+                                            args=CHROMIUM_ARGS)
             page = chromium.new_page()
             start = time.perf_counter()
             page.goto(page_file.as_uri())

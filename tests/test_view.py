@@ -19,13 +19,11 @@ from lcnotation import (GameState, check, format_move, generate_game, generate_g
 from lcnotation.svg import board_svg, card_code
 from lcnotation.view import view_html
 
-from tools import require
+from tools import CHROMIUM_ARGS, require
 
 ROOT = Path(__file__).resolve().parent.parent
 MATCH = ROOT / "examples" / "match.lcn"
 MISTAKES = ROOT / "examples" / "mistakes.lcn"
-BROWSER_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                "--disable-component-update", "--no-first-run", "--disable-sync"]
 VIEWPORT = {"width": 1100, "height": 950}
 
 
@@ -100,7 +98,7 @@ def browser():
     chromium = require("chromium", "the replay page is tested in a real browser")
     sync_api = pytest.importorskip("playwright.sync_api")
     with sync_api.sync_playwright() as play:
-        launched = play.chromium.launch(executable_path=chromium, args=BROWSER_ARGS)
+        launched = play.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
         yield launched
         launched.close()
 
