@@ -34,6 +34,7 @@ from typing import (Dict, Iterable, List, NamedTuple, Optional, Sequence, Set, T
 from ..text.ast import HANDSHAKE, Card, Draw, Game, Header, Move, Placement, Span
 from ..text.errors import Diagnostic, NotationError, Severity
 from ..text.headers import DEFAULT_COLORS, parse_cards, parse_colors
+from ..text.lexical import COLOR_LETTERS, LEXICON, RANK_OF, RANKS
 from .scoring import GameScore, score_ranks
 
 __all__ = ["GameState", "Location", "Setup", "read_setup", "HAND_SIZE", "CARDS_PER_COLOR",
@@ -45,10 +46,9 @@ HAND_SIZE = 8
 CARDS_PER_COLOR = 12
 #: Copies of each card, indexed by rank: three handshakes, one of each number.
 _COPIES = (3, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1)
-_RANKS = (HANDSHAKE, 2, 3, 4, 5, 6, 7, 8, 9, 10)
+_RANKS = RANKS
 _COLOR_NAMES = {"R": "Red", "G": "Green", "W": "White", "B": "Blue", "Y": "Yellow",
                 "K": "Black", "P": "Purple"}
-_COLOR_LETTERS = frozenset("ABCEFGIJKLMNOPQRSTUVWYZ")
 #: The position of a diagnostic about a node that was not read from text.
 NO_SPAN = Span(0, 0, 0, 0, 0, 0)
 
@@ -130,7 +130,7 @@ class GameState:
     ) -> None:
         colors = tuple(letter.upper() for letter in colors)
         for letter in colors:
-            if letter not in _COLOR_LETTERS:
+            if letter not in COLOR_LETTERS:
                 raise ValueError(f"{letter!r} is not a colour letter: a colour is one "
                                  "upper-case letter other than D, H and X")
         if len(set(colors)) != len(colors) or not colors:
@@ -674,11 +674,9 @@ def deal_problems(colors: Sequence[str], parts: Dict[str, Optional[Deal]]
     return problems
 
 
-_RANK_OF = {"H": HANDSHAKE, "h": HANDSHAKE, **{str(n): n for n in range(2, 11)}}
 # Every card as written in a deal header, with its (colour, rank) pair.
-_CARD_PAIRS = {letter + rank: (letter.upper(), value) for letter in
-               _COLOR_LETTERS | {x.lower() for x in _COLOR_LETTERS}
-               for rank, value in _RANK_OF.items()}
+_CARD_PAIRS = {letter + rank: (color, value) for letter, color in LEXICON.upper.items()
+               for rank, value in RANK_OF.items()}
 # Every card as a small number (sorting numbers is quicker than sorting pairs).
 _CARD_CODES = {pair: ord(pair[0]) * 16 + pair[1] for pair in _CARD_PAIRS.values()}
 _full_decks: Dict[Tuple[str, ...], List[int]] = {}
@@ -749,7 +747,7 @@ def read_setup(game: Game, default_colors: Tuple[str, ...] = DEFAULT_COLORS) -> 
             colors = _colors_of(header)
         except NotationError as err:
             diagnostics.append(err.to_diagnostic())
-            letters = dict.fromkeys(ch for ch in header.value.upper() if ch in _COLOR_LETTERS)
+            letters = dict.fromkeys(ch for ch in header.value.upper() if ch in COLOR_LETTERS)
             colors = tuple(letters) or DEFAULT_COLORS
         if len(colors) not in (5, 6):
             diagnostics.append(Diagnostic(

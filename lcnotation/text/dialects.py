@@ -30,12 +30,12 @@ from dataclasses import dataclass
 from typing import Dict, Optional, Sequence, Union
 
 from .errors import NotationError
+# Every letter that can name a colour (upper case): any upper-case letter but
+# D, H and X, as the grammar has it.
+from .lexical import COLOR_LETTERS
 
 __all__ = ["Dialect", "DIALECTS", "register_dialect", "get_dialect", "ConversionError",
            "COLOR_LETTERS", "RESERVED_NAMES"]
-
-#: Every letter that can name a colour: any upper-case letter but D, H and X.
-COLOR_LETTERS = frozenset("ABCEFGIJKLMNOPQRSTUVWYZ")
 
 
 @dataclass(frozen=True)

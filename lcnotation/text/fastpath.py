@@ -17,18 +17,19 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Dict, Optional, Pattern, Tuple
 
-from .ast import HANDSHAKE, Card, Comment, Draw, Move, Placement, Span
+from .ast import Card, Comment, Draw, Move, Placement, Span
+from .lexical import LEXICON, without_lookbehind
 
 if TYPE_CHECKING:  # pragma: no cover
     from .parser import _Builder
 
 __all__ = ["fast_pattern", "fast_parse", "move_parts", "terminal_patterns"]
 
-_LOOKBEHIND = re.compile(r"^\(\?<=[^)]*\)")
-
-_RANKS = {"2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9,
-          "H": HANDSHAKE, "h": HANDSHAKE}
-_UPPER = {c: c.upper() for c in "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"}
+_RANKS = LEXICON.rank_of
+_UPPER = LEXICON.upper
+# The parts of a move's text: colour, rank, discard marker, draw.
+_MOVE_TEXT = re.compile("({COLOR})({RANK})({DISCARD})?{MINUS}({DRAW_COLOR}|{DRAW_PILE})".format(
+    **{name: without_lookbehind(p) for name, p in LEXICON.terminals.items()}))
 _new = tuple.__new__
 
 
@@ -49,7 +50,7 @@ def terminal_patterns(lark, lookbehind: bool = True) -> Dict[str, str]:
     patterns = {}
     for term in lark.terminals:
         regexp = term.pattern.to_regexp()
-        patterns[term.name] = f"(?:{regexp if lookbehind else _LOOKBEHIND.sub('', regexp)})"
+        patterns[term.name] = f"(?:{regexp if lookbehind else without_lookbehind(regexp)})"
     return patterns
 
 
@@ -110,10 +111,11 @@ def move_parts(color: str, rank: int, discard: bool,
 
 def _move_info(t: str) -> tuple:
     """What a move's text says: its placement, its draw and its length."""
-    k = 3 if t[1] == "1" else 2
-    last = t[-1]
-    placement, draw = _PARTS[_UPPER[t[0]], 10 if k == 3 else _RANKS[t[1]], t[k] != "-",
-                             None if last == "D" or last == "d" else _UPPER[last]]
+    m = _MOVE_TEXT.match(t)
+    assert m is not None, t
+    color, rank, discard, drawn = m.groups()
+    placement, draw = _PARTS[_UPPER[color], _RANKS[rank], discard is not None,
+                             _UPPER.get(drawn)]
     return placement, draw, len(t)
 
 

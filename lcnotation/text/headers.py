@@ -22,6 +22,8 @@ from typing import Callable, Optional, Tuple, TypeVar, Union
 from .ast import Card, Game, Header, Span
 from .errors import NotationError
 from .formatter import format_card
+from .lexical import COLOR_LETTERS, RESERVED_WHY
+from .lexical import RESERVED_LETTERS as _RESERVED
 from .parser import parser
 
 __all__ = ["KNOWN_TAGS", "DEFAULT_COLORS", "RESERVED_LETTERS", "parse_colors",
@@ -33,11 +35,10 @@ KNOWN_TAGS = ("Event", "Site", "Date", "Round", "Player1", "Player2", "Colors",
 #: The colours in play when a game has no Colors header.
 DEFAULT_COLORS: Tuple[str, ...] = ("R", "G", "W", "B", "Y")
 #: Letters that can never be colours.
-RESERVED_LETTERS = "DHX"
+RESERVED_LETTERS = "".join(sorted(_RESERVED))
 
-_COLOR_CHOICES = frozenset("ABCEFGIJKLMNOPQRSTUVWYZ")
-_RESERVED_WHY = {"D": "D is reserved for the draw pile", "H": "H is the handshake rank",
-                 "X": "X is the discard marker of the x-discard notation"}
+_COLOR_CHOICES = COLOR_LETTERS
+_RESERVED_WHY = RESERVED_WHY
 _RESULT = re.compile(r"\s*(-?[0-9]+)\s*-\s*(-?[0-9]+)\s*\Z")
 _T = TypeVar("_T")
 

@@ -16,26 +16,24 @@ from __future__ import annotations
 
 import re
 import threading
-from pathlib import Path
 from typing import List, Optional, Sequence, Tuple
 
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedInput, UnexpectedToken
 
-from .ast import HANDSHAKE, Card, Comment, Game, Header, Move, Span
+from .ast import Card, Comment, Game, Header, Move, Span
 from .errors import NotationError
 from .fastpath import fast_parse, fast_pattern, move_parts, terminal_patterns
+from .lexical import LEXICON, grammar_text
 from .messages import PUNCTUATION, explain, word_end
 
 __all__ = ["grammar_text", "GameParser"]
 
-GRAMMAR_FILE = "lcnotation.lark"
 START_SYMBOLS = ["file", "game", "move", "cards", "colors"]
 
 _new = tuple.__new__
-_RANKS = {"2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "10": 10,
-          "H": HANDSHAKE, "h": HANDSHAKE}
-_UPPER = {c: c.upper() for c in "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"}
+_RANKS = LEXICON.rank_of
+_UPPER = LEXICON.upper
 _DRAWS = ("DRAW_COLOR", "DRAW_PILE")
 # Tokens that can stand on the parser's stack inside an unfinished move.
 _MOVE_PARTS = frozenset({"MOVE_NUMBER", "COLOR", "RANK", "DISCARD", "MINUS", *_DRAWS})
@@ -59,21 +57,6 @@ def _spaced_move_pattern(lark: Lark) -> "re.Pattern[str]":
     gap = "[ \t]*"
     return re.compile(gap.join([t["COLOR"], t["RANK"], t["DISCARD"] + "?", t["MINUS"],
                                 f"(?:{t['DRAW_COLOR']}|{t['DRAW_PILE']})"]))
-
-
-def grammar_text() -> str:
-    """The text of the Lark grammar, from the installed package.
-
-    >>> "move:" in grammar_text()
-    True
-    """
-    try:
-        from .. import grammar
-    except ImportError:  # a source checkout that was not installed
-        folder = Path(__file__).resolve().parents[2] / "grammar"
-    else:
-        folder = Path(grammar.__file__).parent
-    return (folder / GRAMMAR_FILE).read_text("utf-8")
 
 
 class _Builder:
@@ -157,8 +140,7 @@ class _Builder:
             name, value, (), _new(Span, (ln, column, ln, column + size, at, at + size)),
             _new(Span, (ln, column + v0, ln, column + v1, at + v0, at + v1)))))
         if column > 1:
-            text = self.text
-            if text[start - column + 1:start].strip(" \t\ufeff\r\f\v"):
+            if not LEXICON.is_line_blank(self.text[start - column + 1:start]):
                 self.error("N109", f"header '{name}' must begin its own line",
                            start, start + size)
 
@@ -318,7 +300,7 @@ class GameParser:
         if bad_token is not None and bad_token.type == "HEADER":
             # A well-formed header in the wrong place: report it, then go on after it.
             line_start = text.rfind("\n", 0, bad) + 1
-            if text[line_start:bad].strip(" \t\ufeff\r\f\v"):
+            if not LEXICON.is_line_blank(text[line_start:bad]):
                 message = "a header must begin its own line"
             else:
                 message = ("a header after the moves starts a new game: read records "
@@ -405,7 +387,7 @@ class GameParser:
 
 # What decides whether a "{" can be closed: braces, and the lines that begin
 # with "[" (a comment never runs across one; see BRACE_COMMENT).
-_BRACE_STOPS = re.compile(r"[{}]|^[ \t\f\v\ufeff]*\[", re.M)
+_BRACE_STOPS = LEXICON.brace_stops
 
 
 def _mask_unclosable_braces(text: str) -> str:

@@ -21,7 +21,8 @@ from typing import IO, Iterable, Iterator, List, NamedTuple, Optional, Tuple, Un
 
 from .ast import Game, Move, Span
 from .errors import NotationError
-from .lineends import as_lf, not_utf8
+from .lexical import LEXICON
+from .lineends import as_lf, lone_cr_as_lf, not_utf8
 from .formatter import format_move  # noqa: F401 (the doctests use it)
 from .parser import parser
 
@@ -29,13 +30,13 @@ __all__ = ["parse_move", "parse_game", "parse_games", "read_games", "GameText", 
 
 Source = Union[str, "os.PathLike[str]", IO[str], IO[bytes]]
 
-_HEADER_TOKEN = re.compile(r'\[[ \t]*[A-Za-z][A-Za-z0-9_]*[ \t]+"[^"\\\r\n]*(?:\\["\\][^"\\\r\n]*)*"[ \t]*\]')
-_LONE_CR = re.compile(r"\r(?!\n)")
-_SPACE_RUN = re.compile(r"[\s\ufeff]*")
-_TRAILING_SPACE = re.compile(r"[\s\ufeff]+\Z")
+_HEADER_TOKEN = LEXICON.header
+_SPACE_RUN = LEXICON.blanks
+_TRAILING_SPACE = LEXICON.trailing_blanks
+_SPACES = LEXICON.ws
 _INTERESTING = re.compile(r"[{};\[]")
 # A line of white space, as the grammar's WS has it (a byte-order mark included).
-_BLANK = re.compile(r"[\s\ufeff]*\Z")
+_BLANK = LEXICON.blank_text
 
 
 class GameText(NamedTuple):
@@ -60,7 +61,7 @@ def parse_move(text: str) -> Move:
     ...
     lcnotation.text.errors.NotationError: line 1, column 2: expected a rank (2 to 10, or H) after the colour 'R', found '11' (N103)
     """
-    b = parser().run("move", _lone_cr_as_lf(text), strict=False)
+    b = parser().run("move", lone_cr_as_lf(text), strict=False)
     if not b.errors:
         return b.moves[0]
     code, message, span = b.errors[0]
@@ -94,17 +95,12 @@ def parse_game(text: str, *, strict: bool = False, path: Optional[str] = None) -
     >>> game.moves[1].turn
     2
     """
-    return _parse(GameText(_lone_cr_as_lf(text), 1, 0), strict, path)
-
-
-def _lone_cr_as_lf(text: str) -> str:
-    """A lone CR ends a line, as in read_games (same length: offsets stay)."""
-    return _LONE_CR.sub("\n", text) if "\r" in text else text
+    return _parse(GameText(lone_cr_as_lf(text), 1, 0), strict, path)
 
 
 def parse_games(text: str, *, strict: bool = False, path: Optional[str] = None) -> Iterator[Game]:
     """Parse a text that may hold several games, one after another."""
-    yield from _games_of([_lone_cr_as_lf(text)], strict, path)
+    yield from _games_of([lone_cr_as_lf(text)], strict, path)
 
 
 def read_games(source: Source, *, strict: bool = False,
@@ -293,9 +289,9 @@ def _decoded_lines(handle: IO[bytes]) -> Iterator[object]:
 # of a piece, and those after a line end.  Searching for the line end first
 # lets the regular expression engine skip ahead to each "\n" instead of
 # trying a match at every character (as "^" with re.M would).
-_HEADER_FIRST = re.compile(r"[ \t\f\v\ufeff]*\[")
-_HEADER_NEXT = re.compile(r"\n[ \t\f\v\ufeff]*\[")
-_HEADER_ALONE = re.compile(r"[ \t\f\v\ufeff]*" + _HEADER_TOKEN.pattern + r"[ \t\r\f\v\ufeff]*\n?\Z")
+_HEADER_FIRST = LEXICON.header_first
+_HEADER_NEXT = LEXICON.header_line
+_HEADER_ALONE = LEXICON.header_alone
 
 
 def split_games(items: Iterable[object]) -> Iterator[GameText]:
@@ -426,9 +422,11 @@ def _scan(line: str, in_brace: bool) -> Tuple[bool, bool]:
             if m is None:
                 break  # a malformed header: the parser skips the rest of the line
             i = m.end()
-        elif c.isspace() or c == "\ufeff":
-            i += 1
         else:
-            moves = True
-            i += 1
+            blanks = _SPACES.match(line, i)
+            if blanks is not None:
+                i = blanks.end()
+            else:
+                moves = True
+                i += 1
     return in_brace, moves

@@ -38,7 +38,6 @@ have J codes, see ``spec/json-form.md``):
 
 from __future__ import annotations
 
-import re
 from typing import Dict, Iterable, Iterator, List, NamedTuple, Optional, Tuple, Union
 
 from ..text.ast import Comment, Game, Span
@@ -48,6 +47,8 @@ from ..text.formatter import format_card, format_games, format_move
 from ..text.headers import parse_cards, parse_colors
 from .jsonform import JSONPath, decode, errors_at, from_data, iter_json, to_json
 from ..text.reader import parse_game, split_games
+from ..text.lexical import LEXICON
+from ..text.lineends import lines_with_ends
 
 __all__ = ["JSON", "MIXED", "UNKNOWN", "ConversionError", "Detection", "dialect_names",
            "detect_dialect", "convert_text", "convert_lines"]
@@ -61,10 +62,8 @@ UNKNOWN = "unknown"
 
 DialectName = Union[str, Dialect]
 
-# A line with its end: LF, CRLF or a lone CR (old Mac files).
-_LINE = re.compile(r"[^\r\n]*(?:\r\n?|\n)|[^\r\n]+")
 _CARD_HEADERS = ("Hand1", "Hand2", "Deck")
-_SPACE = re.compile(r"[\s\ufeff]+")
+_SPACE = LEXICON.ws
 
 
 def dialect_names() -> List[str]:
@@ -103,7 +102,7 @@ def _parts(lines: Iterable[str], path: Optional[str]) -> Iterator[_Part]:
 
     def for_the_reader() -> Iterator[str]:
         for raw in lines:
-            pieces = _LINE.findall(raw) if "\r" in raw else (raw,)
+            pieces = lines_with_ends(raw) if "\r" in raw else (raw,)
             for line in pieces:
                 pending.append(line)
                 yield line[:-1] + "\n" if line.endswith("\r") else line
@@ -263,7 +262,7 @@ def _respell(written: str, spelt: str) -> str:
     if len(written) == len(spelt):
         return spelt
     letters = iter(spelt)
-    return "".join(c if c.isspace() or c == "\ufeff" else next(letters) for c in written)
+    return "".join(c if _SPACE.match(c) else next(letters) for c in written)
 
 
 # ---------------------------------------------------------------- converting
@@ -310,7 +309,7 @@ def convert_text(text: str, to: DialectName = "v1", *, source: Optional[DialectN
     data = _json_document(text) if reader is None else None
     if reader is JSON or data is not None:
         return _convert_json(text, data, target, path)
-    lines = (m.group() for m in _LINE.finditer(text))
+    lines = lines_with_ends(text)
     errors: List[NotationError] = []
     chunks: List[str] = []
     games: List[Game] = []
@@ -462,6 +461,6 @@ def _written_moves(text: str, games: Optional[Iterable[Game]]):
             for move in game.moves:
                 yield text[move.span.start:move.span.end], move, move.span
         return
-    for part in _parts((m.group() for m in _LINE.finditer(text)), None):
+    for part in _parts(lines_with_ends(text), None):
         for move in part.game.moves:
             yield part.text[move.span.start:move.span.end], move, _in_file(move.span, part)

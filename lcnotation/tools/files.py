@@ -24,7 +24,7 @@ from typing import IO, Iterator, Optional, Tuple
 
 from ..text.ast import Span
 from ..text.errors import NotationError
-from ..text.lineends import as_lf, not_utf8
+from ..text.lineends import as_lf, newline_style, not_utf8
 
 __all__ = ["BOM", "SourceFile", "decode_text", "decode_source", "read_source",
            "atomic_writer", "write_atomic"]
@@ -86,12 +86,7 @@ def decode_source(data: bytes) -> SourceFile:
     True
     """
     text, bom = decode_text(data)
-    crlf = text.count("\r\n")
-    cr = text.count("\r") - crlf
-    lf = text.count("\n") - crlf
-    used = [nl for count, nl in ((crlf, "\r\n"), (cr, "\r"), (lf, "\n")) if count]
-    newline = "\n" if not used else (used[0] if len(used) == 1 else None)
-    return SourceFile(as_lf(text), newline, bom)
+    return SourceFile(as_lf(text), newline_style(text), bom)
 
 
 def read_source(path: str) -> SourceFile:

@@ -20,7 +20,8 @@ from ..game.checker import check
 from ..text.dialects import get_dialect
 from ..text.errors import Diagnostic, Severity
 from ..text.headers import DEFAULT_COLORS
-from ..text.reader import _decoded_lines, _lone_cr_as_lf, _parse, split_games
+from ..text.lineends import lone_cr_as_lf
+from ..text.reader import _decoded_lines, _parse, split_games
 from .style import Finding, Fix, StyleState, apply_fixes, check_style
 
 __all__ = ["LintConfig", "FileReport", "lint_text", "lint_file", "lint_lines", "fix_text",
@@ -82,7 +83,7 @@ class FileReport:
 
 def lint_text(text: str, path: str = "<string>", config: Optional[LintConfig] = None) -> FileReport:
     """Lint the text of a record (one game or more)."""
-    return lint_lines([_lone_cr_as_lf(text)], path, config)
+    return lint_lines([lone_cr_as_lf(text)], path, config)
 
 
 def lint_file(path: str, config: Optional[LintConfig] = None) -> FileReport:
