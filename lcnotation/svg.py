@@ -50,7 +50,7 @@ from typing import (Dict, Iterable, List, Mapping, NamedTuple, Optional, Sequenc
 
 from .game.state import GameState, card_name, color_name
 from .text.ast import Card, Move
-from .text.formatter import _RANK_TEXT
+from .text.lexical import RANK_TEXT
 
 __all__ = ["board_svg", "board_html", "NOTEBOOK_SIZE", "layout", "picture", "fill", "Layout", "Picture", "PALETTE",
            "card_code", "move_words"]
@@ -126,10 +126,10 @@ class Picture(NamedTuple):
 
 
 def card_code(card: Card) -> str:
-    """The code a card has in a picture: its notation (``R7``, ``BH``), written
-    with the formatter's table of ranks (without its checks: the state's cards
-    are sound)."""
-    return card.color + _RANK_TEXT[card.rank]
+    """The code a card has in a picture: its notation (``R7``, ``BH``), from the
+    notation's table of ranks (without the formatter's checks: the state's
+    cards are sound)."""
+    return card.color + RANK_TEXT[card.rank]
 
 
 def board_svg(state: GameState, *, perspective: int = 0, last_move: Optional[Move] = None,
@@ -302,7 +302,7 @@ def _layout(colors: Sequence[str], perspective: int, size: Optional[int],
     text("turn", panel + _PANEL // 2, draw_y + CARD_H + 42, "q")
 
     cards = {card_code(Card(c, r)): _card_svg(card_code(Card(c, r)), fills[c])
-             for c in letters for r in _RANK_TEXT}
+             for c in letters for r in RANK_TEXT}
     cards[BACK] = _back_svg(fills["back"])
     marks = {"last": _mark_svg("last", fills["last"], "", 3),
              "from": _mark_svg("from", fills["from"], ' stroke-dasharray="6 4"', 3),
