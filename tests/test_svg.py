@@ -91,7 +91,8 @@ def assert_shows(svg: str, state: GameState) -> None:
             assert shown[f"s{p}{c}"] == str(score.expeditions[p][k])
     for c in state.colors:
         assert slot(root, f"d{c}") == codes(state.discard_pile(c))
-    assert shown["draw"] == str(state.draw_pile_size)
+    low, high = state.draw_pile_range
+    assert shown["draw"] == (str(high) if low == high else f"{low}-{high}")
     assert slot(root, "draw") == ([BACK] if state.draw_pile_size else [])
 
 
@@ -100,6 +101,16 @@ def test_every_position_of_a_game_is_drawn_as_the_state_has_it(match):
     for k in range(len(game.moves) + 1):
         state, last = replayed(game, k)
         assert_shows(board_svg(state, last_move=last), state)
+
+
+def test_a_record_with_mistakes_is_drawn_as_the_checker_replays_it():
+    game = list(read_games(MISTAKES))[0]
+    for k in range(len(game.moves) + 1):
+        state, last = replayed(game, k)
+        assert_shows(board_svg(state, last_move=last), state)
+    assert not state.certain  # an unreadable move: the draw pile's size is a range
+    low, high = state.draw_pile_range
+    assert texts(parsed(board_svg(state)))["draw"] == f"{low}-{high}" and low < high
 
 
 @settings(max_examples=25, deadline=None)
@@ -213,6 +224,13 @@ def test_the_last_move_is_marked():
     before = parsed(board_svg(replayed(game, 4)[0]))
     assert marks(root, "from") == [card_at(before, "dB", 0)]
     assert marks(parsed(board_svg(state)), "last") == []
+    # A second handshake of a colour: the mark is on the copy just played.
+    game = parse_game("RH-D BHD-D RH-D BHD-D")
+    for k, name in ((3, "e0R"), (4, "dB")):
+        state, last = replayed(game, k)
+        root = parsed(board_svg(state, last_move=last))
+        assert slot(root, name)[-2:] == [card_code(last.card)] * 2
+        assert marks(root, "last") == [card_at(root, name, 1)]
 
 
 def test_highlight_marks_every_copy_in_sight(match):
