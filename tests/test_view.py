@@ -191,6 +191,12 @@ def test_every_position_is_the_picture_board_svg_makes(pages):
         assert drawn == expected, f"game {g + 1}"
 
 
+def test_a_record_without_games(pages):
+    page = pages([], "empty")
+    assert page.text_content("#board") == "This record holds no games."
+    assert page.locator("#game option").count() == 0
+
+
 def test_keyboard(pages):
     games = list(read_games(MATCH))
     page = pages(games, "keys")

@@ -135,4 +135,5 @@
   });
   window.lcnView = {fill: fill, svgAt: svgAt, go: go, showGame: showGame, current: current};
   if (data.games.length) showGame(0);
+  else $("board").textContent = "This record holds no games.";
 })();
