@@ -365,14 +365,14 @@ def picture(state: GameState, *, last_move: Optional[Move] = None,
     score = state.scores()
     for p in (0, 1):
         texts[f"n{p}"] = escape(state.players[p], quote=False)
-        slots[f"h{p}"] = (tuple(card_code(c) for c in state.known_cards(p))
+        slots[f"h{p}"] = (tuple(map(card_code, state.known_cards(p)))
                           + (BACK,) * state.unknown_count(p))
         for k, c in enumerate(colors):
-            slots[f"e{p}{c}"] = tuple(card_code(card) for card in state.expedition(p, c))
+            slots[f"e{p}{c}"] = tuple(map(card_code, state.expedition(p, c)))
             texts[f"s{p}{c}"] = str(score.expeditions[p][k])
         texts[f"t{p}"] = str(score.totals[p])
     for c in colors:
-        pile = slots[f"d{c}"] = tuple(card_code(card) for card in state.discard_pile(c))
+        pile = slots[f"d{c}"] = tuple(map(card_code, state.discard_pile(c)))
         texts[f"d{c}"] = f"{len(pile)} card{'s' if len(pile) != 1 else ''}" if pile else ""
     low, high = state.draw_pile_range
     slots["draw"] = (BACK,) if high else ()
@@ -395,8 +395,9 @@ def picture(state: GameState, *, last_move: Optional[Move] = None,
         elif f"d{source}" in slots:
             marks.append(("from", f"d{source}", len(slots[f"d{source}"])))
     wanted = {card_code(Card(*card[:2])) for card in highlight}
-    for name, cards in slots.items():
-        marks += [("highlight", name, i) for i, code in enumerate(cards) if code in wanted]
+    if wanted:
+        for name, cards in slots.items():
+            marks += [("highlight", name, i) for i, code in enumerate(cards) if code in wanted]
     return Picture(slots, texts, tuple(marks))
 
 

@@ -7,6 +7,7 @@ through Playwright for Python; one browser serves the whole module.
 from __future__ import annotations
 
 import json
+import random
 import re
 import struct
 from pathlib import Path
@@ -14,8 +15,8 @@ from typing import Iterator, List, Tuple
 
 import pytest
 
-from lcnotation import (GameState, check, format_move, generate_game, generate_games,
-                        read_games)
+from lcnotation import (GameState, check, format_game, format_move, generate_game,
+                        generate_games, parse_game, read_games)
 from lcnotation.svg import board_svg, card_code
 from lcnotation.view import view_html
 
@@ -182,7 +183,8 @@ def test_every_position_is_the_picture_board_svg_makes(pages):
     """The page's drawing and board_svg held equal, for every position of every game."""
     games = (list(read_games(MATCH)) + list(read_games(MISTAKES))
              + [generate_game(4, colors="RGWBYK", deal=True),
-                generate_game(6, colors="QAZRG", take=0.6)])
+                generate_game(6, colors="QAZRG", take=0.6)]
+             + [broken(seed) for seed in range(2)])
     page = pages(games, "all")
     for g, game in enumerate(games):
         drawn = page.evaluate("([g, n]) => Array.from({length: n + 1}, "
@@ -195,6 +197,19 @@ def test_a_record_without_games(pages):
     page = pages([], "empty")
     assert page.text_content("#board") == "This record holds no games."
     assert page.locator("#game option").count() == 0
+
+
+def broken(seed: int):
+    """A generated game with mistakes: moves swapped and one made unreadable."""
+    rng = random.Random(seed)
+    game = generate_game(seed, deal=seed % 2 == 0, take=0.5)
+    lines = format_game(game).split("\n")
+    moves = [i for i, line in enumerate(lines) if re.match(r"\d+\. ", line)]
+    for _ in range(3):
+        a, b = rng.sample(moves, 2)
+        lines[a], lines[b] = lines[b], lines[a]
+    lines[rng.choice(moves)] = "R11-D"
+    return parse_game("\n".join(lines))
 
 
 def test_keyboard(pages):
