@@ -53,7 +53,7 @@ def test_the_page_needs_nothing_from_outside():
     assert re.search(r"<(link|img|iframe|object)\b|\bsrc=|@import|url\(", html) is None
     assert set(re.findall(r"https?://[\w./-]*", html)) == {"http://www.w3.org/2000/svg"}
     data = page_data(html)
-    assert len(data["games"]) == 3 and len(data["layouts"]) == 1
+    assert len(data["games"]) == 3 and len(data["layouts"]) == 1  # one colour set
 
 
 def test_nothing_in_a_record_can_end_the_script():
@@ -223,6 +223,15 @@ def test_keyboard(pages):
         assert shown(page)["at"] == at, key
     where = page.text_content("#where")
     assert where == "start"
+    game = games[0]
+    state, move = list(positions(game))[2]
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("f")  # Player2 at the bottom
+    assert shown(page)["svg"] == board_svg(state, last_move=move, perspective=1)
+    page.click("#flip")
+    assert shown(page)["svg"] == board_svg(state, last_move=move)
+    page.keyboard.press("Home")
     page.keyboard.press("End")
     assert page.text_content("#where") == f"move {n} / {n}"
     page.click(f"#moves li >> nth=10")

@@ -13,8 +13,8 @@ examples:
   lcn view match.lcn -o match.html      open match.html in any browser
 
 The page needs no network: step with the buttons or the arrow keys (Home and
-End jump to the ends), click a move to jump to it, choose the game of a
-multi-game file. Diagnostics show at the move they belong to.
+End jump to the ends), click a move to jump to it, turn the board (F), choose
+the game of a multi-game file. Diagnostics show at the move they belong to.
 """
 
 

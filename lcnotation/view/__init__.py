@@ -4,7 +4,8 @@ Python replays each game with the checker's :class:`~lcnotation.game.state.GameS
 and describes every position as a :class:`~lcnotation.svg.Picture`; the page
 holds, per game, the first picture and for each move only the parts that
 changed (so the file grows with the moves, not with moves times positions),
-and one :class:`~lcnotation.svg.Layout` per colour set.  Its script
+and two :class:`~lcnotation.svg.Layout` per colour set (either player at
+the bottom).  Its script
 (``page.js``, beside this module) puts the parts together as
 :func:`lcnotation.svg.fill` does, so the page draws the very picture that
 :func:`lcnotation.svg.board_svg` makes for the same position (the browser
@@ -89,16 +90,17 @@ def _title(game: Game) -> str:
 def view_html(games: Sequence[Game], *, title: str, path: Optional[str] = None) -> str:
     """The replay page of ``games`` (``title`` heads it; ``path`` names the file
     in the diagnostics)."""
-    layouts: List[Layout] = []
+    layouts: List[Tuple[Layout, Layout]] = []  # per colour set: Player1, Player2 at the bottom
     index: Dict[Tuple[str, ...], int] = {}
     data: List[Dict[str, object]] = []
     for game in games:
         colors = GameState.from_game(game).colors
         if colors not in index:
             index[colors] = len(layouts)
-            layouts.append(layout(colors))
+            layouts.append((layout(colors), layout(colors, perspective=1)))
         data.append(game_data(game, index[colors], path=path))
-    payload = json.dumps({"layouts": [lay.to_json() for lay in layouts], "games": data},
+    payload = json.dumps({"layouts": [[lay.to_json() for lay in pair] for pair in layouts],
+                          "games": data},
                          ensure_ascii=False, separators=(",", ":"))
     # Nothing in the data may close the script element or open a comment.
     payload = payload.replace("<", "\\u003c")

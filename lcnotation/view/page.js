@@ -52,12 +52,17 @@
     return {slots: slots, texts: texts, marks: marks};
   }
 
-  function svgAt(g, k) {
-    return fill(data.layouts[data.games[g].layout], pictureAt(g, k));
+  // The layout of game g with player `bottom` (0 or 1) at the bottom.
+  function layoutOf(g, bottom) {
+    return data.layouts[data.games[g].layout][bottom];
+  }
+
+  function svgAt(g, k, bottom) {
+    return fill(layoutOf(g, bottom || 0), pictureAt(g, k));
   }
 
   // What is shown: the game, the position and the SVG drawn for it.
-  const current = {game: 0, at: 0, svg: ""};
+  const current = {game: 0, at: 0, bottom: 0, svg: ""};
   let diagnosticsAt = [];
 
   function go(k) {
@@ -65,7 +70,7 @@
     k = Math.max(0, Math.min(game.moves.length, k));
     current.at = k;
     const picture = pictureAt(current.game, k);
-    current.svg = fill(data.layouts[game.layout], picture);
+    current.svg = fill(layoutOf(current.game, current.bottom), picture);
     $("board").innerHTML = current.svg;
     $("where").textContent = k === 0 ? "start" : "move " + k + " / " + game.moves.length;
     $("score0").innerHTML = picture.texts.n0 + ": " + picture.texts.t0;
@@ -124,12 +129,15 @@
   $("prev").addEventListener("click", () => go(current.at - 1));
   $("next").addEventListener("click", () => go(current.at + 1));
   $("last").addEventListener("click", () => go(Infinity));
+  const flip = () => { current.bottom = 1 - current.bottom; go(current.at); };
+  $("flip").addEventListener("click", flip);
   document.addEventListener("keydown", (event) => {
     if (event.target instanceof HTMLSelectElement) return;
     const step = {ArrowLeft: -1, ArrowRight: 1}[event.key];
     if (step) go(current.at + step);
     else if (event.key === "Home") go(0);
     else if (event.key === "End") go(Infinity);
+    else if (event.key === "f") flip();
     else return;
     event.preventDefault();
   });
