@@ -41,18 +41,20 @@ def _asset(name: str) -> str:
 
 def game_data(game: Game, layout_index: int, *, path: Optional[str] = None) -> Dict[str, object]:
     """What the page needs of one game: its title, first picture, each move
-    (notation, words, the changed slots and texts, the marks) and the
+    (numbered notation, words, the changed slots and texts, the marks) and the
     diagnostics with the position they belong to (0 is the start, ``k`` the
     position after the ``k``-th move)."""
     report = check(game, path=path)
     state = GameState.from_game(game)
     before = picture(state)
     moves: List[List[object]] = []
-    for move in game.moves:
+    for k, move in enumerate(game.moves, 1):
         words = move_words(state, move)
         state.apply(move)
         after = picture(state, last_move=move)
-        moves.append([format_move(move), escape(words, quote=False),
+        # Numbered as the record counts turns (unreadable moves too).
+        number = k if move.turn is None else move.turn + 1
+        moves.append([f"{number}. {format_move(move)}", escape(words, quote=False),
                       _changed_slots(before, after), _changed_texts(before, after),
                       [list(m) for m in after.marks]])
         before = after

@@ -72,7 +72,7 @@
     const picture = pictureAt(current.game, k);
     current.svg = fill(layoutOf(current.game, current.bottom), picture);
     $("board").innerHTML = current.svg;
-    $("where").textContent = k === 0 ? "start" : "move " + k + " / " + game.moves.length;
+    $("where").textContent = (k === 0 ? "start" : k) + " / " + game.moves.length;
     $("score0").innerHTML = picture.texts.n0 + ": " + picture.texts.t0;
     $("score1").innerHTML = picture.texts.n1 + ": " + picture.texts.t1;
     $("notation").textContent = k ? game.moves[k - 1][0] : "";
@@ -102,7 +102,6 @@
     list.innerHTML = "";
     const entry = (k, text) => {
       const item = document.createElement("li");
-      item.value = k;
       item.textContent = text;
       if (diagnosticsAt[k]) item.classList.add("diag");
       item.addEventListener("click", () => go(k));
