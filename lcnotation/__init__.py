@@ -39,6 +39,7 @@ _LAZY = {
     ".tools.codes": ("ALL_CODES",),
     ".svg": ("board_svg",),
     ".view": ("view_html",),
+    ".formats": ("FORMATS", "Format", "register_format", "import_games", "export_game"),
 }
 _WHERE = {name: module for module, names in _LAZY.items() for name in names}
 
@@ -56,9 +57,18 @@ if TYPE_CHECKING:  # pragma: no cover
     from .game.state import GameState, Location
     from .svg import board_svg
     from .view import view_html
+    from .formats import FORMATS, Format, export_game, import_games, register_format
+
+
+#: Feature packages reachable as attributes (``lcnotation.freecell``), imported when first used.
+_SUBPACKAGES = ("freecell",)
 
 
 def __getattr__(name: str) -> object:
+    if name in _SUBPACKAGES:
+        import importlib
+
+        return importlib.import_module(f".{name}", __name__)
     module = _WHERE.get(name)
     if module is None:
         raise AttributeError(f"module 'lcnotation' has no attribute {name!r}")
@@ -90,4 +100,5 @@ __all__ = [
     "convert_text", "detect_dialect", "from_json", "to_json",
     "FileReport", "LintConfig", "lint_file", "lint_text", "ALL_CODES",
     "board_svg", "view_html",
+    "FORMATS", "Format", "register_format", "import_games", "export_game",
 ]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import difflib
 import os
 import sys
 from typing import Callable, Iterator, List, Optional, Sequence, Tuple
@@ -90,6 +91,34 @@ def write_stdout(data: bytes) -> None:
     sys.stdout.flush()
     buffer.write(data)
     buffer.flush()
+
+
+def deliver_formatted(path: str, source: SourceFile, new: str, check: bool, diff: bool
+                      ) -> int:
+    """Deliver ``new``, the formatted text of ``source``: to standard output for
+    ``-``, as a diff with ``diff``, as a line with ``check``, else over the file
+    (its line ends and BOM kept); the exit status that calls for."""
+    if path == "-" and not (check or diff):
+        # As bytes: the input's line ends and BOM, UTF-8 whatever the locale.
+        write_stdout(source.encode(new) if source.newline is not None
+                     else new.encode("utf-8"))
+        return EXIT_OK
+    if new == source.text:
+        return EXIT_OK
+    if diff:
+        sys.stdout.writelines(difflib.unified_diff(
+            source.text.splitlines(True), new.splitlines(True), path, path))
+    if check or diff:
+        if check:
+            print(printable(f"would reformat {path}"))
+        return EXIT_FINDINGS
+    if source.newline is None:
+        err(f"{path}: not formatted: the file mixes line ends")
+        return EXIT_FINDINGS
+    if write_file(path, source.encode(new)):
+        print(printable(f"reformatted {path}"), file=sys.stderr)
+        return EXIT_OK
+    return EXIT_USAGE
 
 
 def process_count(value: str) -> int:

@@ -3,17 +3,14 @@
 from __future__ import annotations
 
 import argparse
-import difflib
-import sys
 from typing import Optional
 
 from ..text.dialects import get_dialect
 from ..text.formatter import format_game
 from ..text.reader import parse_games
 from ..tools.files import SourceFile
-from ..tools.output import printable
-from .common import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Parser, add_command, err,
-                     expand_paths, read_input, refused_for_errors, write_file, write_stdout)
+from .common import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Parser, add_command,
+                     deliver_formatted, err, expand_paths, read_input, refused_for_errors)
 
 _FMT_EXAMPLES = """\
 examples:
@@ -69,27 +66,5 @@ def run(args: argparse.Namespace) -> int:
         if new is None:
             status = max(status, EXIT_FINDINGS)
             continue
-        if path == "-" and not (args.check or args.diff):
-            # As bytes: the input's line ends and BOM, UTF-8 whatever the locale.
-            write_stdout(source.encode(new) if source.newline is not None
-                          else new.encode("utf-8"))
-            continue
-        if new == source.text:
-            continue
-        if args.diff:
-            sys.stdout.writelines(difflib.unified_diff(
-                source.text.splitlines(True), new.splitlines(True), path, path))
-        if args.check or args.diff:
-            if args.check:
-                print(printable(f"would reformat {path}"))
-            status = max(status, EXIT_FINDINGS)
-            continue
-        if source.newline is None:
-            err(f"{path}: not formatted: the file mixes line ends")
-            status = max(status, EXIT_FINDINGS)
-            continue
-        if write_file(path, source.encode(new)):
-            print(printable(f"reformatted {path}"), file=sys.stderr)
-        else:
-            status = EXIT_USAGE
+        status = max(status, deliver_formatted(path, source, new, args.check, args.diff))
     return status

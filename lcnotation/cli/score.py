@@ -10,6 +10,7 @@ from typing import Dict
 from ..game.scoring import match_totals, score
 from ..text.reader import parse_games
 from ..tools.output import json_text
+from .importcmd import imported_or_none
 from .common import EXIT_OK, EXIT_USAGE, Parser, add_command, expand_paths, read_input
 
 _SCORE_EXAMPLES = """\
@@ -22,17 +23,23 @@ def register(sub: "argparse._SubParsersAction[Parser]") -> None:
     score = add_command(sub, "score", "score games and matches", _SCORE_EXAMPLES)
     score.add_argument("paths", nargs="+", metavar="PATH", help="files, folders or -")
     score.add_argument("--format", choices=["text", "json"], default="text")
+    score.add_argument("--from", dest="from_format", metavar="FORMAT",
+                       help="read records of another program (see lcn import)")
     score.set_defaults(handler=run)
 
 def run(args: argparse.Namespace) -> int:
     status = EXIT_OK
     rows = []
-    for path in expand_paths(args.paths):
-        source = read_input(path)
-        if source is None:
+    for path in expand_paths(args.paths) if args.from_format is None else args.paths:
+        if args.from_format is not None:
+            games = imported_or_none(path, args.from_format)
+        else:
+            source = read_input(path)
+            games = None if source is None else parse_games(source.text, path=path)
+        if games is None:
             status = EXIT_USAGE
             continue
-        for index, game in enumerate(parse_games(source.text, path=path), 1):
+        for index, game in enumerate(games, 1):
             rows.append((path, index, game, score(game)))
     totals = match_totals([s for _, _, _, s in rows])
     if args.format == "json":

@@ -55,8 +55,9 @@ RESERVED_WHY: Mapping[str, str] = {
 }
 
 
-def grammar_text() -> str:
-    """The text of the Lark grammar, from the installed package.
+def grammar_text(name: str = GRAMMAR_FILE) -> str:
+    """The text of a Lark grammar of the installed package (by default the
+    Lost Cities grammar; ``"freecell.lark"`` is FreeCell's).
 
     >>> "move:" in grammar_text()
     True
@@ -67,7 +68,7 @@ def grammar_text() -> str:
         folder = Path(__file__).resolve().parents[2] / "grammar"
     else:
         folder = Path(grammar.__file__).parent
-    return (folder / GRAMMAR_FILE).read_text("utf-8")
+    return (folder / name).read_text("utf-8")
 
 
 def grammar_terminals(text: str) -> Dict[str, str]:
