@@ -352,6 +352,17 @@ def test_render_the_end_and_a_move(run):
     assert ran.out == board_svg(GameState.from_game(game))
 
 
+def test_render_counts_moves_as_the_record_does(run):
+    """mistakes.lcn's 4th move is unreadable: --move 5 is after the move numbered 5
+    (the 4th read), --move 4 shows the position before the unreadable one."""
+    game = list(read_games(MISTAKES))[0]
+    assert [m.turn for m in game.moves[:5]] == [0, 1, 2, 4, 5]
+    for move, read in ((3, 3), (4, 3), (5, 4), (6, 5)):
+        state, last = replayed(game, read)
+        ran = run("render", str(MISTAKES), "--move", str(move))
+        assert ran.out == board_svg(state, last_move=last), move
+
+
 def test_render_a_record_with_mistakes_and_from_stdin(run):
     ran = run("render", "-", stdin=MISTAKES.read_bytes())
     state, last = replayed(list(read_games(MISTAKES))[0])
@@ -361,7 +372,7 @@ def test_render_a_record_with_mistakes_and_from_stdin(run):
 
 @pytest.mark.parametrize("argv, message", [
     (["--game", "4"], "no game 4 (the file has 3)"),
-    (["--move", "53"], "no move 53 in game 1 (it has 52)"),
+    (["--move", "53"], "no move 53 in game 1 (the last is 52)"),
     (["--move", "-1"], "expected a whole number, 0 or more"),
     (["--game", "0"], "expected a whole number, 1 or more"),
 ])

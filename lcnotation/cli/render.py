@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import bisect
 from typing import Optional
 
 from ..game.state import GameState
@@ -17,8 +18,9 @@ examples:
   lcn render match.lcn --move 0 --perspective 2   the deal, Player2 at the bottom
   lcn render match.lcn -o end.png             PNG (needs: pip install 'lcnotation[png]')
 
-Moves are counted as the record lists them, from 1; unreadable moves are
-left out.  A record with mistakes is drawn as the checker replays it.
+Moves are numbered as the record counts turns, from 1 (the page of 'lcn view'
+numbers them the same way); an unreadable move shows the position before it.
+A record with mistakes is drawn as the checker replays it.
 """
 
 
@@ -50,10 +52,13 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     game = games[args.game - 1]
     moves = game.moves
-    at = len(moves) if args.move is None else args.move
-    if at > len(moves):
-        err(f"{args.path}: no move {at} in game {args.game} (it has {len(moves)})")
+    # Moves are numbered as the record counts turns, unreadable ones too.
+    numbers = [i + 1 if m.turn is None else m.turn + 1 for i, m in enumerate(moves)]
+    last = numbers[-1] if numbers else 0
+    if args.move is not None and args.move > last:
+        err(f"{args.path}: no move {args.move} in game {args.game} (the last is {last})")
         return EXIT_USAGE
+    at = len(moves) if args.move is None else bisect.bisect_right(numbers, args.move)
     state = GameState.from_game(game)
     state.play(moves[:at])
     svg = board_svg(state, perspective=args.perspective - 1,
