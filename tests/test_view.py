@@ -14,11 +14,12 @@ from pathlib import Path
 from typing import Iterator, List, Tuple
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from lcnotation import (GameState, check, format_game, format_move, generate_game,
                         generate_games, parse_game, read_games)
-from lcnotation.svg import board_svg, card_code
-from lcnotation.view import view_html
+from lcnotation.svg import board_svg, card_code, picture
+from lcnotation.view import game_data, view_html
 
 from tools import CHROMIUM_ARGS, require
 
@@ -77,6 +78,26 @@ def test_the_file_grows_with_the_moves_not_with_moves_times_positions():
     first, second = sizes[28] - sizes[14], sizes[56] - sizes[28]
     assert second < 2.6 * first, sizes
     assert second / 28 < 400, sizes  # bytes a move
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**32), deal=st.booleans(), broken_record=st.booleans())
+def test_the_changes_of_each_move_rebuild_every_position(seed, deal, broken_record):
+    """The page's data, patched move by move as its script patches it, gives the
+    picture of each position (the browser tests hold the drawing to board_svg)."""
+    game = broken(seed) if broken_record else generate_game(seed, deal=deal)
+    data = game_data(game, 0)
+    slots, texts = dict(data["start"]["slots"]), dict(data["start"]["texts"])
+    marks = data["start"]["marks"]
+    for k, (state, move) in enumerate(positions(game)):
+        if k:
+            _, _, changed_slots, changed_texts, marks = data["moves"][k - 1]
+            slots.update(changed_slots)
+            texts.update(changed_texts)
+        expected = picture(state, last_move=move)
+        assert slots == {name: " ".join(cards) for name, cards in expected.slots.items()}
+        assert texts == expected.texts
+        assert [tuple(m) for m in marks] == list(expected.marks)
 
 
 def test_lcn_view_writes_the_page(run):
