@@ -449,7 +449,9 @@ def move_words(state: GameState, move: Move) -> str:
              "expedition"]
     source = move.draw.color
     if source is None:
-        words.append("and draws from the draw pile")
+        deck = state.draw_pile()  # known with the deal: then so is the card drawn
+        drawn = f"{card_name(deck[0].color, deck[0].rank)} " if deck else ""
+        words.append(f"and draws {drawn}from the draw pile")
     else:
         pile = (state.discard_pile(source) if source in state.colors else ())
         if move.placement.discard and card.color == source:

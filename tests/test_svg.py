@@ -22,6 +22,7 @@ from hypothesis import given, settings, strategies as st
 
 from lcnotation import (Card, GameState, Move, check, generate_game, parse_game, parse_move,
                         read_games)
+from lcnotation.game.state import card_name
 from lcnotation.svg import (BACK, NOTEBOOK_SIZE, PALETTE, board_html, board_svg, card_code,
                             move_words)
 
@@ -281,6 +282,13 @@ def test_move_words():
         "Ann plays Green 2 on the Green expedition and takes Red 7 from the Red discard pile"
     assert move_words(state, parse_move("GHD-G")) == \
         "Ann discards Green handshake and takes Green handshake from the Green discard pile"
+    # With the deal, the card drawn from the draw pile is known too.
+    game = generate_game(3, colors="RGWBY", deal=True)
+    state = GameState.from_game(game)
+    top = state.draw_pile()[0]
+    move = game.moves[0]
+    assert move_words(state, move._replace(draw=move.draw._replace(color=None))).endswith(
+        f"and draws {card_name(top.color, top.rank)} from the draw pile")
 
 
 # ------------------------------------------------------------ golden files

@@ -18,7 +18,7 @@ from hypothesis import given, settings, strategies as st
 
 from lcnotation import (GameState, check, format_game, format_move, generate_game,
                         generate_games, parse_game, read_games)
-from lcnotation.svg import board_svg, card_code, picture
+from lcnotation.svg import board_svg, card_code, move_words, picture
 from lcnotation.view import game_data, view_html
 
 from tools import CHROMIUM_ARGS, require
@@ -161,6 +161,7 @@ def shown(page) -> dict:
                 score0: document.getElementById("score0").textContent,
                 score1: document.getElementById("score1").textContent,
                 notation: document.getElementById("notation").textContent,
+                words: document.getElementById("words").textContent,
                 diagnostics: Array.from(document.querySelectorAll("#diagnostics li"),
                                         (li) => li.textContent),
                 tops: tops};
@@ -181,24 +182,27 @@ def test_step_through_a_whole_game(pages):
     page.select_option("#game", "2")
     assert shown(page)["at"] == 0
     assert page.locator("#moves li").count() == len(games[2].moves) + 1
-    for g in (1,):
-        page.select_option("#game", str(g))
-        for k, (state, move) in enumerate(positions(games[g])):
-            if k:
-                page.click("#next")
-            now = shown(page)
-            assert (now["game"], now["at"]) == (g, k)
-            a, b = state.scores().totals
-            assert (now["score0"], now["score1"]) == (f"{state.players[0]}: {a}",
-                                                      f"{state.players[1]}: {b}")
-            tops = expected_tops(state)
-            assert {name: now["tops"][name] for name in tops} == tops
-            assert now["notation"] == ("" if move is None else
-                                       f"{move.turn + 1}. {format_move(move)}")
-            assert now["svg"] == board_svg(state, last_move=move)
-        assert state.is_over
-        page.click("#next")  # past the end: stays there
-        assert shown(page)["at"] == len(games[g].moves)
+    g = 1
+    page.select_option("#game", str(g))
+    before = None
+    for k, (state, move) in enumerate(positions(games[g])):
+        if k:
+            page.click("#next")
+        now = shown(page)
+        assert (now["game"], now["at"]) == (g, k)
+        a, b = state.scores().totals
+        assert (now["score0"], now["score1"]) == (f"{state.players[0]}: {a}",
+                                                  f"{state.players[1]}: {b}")
+        tops = expected_tops(state)
+        assert {name: now["tops"][name] for name in tops} == tops
+        assert now["notation"] == ("" if move is None else
+                                   f"{move.turn + 1}. {format_move(move)}")
+        assert now["svg"] == board_svg(state, last_move=move)
+        assert now["words"] == ("the deal" if move is None else move_words(before, move))
+        before = state
+    assert state.is_over
+    page.click("#next")  # past the end: stays there
+    assert shown(page)["at"] == len(games[g].moves)
 
 
 def test_every_position_is_the_picture_board_svg_makes(pages):
