@@ -46,7 +46,7 @@ def game_data(game: Game, layout_index: int, *, path: Optional[str] = None) -> D
     position after the ``k``-th move)."""
     report = check(game, path=path)
     state = GameState.from_game(game)
-    before = picture(state)
+    first = before = picture(state)
     moves: List[List[object]] = []
     for k, move in enumerate(game.moves, 1):
         words = move_words(state, move)
@@ -64,7 +64,6 @@ def game_data(game: Game, layout_index: int, *, path: Optional[str] = None) -> D
         # A diagnostic without a position (line 0) belongs to the start.
         at = bisect.bisect_right(starts, d.span.start) if d.span.line else 0
         diagnostics.append([at, d.severity.name.lower(), escape(str(d), quote=False)])
-    first = picture(GameState.from_game(game))
     return {"title": escape(_title(game), quote=False), "layout": layout_index,
             "start": {"slots": {k: " ".join(v) for k, v in first.slots.items()},
                       "texts": first.texts, "marks": []},
