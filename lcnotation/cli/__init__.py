@@ -1,4 +1,5 @@
-"""The ``lcn`` command: lint, format, convert and score Lost Cities records.
+"""The ``lcn`` command: lint, format, convert and score Lost Cities records (and
+FreeCell ones, ``lcn freecell``).
 
 Run ``lcn --help`` or ``lcn COMMAND --help`` for the options; every error
 about the command line is one line on stderr and exit status 2.
@@ -18,12 +19,14 @@ from typing import Iterator, Optional, Sequence
 
 from .. import __version__
 from ..tools.config import ConfigError
-from . import completion, convert, explain, fmt, lint, score
+from . import (completion, convert, explain, exportcmd, fmt, freecell, importcmd, lint, render,
+               score, view)
 from .common import EXIT_FINDINGS, EXIT_USAGE, Parser, UsageError, err, usage_error
 
 __all__ = ["COMMANDS", "main"]
 
-COMMANDS = (lint, fmt, convert, score, explain, completion)
+COMMANDS = (lint, fmt, convert, score, importcmd, exportcmd, render, view, freecell, explain,
+            completion)
 
 _MAIN_EXAMPLES = """\
 examples:
@@ -31,6 +34,9 @@ examples:
   lcn fmt games/ --check              are the files in the canonical layout?
   lcn convert match.lcn --to json     the JSON interchange form
   lcn score match.lcn                 scores per game and match totals
+  lcn render match.lcn -o end.svg     a picture of the final position
+  lcn view match.lcn -o match.html    a page that replays the games
+  lcn freecell deal 1                 FreeCell deal 1 in Standard FreeCell Notation
   lcn explain S102                    what a code means, with an example
   lcn completion bash > ~/.local/share/bash-completion/completions/lcn
 

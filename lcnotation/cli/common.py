@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import difflib
 import os
 import sys
-from typing import Iterator, List, Optional, Sequence, Tuple
+from typing import Callable, Iterator, List, Optional, Sequence, Tuple
 
 from ..text.ast import Game
 from ..text.errors import NotationError
@@ -14,6 +15,7 @@ from ..tools.config import ConfigCache, ConfigError, ProjectConfig, parse_codes,
 from ..tools.files import SourceFile, decode_source, read_source, write_atomic
 from ..tools.lint import LintConfig
 from ..tools.walk import iter_lcn_files
+from ..tools.newlines import LINE_END_NAMES
 from ..tools.output import printable
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
@@ -159,6 +161,37 @@ def write_stdout(data: bytes) -> None:
     buffer.flush()
 
 
+def deliver_formatted(path: str, source: SourceFile, new: str, check: bool, diff: bool,
+                      name: Optional[str] = None, quiet: bool = False) -> int:
+    """Deliver ``new``, the formatted text of ``source``: to standard output for
+    ``-``, as a diff with ``diff``, as a line with ``check``, else over the file
+    (its line ends and BOM kept; a file that mixes line ends gets the one most
+    of its lines use, as S107's fix); the exit status that calls for.
+    ``name`` is the file's name in messages (default: ``path``)."""
+    name = name if name is not None else path
+    newline = source.newline if source.newline is not None else source.majority
+    if path == "-" and not (check or diff):
+        # As bytes: the input's line ends and BOM, UTF-8 whatever the locale.
+        write_stdout(source.encode(new, newline))
+        return EXIT_OK
+    if new == source.text and newline == source.newline:
+        return EXIT_OK
+    if diff:
+        sys.stdout.writelines(difflib.unified_diff(
+            source.text.splitlines(True), new.splitlines(True), name, name))
+        if newline != source.newline:
+            print(printable(f"{name}: every line would end with {LINE_END_NAMES[newline]}"))
+    if check or diff:
+        if check:
+            print(printable(f"would reformat {name}"))
+        return EXIT_FINDINGS
+    if write_file(path, source.encode(new, newline)):
+        if not quiet:
+            print(printable(f"reformatted {name}"), file=sys.stderr)
+        return EXIT_OK
+    return EXIT_USAGE
+
+
 def process_count(value: str) -> int:
     try:
         n = int(value)
@@ -183,3 +216,36 @@ def refused_for_errors(source: SourceFile, path: str, done: str,
          "fix them or use --force")
     return True
 
+
+
+def read_records(path: str) -> Optional[List[Game]]:
+    """The games of ``path`` (or standard input); None, with a message, when it
+    cannot be read.  Games with syntax errors are kept: what could be read of
+    them still counts."""
+    source = read_input(path)
+    if source is None:
+        return None
+    return list(parse_games(source.text, path=path))
+
+
+def write_output(output: Optional[str], data: bytes) -> int:
+    """``data`` to the file ``output``, or to standard output when it is None;
+    the exit status."""
+    if output is None:
+        write_stdout(data)
+        return EXIT_OK
+    return EXIT_OK if write_file(output, data) else EXIT_USAGE
+
+
+def count(least: int) -> "Callable[[str], int]":
+    """An argparse type: a whole number, ``least`` or more."""
+    def parse(value: str) -> int:
+        try:
+            n = int(value)
+        except ValueError:
+            n = least - 1
+        if n < least:
+            raise argparse.ArgumentTypeError(f"expected a whole number, {least} or more, "
+                                             f"not {value!r}")
+        return n
+    return parse

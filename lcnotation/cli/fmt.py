@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import difflib
 import sys
 
 from ..text.dialects import DIALECTS
-from ..tools.newlines import LINE_END_NAMES
-from ..tools.output import printable
 from ..tools.reformat import FormatRefused, format_source
 from .common import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Parser, Settings, add_command,
-                     add_config_options, err, read_input, write_file, write_stdout)
+                     add_config_options, deliver_formatted, err, read_input)
 
 _FMT_EXAMPLES = """\
 examples:
@@ -71,31 +68,12 @@ def run(args: argparse.Namespace) -> int:
             if not args.quiet:
                 err(f"{name}:{note}")
         new = result.text
-        newline = source.newline if source.newline is not None else source.majority
-        if path == "-" and not (args.check or args.diff):
-            # As bytes: the input's line ends and BOM, UTF-8 whatever the locale.
-            write_stdout(source.encode(new, newline))
-            continue
-        if new == source.text and newline == source.newline:
+        if new == source.text and source.newline is not None:
             unchanged += 1
-            continue
-        changed += 1
-        if args.diff:
-            sys.stdout.writelines(difflib.unified_diff(
-                source.text.splitlines(True), new.splitlines(True), name, name))
-            if newline != source.newline:
-                print(printable(f"{name}: every line would end with "
-                                f"{LINE_END_NAMES[newline]}"))
-        if args.check or args.diff:
-            if args.check:
-                print(printable(f"would reformat {name}"))
-            status = max(status, EXIT_FINDINGS)
-            continue
-        if write_file(path, source.encode(new, newline)):
-            if not args.quiet:
-                print(printable(f"reformatted {name}"), file=sys.stderr)
         else:
-            status = EXIT_USAGE
+            changed += 1
+        status = max(status, deliver_formatted(path, source, new, args.check, args.diff,
+                                               name, args.quiet))
     if not seen:
         err("warning: no *.lcn files found in " + ", ".join(paths))
     elif not args.quiet and changed + unchanged > 1:

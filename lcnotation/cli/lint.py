@@ -18,6 +18,7 @@ from ..tools.newlines import LINE_END_NAMES
 from ..tools.output import (Tally, github_line, printable, source_excerpt, statistics,
                             summary, text_line, to_json, to_sarif)
 from ..tools.progress import Progress
+from .importcmd import chosen_format, imported_reports
 from .common import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Parser, Settings, add_command,
                      add_config_options, err, process_count, read_input, usage_error,
                      write_file)
@@ -97,6 +98,8 @@ def register(sub: "argparse._SubParsersAction[Parser]") -> None:
     loudness.add_argument("-v", "--verbose", action="store_true",
                           help="also say which files were checked, with which configuration")
     lint.add_argument("--no-progress", action="store_true", help="never draw a progress bar")
+    lint.add_argument("--from", dest="from_format", metavar="FORMAT",
+                      help="read records of another program (see lcn import); rules only")
     lint.set_defaults(handler=run)
 
 
@@ -253,6 +256,14 @@ def run(args: argparse.Namespace) -> int:
     if args.stdin_filename is not None and not args.paths:
         paths = ["-"]
     jobs = args.jobs if args.jobs > 0 else (os.cpu_count() or 1)
+    if args.from_format is not None:
+        try:
+            chosen_format(args.from_format)
+        except ValueError as exc:
+            return usage_error("lint", str(exc))
+        if args.fix or args.diff:
+            return usage_error("lint", "--fix cannot rewrite records of another program; "
+                               "lcn import them first")
     if args.output_file is not None:
         try:
             out: IO[str] = open(args.output_file, "w", encoding="utf-8",
@@ -279,9 +290,13 @@ def _run(args: argparse.Namespace, settings: Settings, paths: List[str], jobs: i
     readable: List[FileReport] = []
     tally = Tally()
     unreadable = unwritten = 0
-    files = list(settings.expand(paths))
     with Progress(0, enabled=False if args.no_progress else None, unit="MB") as bar:
-        for report, config in _reports(files, settings, jobs, bar):
+        if args.from_format is None:
+            found = _reports(list(settings.expand(paths)), settings, jobs, bar)
+        else:
+            config = settings.lint(paths[0])
+            found = ((r, config) for r in imported_reports(paths, args.from_format, config))
+        for report, config in found:
             if args.verbose:
                 project = settings.project(report.path)
                 bar.clear()

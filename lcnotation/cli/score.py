@@ -13,6 +13,7 @@ from ..text.ast import Game
 from ..text.errors import Diagnostic, Severity
 from ..text.reader import parse_games
 from ..tools.output import json_text, printable
+from .importcmd import imported_or_none
 from .common import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Parser, Settings, add_command,
                      add_config_options, err, read_input)
 
@@ -30,6 +31,8 @@ def register(sub: "argparse._SubParsersAction[Parser]") -> None:
     score.add_argument("paths", nargs="*", metavar="PATH",
                        help="files, folders or - (default: the current folder)")
     score.add_argument("--format", choices=["text", "json"], default="text")
+    score.add_argument("--from", dest="from_format", metavar="FORMAT",
+                       help="read records of another program (see lcn import)")
     score.add_argument("--allow-errors", action="store_true",
                        help="exit 0 even when a game has syntax or rules errors")
     add_config_options(score)
@@ -45,15 +48,20 @@ def run(args: argparse.Namespace) -> int:
     rows: List[Row] = []
     paths = args.paths or (["-"] if args.stdin_filename else ["."])
     seen = False
-    for path in settings.expand(paths):
+    imported = args.from_format is not None
+    for path in settings.expand(paths) if not imported else args.paths:
         seen = True
         name = settings.named(path)
-        source = read_input(path)
-        if source is None:
+        if imported:
+            games = imported_or_none(path, args.from_format)
+        else:
+            source = read_input(path)
+            games = None if source is None else parse_games(source.text, path=name)
+        if games is None:
             status = EXIT_USAGE
             continue
         colors = settings.lint(path).colors
-        for index, game in enumerate(parse_games(source.text, path=name), 1):
+        for index, game in enumerate(games, 1):
             report = check(game, path=name, default_colors=colors)
             errors = [d for d in report.diagnostics if d.severity is Severity.ERROR]
             rows.append((name, index, game, report.score, errors))

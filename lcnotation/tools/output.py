@@ -24,8 +24,9 @@ from .colour import Palette
 from .lint import FileReport
 from .style import Fix
 
-__all__ = ["printable", "text_line", "source_excerpt", "github_line", "json_text", "to_json",
-           "to_sarif", "summary", "Tally", "statistics", "documentation_url", "fix_record"]
+__all__ = ["printable", "text_line", "source_excerpt", "github_line", "diagnostic_json",
+           "json_text", "to_json", "to_sarif", "summary", "Tally", "statistics",
+           "documentation_url", "fix_record"]
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 INFORMATION_URI = "https://github.com/lcnotation/lcnotation"
@@ -130,12 +131,17 @@ def fix_record(d: Diagnostic, fix: Optional[Fix]) -> Optional[Dict[str, Any]]:
     return record
 
 
-def _record(d: Diagnostic, fix: Optional[Fix]) -> Dict[str, Any]:
+def diagnostic_json(d: Diagnostic, fixable: bool = False,
+                    fix: Optional[Fix] = None) -> Dict[str, Any]:
+    """One finding as the JSON object ``--format json`` writes: its place,
+    code and message, its ``fix`` (see :func:`fix_record`) and the ``url``
+    of its documentation."""
+    fixable = fixable or fix is not None
     return {
         "path": d.path, "line": d.line, "column": d.column,
         "end_line": d.end_line, "end_column": d.end_column,
         "code": d.code, "severity": d.severity.value, "message": d.message,
-        "turn": d.turn, "fixable": fix is not None, "fix": fix_record(d, fix),
+        "turn": d.turn, "fixable": fixable, "fix": fix_record(d, fix),
         "url": documentation_url(d.code),
     }
 
@@ -160,7 +166,7 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 
 def to_json(reports: Sequence[FileReport]) -> str:
     """All findings as a JSON array, one object per finding."""
-    items = [_record(f.diagnostic, f.fix) for r in reports for f in r.findings]
+    items = [diagnostic_json(f.diagnostic, fix=f.fix) for r in reports for f in r.findings]
     return json_text(items)
 
 
