@@ -24,7 +24,7 @@ from .output import documentation_url
 __all__ = ["Example", "example_of", "explain", "explain_all", "spec_text", "SPEC_DOCUMENTS"]
 
 #: The documents of the specification that hold a section per code.
-SPEC_DOCUMENTS = ("diagnostics.md", "rules.md")
+SPEC_DOCUMENTS = ("diagnostics.md", "rules.md", "freecell.md")
 
 
 def spec_text(name: str) -> Optional[str]:
@@ -94,10 +94,10 @@ def _examples(section: str) -> List[Example]:
     blocks = [(m.group(1).strip(), m.group(2)) for m in _BLOCK.finditer(section)]
     examples = []
     for i, (info, text) in enumerate(blocks):
-        if info.split()[:1] == ["lcn"]:
+        if info.split()[:1] in _INPUTS:
             results: List[Tuple[str, str]] = []
             for kind, result in blocks[i + 1:]:
-                if kind.split()[:1] == ["lcn"]:
+                if kind.split()[:1] in _INPUTS:
                     break
                 results.append((kind, result))
             examples.append(Example(info, text, results))
@@ -108,8 +108,10 @@ def _indented(text: str) -> str:
     return "".join(f"    {line}\n" for line in text.rstrip("\n").split("\n"))
 
 
+# The blocks of the specification that are inputs (the others are results).
+_INPUTS = (["lcn"], ["freecell"])
 _TITLES = {"diagnostics": "What lcnotation reports", "findings": "What lcn lint reports",
-           "fixed": "After lcn lint --fix"}
+           "fixed": "After lcn lint --fix", "check": "What lcn freecell check reports"}
 
 
 def explain(code: str) -> str:
@@ -121,7 +123,7 @@ def explain(code: str) -> str:
     out = [f"{code} ({family.split(' ')[0]}, {severity.value}): {summary}", ""]
     example = example_of(code)
     if example is not None:
-        how = example.info[len("lcn"):].strip()
+        how = example.info.partition(" ")[2].strip()
         out.append(f"Example ({how}):" if how else "Example:")
         out.append(_indented(example.text))
         for kind, result in example.results:

@@ -108,8 +108,8 @@ def documentation_url(code: str) -> str:
     return f"{INFORMATION_URI}/blob/main/spec/{document}#{code.lower()}"
 
 
-# The family's catalogue, as spec/diagnostics.md's first table names it.
-_DOCUMENTS = {"R": "rules.md"}
+# Where a family's codes are catalogued (spec/diagnostics.md names the documents).
+_DOCUMENTS = {"R": "rules.md", "F": "freecell.md"}
 
 
 def fix_record(d: Diagnostic, fix: Optional[Fix]) -> Optional[Dict[str, Any]]:
