@@ -91,16 +91,18 @@ def example_of(code: str) -> Optional[Example]:
 
 
 def _examples(section: str) -> List[Example]:
+    """The examples of a section: an input block (the section's first block
+    says which kind of block is an input), then its result blocks."""
     blocks = [(m.group(1).strip(), m.group(2)) for m in _BLOCK.finditer(section)]
-    examples = []
-    for i, (info, text) in enumerate(blocks):
-        if info.split()[:1] in _INPUTS:
-            results: List[Tuple[str, str]] = []
-            for kind, result in blocks[i + 1:]:
-                if kind.split()[:1] in _INPUTS:
-                    break
-                results.append((kind, result))
-            examples.append(Example(info, text, results))
+    if not blocks:
+        return []
+    inputs = {blocks[0][0].split(" ")[0]} | _INPUTS
+    examples: List[Example] = []
+    for info, text in blocks:
+        if info.split(" ")[0] in inputs:
+            examples.append(Example(info, text, []))
+        elif examples:
+            examples[-1].results.append((info, text))
     return examples
 
 
@@ -108,10 +110,11 @@ def _indented(text: str) -> str:
     return "".join(f"    {line}\n" for line in text.rstrip("\n").split("\n"))
 
 
-# The blocks of the specification that are inputs (the others are results).
-_INPUTS = (["lcn"], ["freecell"])
+# Blocks of the specification that are inputs (the others are results).
+_INPUTS = {"lcn", "freecell"}
 _TITLES = {"diagnostics": "What lcnotation reports", "findings": "What lcn lint reports",
-           "fixed": "After lcn lint --fix", "check": "What lcn freecell check reports"}
+           "fixed": "After lcn lint --fix", "check": "What lcn freecell check reports",
+           "import": "What lcn freecell import reports"}
 
 
 def explain(code: str) -> str:
@@ -123,7 +126,8 @@ def explain(code: str) -> str:
     out = [f"{code} ({family.split(' ')[0]}, {severity.value}): {summary}", ""]
     example = example_of(code)
     if example is not None:
-        how = example.info.partition(" ")[2].strip()
+        kind, _, words = example.info.partition(" ")
+        how = words.strip() if kind == "lcn" else example.info
         out.append(f"Example ({how}):" if how else "Example:")
         out.append(_indented(example.text))
         for kind, result in example.results:
