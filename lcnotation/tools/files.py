@@ -125,7 +125,7 @@ def atomic_writer(path: str) -> Iterator[IO[bytes]]:
                              or os.path.abspath(given).startswith(_DEVICE_FOLDERS)):
         # Nothing to replace, nor to undo once written: keep it all until the end.
         with tempfile.SpooledTemporaryFile(max_size=1 << 22) as buffer:
-            yield buffer  # type: ignore[misc]
+            yield buffer
             buffer.seek(0)
             with open(given, "wb") as handle:
                 shutil.copyfileobj(buffer, handle)

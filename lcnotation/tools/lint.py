@@ -21,7 +21,7 @@ from ..text.dialects import get_dialect
 from ..text.errors import Diagnostic, Severity
 from ..text.headers import DEFAULT_COLORS
 from ..text.lineends import as_lf, lone_cr_as_lf, newline_style
-from ..text.reader import _decoded_lines, _parse, split_games
+from ..text.reader import Piece, _decoded_lines, _parse, split_games
 from .style import Finding, Fix, StyleState, apply_fixes, check_style
 from .walk import iter_lcn_files
 from .newlines import CountingReader, mixed_line_ends
@@ -136,7 +136,7 @@ def _add_line_ends(report: FileReport, counted: CountingReader, config: LintConf
         report.findings.insert(at, Finding(mixed.diagnostic.with_path(report.path), mixed.fix))
 
 
-def lint_lines(lines: Iterable[object], path: str,
+def lint_lines(lines: Iterable[Piece], path: str,
                config: Optional[LintConfig] = None) -> FileReport:
     """Lint a stream of lines (as read by the reader) of the file ``path``."""
     config = config or LintConfig()
@@ -217,7 +217,7 @@ def _suppressed(findings: List[Finding], game: Game, config: LintConfig) -> List
     for c in _all_comments(game):
         m = _SUPPRESSION.search(c.text)
         if m is not None and c.span.known:
-            codes = None if m.group(1) is None else [
+            codes: Optional[Sequence[str]] = None if m.group(1) is None else [
                 code.strip().upper() for code in m.group(1).split(",") if code.strip()]
             rules.setdefault(c.span.line, []).append((c, codes))
     if not rules:

@@ -277,8 +277,9 @@ def _check_numbers(game: Game, text: str, offset: int, findings: List[Finding]) 
     numbered = [m for m in game.moves if m.number is not None and m.turn is not None]
     if not numbered:
         return
-    per_turn = sum(1 for m in numbered if m.number == m.turn + 1)
-    per_round = sum(1 for m in numbered if m.turn % 2 == 0 and m.number == m.turn // 2 + 1)
+    pairs = [(m.number or 0, m.turn or 0) for m in numbered]
+    per_turn = sum(1 for number, turn in pairs if number == turn + 1)
+    per_round = sum(1 for number, turn in pairs if turn % 2 == 0 and number == turn // 2 + 1)
     by_round = per_round > per_turn
     certain = not game.errors
     errors = sorted(e.span.start for e in game.errors if e.span.start >= 0)
