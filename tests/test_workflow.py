@@ -464,3 +464,13 @@ def test_json_carries_fixes_and_links(run, games):
         text = text[:edit["start"]] + edit["content"] + text[edit["end"]:]
     run("lint", "--fix", "w.lcn")
     assert text == (games / "w.lcn").read_text()
+
+
+def test_the_dialect_of_a_file_for_other_tools(tmp_path):
+    from lcnotation.tools.config import dialect_for_file
+    path = tmp_path / "a.lcn"
+    assert dialect_for_file(str(path), '[Round "1"]\n1. R3-D\n\n[Round "2"]\n1. r3x-d\n'
+                            ).name == "x-discard"
+    assert dialect_for_file(str(path), "1. R3-D\n").name == "v1"
+    (tmp_path / "pyproject.toml").write_text('[tool.lcnotation]\ndialect = "lower"\n')
+    assert dialect_for_file(str(path), "1. R3X-D\n").name == "lower"

@@ -17,11 +17,12 @@ from fnmatch import fnmatchcase
 from typing import Any, Dict, Mapping, Optional, Sequence, Tuple
 
 from .codes import ALL_CODES
-from ..text.dialects import DIALECTS
+from ..text.dialects import DIALECTS, Dialect
 from ..text.errors import NotationError
 from ..text.headers import parse_colors
 from .lint import LintConfig
-from .style import resolve_dialect
+from ..text.reader import _parse, split_games
+from .style import first_discard_marker, resolve_dialect
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -30,7 +31,7 @@ else:  # pragma: no cover - exercised on Python 3.10 only
 
 __all__ = ["ConfigError", "find_config", "load_config", "config_from_table", "parse_codes",
            "ProjectConfig", "ConfigCache", "load_project", "project_for", "config_for_file",
-           "resolve_dialect"]
+           "dialect_for_file", "resolve_dialect"]
 
 _LINT_KEYS = ("select", "ignore", "colors", "dialect")
 _KEYS = _LINT_KEYS + ("per-file-ignores", "exclude")
@@ -181,6 +182,26 @@ def project_for(path: str, explicit: Optional[str] = None,
     if project is None:
         project = cache.projects[key] = load_project(found)
     return project
+
+
+def dialect_for_file(path: str, text: str, explicit: Optional[str] = None,
+                     cache: Optional[ConfigCache] = None) -> Dialect:
+    """The dialect ``lcn lint`` and ``lcn fmt`` hold the file ``path`` to, its
+    text being ``text``: the configured one (see :func:`config_for_file`),
+    else the file's own spelling (:func:`resolve_dialect`: the marker of its
+    first discard).  An editor calls this to format or fix as ``lcn`` would.
+
+    >>> dialect_for_file("-", "1. R3-D 2. BHX-D").name
+    'x-discard'
+    """
+    configured = config_for_file(path, explicit, cache).dialect
+    if configured is not None:
+        return resolve_dialect(configured, None)
+    for part in split_games([text]):
+        marker = first_discard_marker(_parse(part, False, path), part.text, part.offset)
+        if marker is not None:
+            return resolve_dialect(None, marker)
+    return resolve_dialect(None, None)
 
 
 def config_for_file(path: str, explicit: Optional[str] = None,
