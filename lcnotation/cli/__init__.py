@@ -1,4 +1,5 @@
-"""The ``lcn`` command: lint, format, convert and score Lost Cities records.
+"""The ``lcn`` command: lint, format, convert and score Lost Cities records (and
+FreeCell ones, ``lcn freecell``).
 
 Run ``lcn --help`` or ``lcn COMMAND --help`` for the options; every error
 about the command line is one line on stderr and exit status 2.
