@@ -26,7 +26,7 @@ Move(placement=Placement(card=Card(color='B', rank=0), discard=True), draw=Draw(
 
 from __future__ import annotations
 
-from typing import Any, Dict, Literal, NamedTuple, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Any, Dict, Literal, NamedTuple, Optional, Tuple, Union
 
 from .errors import NotationError
 from .span import NO_SPAN, Span
@@ -187,7 +187,6 @@ class Header(NamedTuple):
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..game.state import GameState
-    from .errors import NotationError
 
 
 class Game(NamedTuple):
