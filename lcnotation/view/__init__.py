@@ -61,7 +61,7 @@ def game_data(game: Game, layout_index: int, *, path: Optional[str] = None,
                       _changed_slots(before, after), _changed_texts(before, after),
                       [list(m) for m in after.marks]])
         before = after
-    starts = [m.span.start if m.span is not None else 0 for m in game.moves]
+    starts = [m.span.start for m in game.moves]
     diagnostics: List[List[object]] = []
     for d in report.diagnostics:
         # A diagnostic without a position (line 0) belongs to the start.
