@@ -256,10 +256,13 @@ def broken(seed: int):
     return parse_game("\n".join(lines))
 
 
-def test_keyboard(pages):
+def test_keyboard_and_buttons(pages):
     games = list(read_games(MATCH))
     page = pages(games, "keys")
     n = len(games[0].moves)
+    for button, at in (("#last", n), ("#prev", n - 1), ("#first", 0), ("#prev", 0)):
+        page.click(button)
+        assert shown(page)["at"] == at, button
     steps = [("End", n), ("ArrowLeft", n - 1), ("Home", 0), ("ArrowRight", 1),
              ("ArrowRight", 2), ("ArrowLeft", 1), ("ArrowLeft", 0), ("ArrowLeft", 0)]
     for key, at in steps:
