@@ -218,6 +218,12 @@ def refused_for_errors(source: SourceFile, path: str, done: str,
 
 
 
+def configured_colors() -> Tuple[str, ...]:
+    """The colours of games without a Colors header, as ``lcn lint`` takes them:
+    from the nearest ``[tool.lcnotation]`` table (raises ConfigError when it is wrong)."""
+    return load_config(find_config(".")).colors
+
+
 def read_records(path: str) -> Optional[List[Game]]:
     """The games of ``path`` (or standard input); None, with a message, when it
     cannot be read.  Games with syntax errors are kept: what could be read of
