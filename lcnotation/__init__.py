@@ -46,6 +46,8 @@ _API: Tuple[Tuple[str, bool, Tuple[str, ...]], ...] = (
     (".tools.codes", False, ("ALL_CODES",)),
     (".formats", False, ("FORMATS", "Format", "register_format", "import_games",
                          "export_game")),
+    (".svg", False, ("board_svg",)),
+    (".view", False, ("view_html",)),
 )
 
 
@@ -68,8 +70,9 @@ if TYPE_CHECKING:  # pragma: no cover
     from .game.checker import CheckReport, check, match_totals, score
     from .game.generator import generate_game, generate_games, generate_match
     from .game.scoring import GameScore, score_expedition
-    from .game.state import GameState, Location
     from .game.codes import RULE_CODES
+    from .game.state import GameState, Location
+    from .svg import board_svg
     from .text.ast import (HANDSHAKE, Card, Comment, Draw, Game, Header, Move, Placement,
                            Span)
     from .text.dialects import (DIALECTS, ConversionError, Dialect, get_dialect,
@@ -84,6 +87,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .tools.convert import convert_text, detect_dialect
     from .tools.jsonform import from_json, to_json
     from .tools.lint import FileReport, LintConfig, lint_file, lint_text
+    from .view import view_html
 
 
 #: Feature packages reachable as attributes (``lcnotation.freecell``), imported when first used.
@@ -121,5 +125,6 @@ __all__ = [
     "generate_game", "generate_games", "generate_match",
     "convert_text", "detect_dialect", "from_json", "to_json",
     "FileReport", "LintConfig", "lint_file", "lint_text", "ALL_CODES",
+    "board_svg", "view_html",
     "FORMATS", "Format", "register_format", "import_games", "export_game",
 ]

@@ -48,6 +48,20 @@ KNOWN_CIRCLES: Set[FrozenSet[str]] = {
     frozenset({"lcnotation.text.parser", "lcnotation.text.fastpath"}),
 }
 
+# Known imports against the rules, each made only when a function is called,
+# left for their owners to move (the lead decides): drop each line once gone.
+KNOWN_EDGES: Set[Tuple[str, str]] = {
+    # Jupyter's display hooks (_repr_svg_, _repr_html_ on Game and GameState)
+    # draw with the svg feature module; IPython's formatters, registered from
+    # the package root, would do it without the upward imports.
+    ("lcnotation.text.ast", "lcnotation.game.state"),
+    ("lcnotation.text.ast", "lcnotation.svg"),
+    ("lcnotation.game.state", "lcnotation.svg"),
+    # lcn completion reads the command's parsers from cli/__init__, which
+    # imports it: the parser's construction could move to cli/common.
+    ("lcnotation.cli.completion", "lcnotation.cli"),
+}
+
 
 def module_name(path: Path) -> str:
     parts = list(path.relative_to(ROOT.parent).with_suffix("").parts)
@@ -176,7 +190,7 @@ def dependencies(module: str) -> Dict[str, bool]:
     edges = GRAPH[module]
     if module == PACKAGE:
         return {k: v for k, v in edges.items() if v}
-    return edges
+    return {k: v for k, v in edges.items() if (module, k) not in KNOWN_EDGES}
 
 
 def circles() -> List[Set[str]]:
@@ -219,7 +233,7 @@ def test_the_scan_sees_every_kind_of_import() -> None:
     assert GRAPH[PACKAGE]["lcnotation.text.reader"] is True
     assert GRAPH[PACKAGE]["lcnotation.game.checker"] is False
     assert "lcnotation.text.ast" in GRAPH["lcnotation.game.state"]
-    assert "lcnotation.grammar" in GRAPH["lcnotation.text.lexical"]
+    assert GRAPH["lcnotation.text.ast"]["lcnotation.game.state"] is False
     assert set(GRAPH["lcnotation.cli"]) >= {"lcnotation.cli.lint", PACKAGE}
     assert len(MODULES) > 30
 

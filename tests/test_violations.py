@@ -11,6 +11,7 @@ from lcnotation.game.checker import check
 from lcnotation.game.state import GameState
 from lcnotation.text.ast import Card
 from lcnotation.text.reader import parse_game, parse_move
+from lcnotation.text.span import NO_SPAN
 
 KINDS = [k for k in vars(v).values()
          if isinstance(k, type) and issubclass(k, v.Violation) and k is not v.Violation]
@@ -23,17 +24,18 @@ def test_every_rule_code_has_a_kind_and_every_kind_a_code() -> None:
 
 
 def test_a_violation_is_a_value() -> None:
-    a = v.NotHigher(None, 2, "North", Card("R", 4), 7)
-    b = v.NotHigher(None, 2, "North", Card("R", 4), 7)
+    a = v.NotHigher(NO_SPAN, 2, "North", Card("R", 4), 7)
+    b = v.NotHigher(NO_SPAN, 2, "North", Card("R", 4), 7)
     assert a == b and hash(a) == hash(b) and len({a, b}) == 1
-    assert a != v.NotHigher(None, 2, "North", Card("R", 4), 8)
-    assert a != v.DrawBack(None, 2, "North", Card("R", 4))
+    assert a != v.NotHigher(NO_SPAN, 2, "North", Card("R", 4), 8)
+    assert a != v.DrawBack(NO_SPAN, 2, "North", Card("R", 4))
     assert pickle.loads(pickle.dumps(a)) == a
     with pytest.raises(AttributeError, match="read-only"):
         a.last = 3
     moved = a.at(parse_move("R4-B").span)
-    assert moved.span is not None and moved.last == 7 and a.span is None
-    assert repr(a) == ("NotHigher(span=None, turn=2, player='North', "
+    assert moved.span.known and moved.last == 7 and not a.span.known
+    assert repr(a) == ("NotHigher(span=Span(line=0, column=0, end_line=0, end_column=0, "
+                       "start=0, end=0), turn=2, player='North', "
                        "card=Card(color='R', rank=4), last=7)")
 
 

@@ -29,9 +29,10 @@ from ..text.ast import Game, Header, Span
 from ..text.errors import Diagnostic, NotationError, Severity
 from ..text.headers import DEFAULT_COLORS, parse_result
 from .scoring import GameScore
+from ..text.span import NO_SPAN, first_known
+from .codes import RULE_CODES
 from .setup import read_setup
 from .state import GameState
-from .codes import RULE_CODES
 
 __all__ = ["RULE_CODES", "CheckReport", "check", "score", "match_totals"]
 
@@ -100,10 +101,10 @@ def _position(d: Diagnostic) -> int:
     return d.span.start
 
 
-def _end_of(span: Optional[Span]) -> Optional[Span]:
+def _end_of(span: Span) -> Span:
     """An empty span just after ``span``."""
-    if span is None:
-        return None
+    if not span.known:
+        return NO_SPAN
     return span._replace(line=span.end_line, column=span.end_column, start=span.end)
 
 
@@ -121,7 +122,7 @@ def _check_result(header: Header, state: GameState, score: GameScore) -> List[Di
         return []
     from .violations import WrongResult
 
-    return [WrongResult(header.value_span or header.span, None, claimed, actual,
+    return [WrongResult(first_known(header.value_span, header.span), None, claimed, actual,
                         state.players).to_diagnostic()]
 
 

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Dict, Iterable, List, NamedTuple, Optional, Se
 from ..text.ast import HANDSHAKE, Card, Game, Header, Span
 from ..text.errors import Diagnostic, NotationError
 from ..text.headers import DEFAULT_COLORS, parse_cards, parse_colors
+from ..text.span import NO_SPAN, first_known
 from ..text.lexical import COLOR_LETTERS, LEXICON, RANK_OF, RANKS
 
 if TYPE_CHECKING:
@@ -93,23 +94,23 @@ def deal_problems(colors: Sequence[str], parts: Dict[str, Optional[Deal]]
         if cards is None:
             continue
         if len(cards) != expected[part]:
-            problems.append(DealSize(None, None, part, len(cards), expected[part]))
+            problems.append(DealSize(NO_SPAN, None, part, len(cards), expected[part]))
         for i, key in enumerate(cards):
             c, r = key
             if c not in known:
-                problems.append(NotInDeck(None, None, part, i, Card(c, r), colors))
+                problems.append(NotInDeck(NO_SPAN, None, part, i, Card(c, r), colors))
                 continue
             n = seen[key] = seen.get(key, 0) + 1
             where = dealt_in.setdefault(key, {})
             where[part] = None
             if n > COPIES[r]:
-                problems.append(DealtTooOften(None, None, part, i, Card(c, r), n,
+                problems.append(DealtTooOften(NO_SPAN, None, part, i, Card(c, r), n,
                                               tuple(where)))
     if all(parts.get(k) is not None for k in expected):
         missing = tuple(Card(c, r) for c in colors for r in RANKS
                         for _ in range(COPIES[r] - seen.get((c, r), 0)))
         if missing:
-            problems.append(DealMisses(None, None, missing))
+            problems.append(DealMisses(NO_SPAN, None, missing))
     return problems
 
 
@@ -154,8 +155,8 @@ def _colors_of(header: Header) -> Tuple[str, ...]:
     return colors
 
 
-def _where(header: Header) -> Optional[Span]:
-    return header.value_span or header.span
+def _where(header: Header) -> Span:
+    return first_known(header.value_span, header.span)
 
 
 def read_setup(game: Game, default_colors: Tuple[str, ...] = DEFAULT_COLORS) -> Setup:
@@ -217,8 +218,7 @@ def read_setup(game: Game, default_colors: Tuple[str, ...] = DEFAULT_COLORS) -> 
     return Setup(colors, (first, second), hands, deck, tuple(diagnostics))
 
 
-def _card_span(header: Header, index: int, read: Dict[str, Tuple[Card, ...]]
-               ) -> Optional[Span]:
+def _card_span(header: Header, index: int, read: Dict[str, Tuple[Card, ...]]) -> Span:
     """The position of card ``index`` of a deal header (the header's value for -1);
     ``read`` keeps the cards of the headers already read."""
     if index >= 0:
@@ -228,7 +228,6 @@ def _card_span(header: Header, index: int, read: Dict[str, Tuple[Card, ...]]
                 cards = read[header.name] = tuple(parse_cards(header))
             except NotationError:
                 cards = read[header.name] = ()
-        span = cards[index].span if index < len(cards) else None
-        if span is not None:
-            return span
+        if index < len(cards) and cards[index].span.known:
+            return cards[index].span
     return _where(header)

@@ -10,11 +10,11 @@ and summary, are :data:`lcnotation.game.codes.RULE_CODES`.  This module is
 imported on the first violation: a clean record never loads it.
 
 >>> from lcnotation.text.ast import Card
->>> v = NotHigher(None, 2, "North", Card("R", 4), 7)
+>>> v = NotHigher(NO_SPAN, 2, "North", Card("R", 4), 7)
 >>> v.code, v.message
 ('R101', "Red 4 cannot follow Red 7 on North's expedition: number cards must go up")
->>> v == NotHigher(None, 2, "North", Card("R", 4), 7), v.at(None) == v, v.at(None) is v
-(True, True, False)
+>>> v == NotHigher(NO_SPAN, 2, "North", Card("R", 4), 7), v.at(NO_SPAN) is v
+(True, False)
 >>> print(v.to_diagnostic())
 0:0: R101 Red 4 cannot follow Red 7 on North's expedition: number cards must go up
 """
@@ -23,18 +23,17 @@ from __future__ import annotations
 
 from typing import ClassVar, Dict, Optional, Tuple, Type, TypeVar
 
-from ..text.ast import HANDSHAKE, Card, Span
+from ..text.ast import HANDSHAKE, Card
 from ..text.errors import Diagnostic, Severity
+from ..text.span import NO_SPAN, Span
 from .codes import RULE_CODES
 
-__all__ = ["NO_SPAN", "Violation", "card_name", "color_name",
+__all__ = ["Violation", "card_name", "color_name",
            "NotHigher", "HandshakeTooLate", "OnTable", "HeldByOther", "NotHeld",
            "OutsideColors", "EmptyPile", "DrawBack", "AfterEnd", "Incomplete",
            "DealSize", "NotInDeck", "DealtTooOften", "DealMisses", "WrongResult",
            "ColorCount"]
 
-#: The position of a diagnostic about a node that was not read from text.
-NO_SPAN = Span(0, 0, 0, 0, 0, 0)
 
 _COLOR_NAMES = {"R": "Red", "G": "Green", "W": "White", "B": "Blue", "Y": "Yellow",
                 "K": "Black", "P": "Purple"}
@@ -66,8 +65,8 @@ def _cards(count: int) -> str:
 
 
 class Violation:
-    """A rule broken: ``span`` is where (None until known, or for a node not read
-    from text), ``turn`` the 0-based turn of the move concerned (None for the
+    """A rule broken: ``span`` is where (:data:`~lcnotation.text.span.NO_SPAN` until
+    known, or for a node not read from text), ``turn`` the 0-based turn of the move concerned (None for the
     headers); each kind adds the facts its wording needs.
 
     Violations are values: read-only, equal when of the same kind with the same
@@ -80,7 +79,7 @@ class Violation:
     span: Optional[Span]
     turn: Optional[int]
 
-    def _fill(self, span: Optional[Span], turn: Optional[int], **facts: object) -> None:
+    def _fill(self, span: Span, turn: Optional[int], **facts: object) -> None:
         put = object.__setattr__
         put(self, "span", span)
         put(self, "turn", turn)
@@ -106,7 +105,7 @@ class Violation:
         facts = ", ".join(f"{name}={getattr(self, name)!r}" for name in _names(type(self)))
         return f"{type(self).__name__}({facts})"
 
-    def at(self: _V, span: Optional[Span]) -> _V:
+    def at(self: _V, span: Span) -> _V:
         """This violation at ``span``."""
         return _rebuild(type(self), (span,) + self._facts()[1:])
 
@@ -123,8 +122,7 @@ class Violation:
         raise NotImplementedError
 
     def to_diagnostic(self) -> Diagnostic:
-        return Diagnostic(self.code, self.message, self.span or NO_SPAN, self.severity,
-                          None, self.turn)
+        return Diagnostic(self.code, self.message, self.span, self.severity, None, self.turn)
 
 
 _V = TypeVar("_V", bound=Violation)
@@ -155,7 +153,7 @@ class NotHigher(Violation):
     card: Card
     last: int
 
-    def __init__(self, span: Optional[Span], turn: Optional[int],
+    def __init__(self, span: Span, turn: Optional[int],
                  player: str, card: Card, last: int) -> None:
         self._fill(span, turn, player=player, card=card, last=last)
 
@@ -174,7 +172,7 @@ class HandshakeTooLate(Violation):
     color: str
     last: int
 
-    def __init__(self, span: Optional[Span], turn: Optional[int],
+    def __init__(self, span: Span, turn: Optional[int],
                  player: str, color: str, last: int) -> None:
         self._fill(span, turn, player=player, color=color, last=last)
 
@@ -194,7 +192,7 @@ class OnTable(Violation):
     card: Card
     place: str
 
-    def __init__(self, span: Optional[Span], turn: Optional[int],
+    def __init__(self, span: Span, turn: Optional[int],
                  player: str, card: Card, place: str) -> None:
         self._fill(span, turn, player=player, card=card, place=place)
 
@@ -223,7 +221,7 @@ class HeldByOther(Violation):
     card: Card
     holder: str
 
-    def __init__(self, span: Optional[Span], turn: Optional[int],
+    def __init__(self, span: Span, turn: Optional[int],
                  player: str, card: Card, holder: str) -> None:
         self._fill(span, turn, player=player, card=card, holder=holder)
 
@@ -242,7 +240,7 @@ class NotHeld(Violation):
     card: Card
     hand: Optional[Tuple[Card, ...]]
 
-    def __init__(self, span: Optional[Span], turn: Optional[int],
+    def __init__(self, span: Span, turn: Optional[int],
                  player: str, card: Card, hand: Optional[Tuple[Card, ...]]) -> None:
         self._fill(span, turn, player=player, card=card, hand=hand)
 
@@ -269,7 +267,7 @@ class OutsideColors(Violation):
     card: Optional[Card]
     colors: Tuple[str, ...]
 
-    def __init__(self, span: Optional[Span], turn: Optional[int],
+    def __init__(self, span: Span, turn: Optional[int],
                  player: str, action: str, color: str, card: Optional[Card],
                  colors: Tuple[str, ...]) -> None:
         self._fill(span, turn, player=player, action=action, color=color, card=card,
@@ -289,7 +287,7 @@ class EmptyPile(Violation):
     player: str
     color: str
 
-    def __init__(self, span: Optional[Span], turn: Optional[int],
+    def __init__(self, span: Span, turn: Optional[int],
                  player: str, color: str) -> None:
         self._fill(span, turn, player=player, color=color)
 
@@ -305,7 +303,7 @@ class DrawBack(Violation):
     player: str
     card: Card
 
-    def __init__(self, span: Optional[Span], turn: Optional[int],
+    def __init__(self, span: Span, turn: Optional[int],
                  player: str, card: Card) -> None:
         self._fill(span, turn, player=player, card=card)
 
@@ -324,7 +322,7 @@ class AfterEnd(Violation):
     end_turn: Optional[int]
     rest: int
 
-    def __init__(self, span: Optional[Span], turn: Optional[int],
+    def __init__(self, span: Span, turn: Optional[int],
                  end_turn: Optional[int], rest: int) -> None:
         self._fill(span, turn, end_turn=end_turn, rest=rest)
 
@@ -346,7 +344,7 @@ class Incomplete(Violation):
     low: int
     high: int
 
-    def __init__(self, span: Optional[Span], turn: Optional[int], low: int, high: int) -> None:
+    def __init__(self, span: Span, turn: Optional[int], low: int, high: int) -> None:
         self._fill(span, turn, low=low, high=high)
 
     @property
@@ -369,7 +367,7 @@ class DealSize(Violation):
     count: int
     expected: int
 
-    def __init__(self, span: Optional[Span], turn: Optional[int],
+    def __init__(self, span: Span, turn: Optional[int],
                  part: str, count: int, expected: int) -> None:
         self._fill(span, turn, part=part, count=count, expected=expected)
 
@@ -390,7 +388,7 @@ class NotInDeck(Violation):
     card: Card
     colors: Tuple[str, ...]
 
-    def __init__(self, span: Optional[Span], turn: Optional[int],
+    def __init__(self, span: Span, turn: Optional[int],
                  part: str, index: int, card: Card, colors: Tuple[str, ...]) -> None:
         self._fill(span, turn, part=part, index=index, card=card, colors=colors)
 
@@ -411,7 +409,7 @@ class DealtTooOften(Violation):
     times: int
     parts: Tuple[str, ...]
 
-    def __init__(self, span: Optional[Span], turn: Optional[int],
+    def __init__(self, span: Span, turn: Optional[int],
                  part: str, index: int, card: Card, times: int,
                  parts: Tuple[str, ...]) -> None:
         self._fill(span, turn, part=part, index=index, card=card, times=times, parts=parts)
@@ -434,7 +432,7 @@ class DealMisses(Violation):
     __slots__ = ("missing",)
     missing: Tuple[Card, ...]
 
-    def __init__(self, span: Optional[Span], turn: Optional[int],
+    def __init__(self, span: Span, turn: Optional[int],
                  missing: Tuple[Card, ...]) -> None:
         self._fill(span, turn, missing=missing)
 
@@ -453,7 +451,7 @@ class WrongResult(Violation):
     actual: Tuple[int, int]
     players: Tuple[str, str]
 
-    def __init__(self, span: Optional[Span], turn: Optional[int],
+    def __init__(self, span: Span, turn: Optional[int],
                  claimed: Tuple[int, int], actual: Tuple[int, int],
                  players: Tuple[str, str]) -> None:
         self._fill(span, turn, claimed=claimed, actual=actual, players=players)
@@ -471,7 +469,7 @@ class ColorCount(Violation):
     __slots__ = ("count",)
     count: int
 
-    def __init__(self, span: Optional[Span], turn: Optional[int], count: int) -> None:
+    def __init__(self, span: Span, turn: Optional[int], count: int) -> None:
         self._fill(span, turn, count=count)
 
     @property

@@ -38,6 +38,7 @@ from typing import (BinaryIO, Dict, Iterable, Iterator, List, NamedTuple, Option
                     Sequence, Tuple, Union)
 
 from ..text.ast import Comment, Game, Header, Move, Span
+from ..text.span import first_known
 from ..text.dialects import DIALECTS, ConversionError, Dialect, get_dialect
 from ..text.errors import NotationError
 from ..text.formatter import format_card, format_games, format_move
@@ -143,7 +144,7 @@ def _colors_text(d: Dialect) -> str:
     return " ".join(d.colors or "")
 
 
-def _unwritable(game: Game, d: Dialect) -> Iterator[Tuple[JSONPath, str, str, Optional[Span]]]:
+def _unwritable(game: Game, d: Dialect) -> Iterator[Tuple[JSONPath, str, str, Span]]:
     """What ``d`` cannot express in ``game``: (JSON path within the game, code,
     message, span when the game was read from text)."""
     if d.colors is not None:
@@ -160,8 +161,7 @@ def _unwritable(game: Game, d: Dialect) -> Iterator[Tuple[JSONPath, str, str, Op
                     yield (key, k, "comments", c), "C102", message, comment.span
 
 
-def _unwritable_colors(game: Game, d: Dialect) -> Iterator[Tuple[JSONPath, str, str,
-                                                                 Optional[Span]]]:
+def _unwritable_colors(game: Game, d: Dialect) -> Iterator[Tuple[JSONPath, str, str, Span]]:
     allowed = d.colors or ""
     tail = f"which the {d.name} dialect cannot write (its colours: {_colors_text(d)})"
     for k, header in enumerate(game.headers):
@@ -177,7 +177,7 @@ def _unwritable_colors(game: Game, d: Dialect) -> Iterator[Tuple[JSONPath, str, 
                     if card.color not in allowed:
                         yield (where, "C101", f"the {header.name} header holds "
                                f"{format_card(card)}, a card of the colour {card.color}, "
-                               f"{tail}", card.span or header.span)
+                               f"{tail}", first_known(card.span, header.span))
         except NotationError:
             continue  # a malformed value is the linter's to report; it is kept as written
     for j, move in enumerate(game.moves):
@@ -188,9 +188,9 @@ def _unwritable_colors(game: Game, d: Dialect) -> Iterator[Tuple[JSONPath, str, 
                 break
 
 
-def _letter_span(header: Header, letter: str) -> Optional[Span]:
+def _letter_span(header: Header, letter: str) -> Span:
     span = header.value_span
-    if span is None or span.length != len(header.value):
+    if not span.known or span.length != len(header.value):
         return header.span
     i = header.value.upper().index(letter)
     return Span(span.line, span.column + i, span.line, span.column + i + 1,
@@ -227,7 +227,7 @@ def _problems(part: _Part, source: Optional[_Target], target: _Target,
         found.extend(_misspelt(part, source, path))
     if isinstance(target, Dialect):
         for _, code, message, span in _unwritable(part.game, target):
-            found.append(_error(part, code, message, span or part.game.span, path))
+            found.append(_error(part, code, message, first_known(span, part.game.span), path))
     found.sort(key=lambda e: e.span.start)
     return found
 
@@ -514,8 +514,10 @@ def detect_dialect(text: str, games: Optional[Iterable[Game]] = None) -> Detecti
 
     The syntax tree does not keep spellings, so the text is needed; pass
     ``games`` when they were already read from this very text (with
-    :func:`~lcnotation.text.reader.parse_games`) to save reading it again.
-    Unreadable moves are not counted.
+    :func:`~lcnotation.text.reader.parse_games`) to save reading it again
+    (games without positions, built by hand or read from JSON, cannot say
+    where their moves are written: the text is read then).  Unreadable moves
+    are not counted.
 
     >>> detect_dialect("1. R3-D 2. BHX-D").dialect
     'x-discard'
@@ -564,6 +566,8 @@ def _written_moves(text: str, games: Optional[Iterable[Game]]
                    ) -> Iterator[Tuple[str, Move, Span]]:
     """(move as written, move, span in the text) for every readable move."""
     if games is not None:
+        games = list(games)
+    if games is not None and all(m.span.known for g in games for m in g.moves):
         for game in games:
             for move in game.moves:
                 yield text[move.span.start:move.span.end], move, move.span
