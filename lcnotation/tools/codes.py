@@ -1,8 +1,8 @@
 """Every diagnostic code lcnotation reports, by family.
 
 - ``N``: notation (syntax), from the reader and the header-value parsers
-  (``N100`` is the code of a :class:`~lcnotation.text.errors.NotationError`
-  made without a more specific one);
+  (``N100``, the default code of a :class:`~lcnotation.text.errors.NotationError`
+  a program makes itself, is never reported by lcnotation and not listed);
 - ``R``: rules, from the checker;
 - ``S``: style, from the linter;
 - ``C``: conversion, when a conversion would lose information or guess;
@@ -64,7 +64,6 @@ _ERROR = Severity.ERROR
 #: code -> (severity, summary)
 ALL_CODES: Dict[str, Tuple[Severity, str]] = {
     **{code: (_ERROR, summary) for code, summary in SYNTAX_CODES.items()},
-    "N100": (_ERROR, "a notation error without a more specific code"),
     **RULE_CODES,
     **STYLE_CODES,
     **{code: (_ERROR, summary) for code, summary in CONVERSION_CODES.items()},
