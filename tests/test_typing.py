@@ -38,3 +38,24 @@ def test_the_text_layer_and_a_user_script_pass_mypy_strict(tmp_path: Path) -> No
     errors = [line for line in done.stdout.splitlines() if ": error:" in line]
     assert len(errors) == 1, done.stdout + done.stderr
     assert errors[0].startswith(str(wrong)) and "Incompatible types in assignment" in errors[0]
+
+
+# The game layer, the public API and the modules of issue #12's game-layer part.
+GAME_PART = ["lcnotation/game", "lcnotation/__init__.py", "lcnotation/tools/codes.py",
+             "lcnotation/tools/convert.py", "lcnotation/cli/convert.py"]
+
+
+def test_the_game_layer_and_the_api_pass_mypy_strict(tmp_path: Path) -> None:
+    pytest.importorskip("mypy")
+    done = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--follow-imports=silent",
+         "--cache-dir", str(tmp_path / "cache"), *GAME_PART],
+        cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0 and "Success" in done.stdout, done.stdout + done.stderr
+
+
+def test_the_game_layer_and_the_api_pass_pyright() -> None:
+    pytest.importorskip("pyright")
+    done = subprocess.run([sys.executable, "-m", "pyright", *GAME_PART], cwd=ROOT,
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0 and "0 errors" in done.stdout, done.stdout + done.stderr
