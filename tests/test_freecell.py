@@ -470,8 +470,38 @@ def test_format_reflows_and_keeps_comments() -> None:
 def test_the_package_is_an_attribute_of_lcnotation() -> None:
     import subprocess
     import sys
-    code = ("import lcnotation as lcn; r = lcn.freecell.parse(lcn.freecell.deal(3)); "
-            "print(lcn.freecell.check(r).verdict, lcn.freecell.format(r) == lcn.freecell.deal(3))")
+    code = ("import lcnotation as lcn; fc = lcn.freecell; r = fc.parse(fc.deal(3)); "
+            "print(fc.check(r).verdict, fc.format(r) == fc.deal(3))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
     assert out == "not_won True\n"
+
+
+def test_a_real_supermove_made_one_card_over_the_limit() -> None:
+    # Find a multi-card move onto a card made at exactly the limit with no empty
+    # column; one more occupied freecell before it makes it one card too many.
+    for n in (1, 4, 617):
+        text = solved(n)
+        record = parse(text)
+        seen = positions_before(text)
+        for index, move in enumerate(record.moves):
+            before = seen[index]
+            if not (move.source.isdigit() and move.target.isdigit()):
+                continue
+            if not before.columns[int(move.target) - 1] or before.empty_columns():
+                continue
+            carried = before.copy().play(move.source, move.target, move.single)
+            if carried < 2 or carried != before.limit(into_empty=False):
+                continue
+            cell = "abcd"[before.freecells.index(None)]
+            other = next(str(i + 1) for i, c in enumerate(before.columns)
+                         if c and str(i + 1) not in (move.source, move.target))
+            span = move.span
+            mutated = text[:span.start] + f" {other}{cell}" + text[span.start:]
+            result = verdict(mutated)
+            assert (result.verdict, result.first_bad_move) == ("illegal", index + 1)
+            assert [d.code for d in result.diagnostics] == ["F305"]
+            assert f"the {carried} cards" in result.diagnostics[0].message
+            assert f"more than the {carried - 1}" in result.diagnostics[0].message
+            return
+    pytest.fail("no supermove at the limit in the solutions")

@@ -131,3 +131,10 @@ def test_fmt_in_place_check_and_stdin(run, tmp_path) -> None:
     assert r.status == 0 and r.out == "  -  -  -  +\nJD KD\n 1h2h\n"
     r = run("freecell", "fmt", write(tmp_path, "bad.txt", "JD 6X\n"))
     assert r.status == 1 and "not formatted" in r.err and "F101" in r.err
+
+
+def test_an_action_is_required(run) -> None:
+    r = run("freecell")
+    assert r.status == 2 and "ACTION" in r.err
+    r = run("freecell", "shuffle")
+    assert r.status == 2 and "invalid choice" in r.err

@@ -77,3 +77,28 @@ def test_a_solution_of_another_deal_is_refused() -> None:
 def test_deal_11982_has_no_solution_and_reads_as_not_won() -> None:
     assert "I could not solve this game." in solve(11982, "-sn")
     assert freecell.check(freecell.parse(freecell.deal(11982))).verdict == "not_won"
+
+
+def test_a_mid_game_board_imports_with_its_freecells_and_home_piles() -> None:
+    from lcnotation.freecell.state import Position
+
+    record = freecell.parse((DATA / "deal-1.txt").read_text())
+    position = Position.fresh(deal(1))
+    position.automove()
+    for move in record.moves[:12]:
+        position.play(move.source, move.target, move.single)
+        position.automove()
+    ranks = "0A23456789TJQK"
+    board = "".join([
+        "Foundations: " + " ".join(f"{s}-{ranks[position.homes[s]]}" for s in "HCDS") + "\n",
+        "Freecells: " + " ".join(str(c) if c else "-" for c in position.freecells) + "\n",
+        *(": " + " ".join(map(str, column)) + "\n" for column in position.columns)])
+    tool = require("fc-solve", "solutions to import")
+    output = subprocess.run([tool, "-m", "-p", "-t", "-sam", "-sn"], input=board,
+                            capture_output=True, text=True, check=True, env=ENV).stdout
+    imported = freecell.parse(import_fc_solve(output))
+    assert imported.game is None
+    assert [str(f.card) for f in imported.home.freecells] == [
+        str(c) for c in position.freecells]
+    result = freecell.check(imported)
+    assert result.verdict == "won", result.diagnostics

@@ -99,3 +99,47 @@ def test_any_layout_of_a_record_formats_to_the_canonical_one(
     assert freecell.format(record) == canonical
     assert freecell.format(freecell.parse(canonical)) == canonical
     assert freecell.check(record).position == freecell.check(freecell.parse(canonical)).position
+
+
+_PIECES = st.sampled_from(["JD", "KS", "AH", "6X", "BB", "  ", " ", "-", "=", "+", ".", "[",
+                           "]", "??", "5a", "1h", "Game #", "617", "-1", "99999999999",
+                           "\n", "\r\n", "\r", "\t", "x", "\x00", "\ufeff"])
+
+
+@given(st.lists(_PIECES, max_size=60).map("".join) | st.text(max_size=80))
+@examples(200)
+def test_any_text_reads_and_checks_without_an_exception(text: str) -> None:
+    record = freecell.parse(text)
+    result = freecell.check(record)
+    assert result.verdict in freecell.VERDICTS
+    for d in result.diagnostics:
+        assert 1 <= d.line and 1 <= d.column and d.code in freecell.FREECELL_CODES
+    if not any(d.severity.value == "error" for d in record.errors):
+        canonical = freecell.format(record)
+        assert freecell.parse(canonical).meaning() == record.meaning()
+        assert freecell.format(freecell.parse(canonical)) == canonical
+
+
+_LINE_PIECES = st.sampled_from(["JD", "6X", "KS", "  ", " ", ".", "5a", ".1h", " 2h", "[",
+                                "]", "x", "\t", "a", "h"])
+
+
+@given(st.lists(_LINE_PIECES, max_size=14).map("".join))
+@examples(200)
+def test_fast_paths_read_lines_as_the_grammar_does(text: str) -> None:
+    from lark.exceptions import UnexpectedInput
+
+    from lcnotation.freecell import parser
+
+    text = text.rstrip(" \t")
+    try:
+        parser._lark().parse(text, start="column_line")
+        is_columns = True
+    except UnexpectedInput:
+        is_columns = False
+    assert (text != "" and parser._fast_cells().fullmatch(text) is not None) == is_columns
+    if parser._fast_moves().fullmatch(text):
+        tree = parser._lark().parse(text, start="solution_line")
+        tokens = list(tree.scan_values(lambda v: True))
+        assert [t.type for t in tokens] == ["MOVE"] * (len(text) // 3)
+        assert [str(t) for t in tokens] == [text[i:i + 3] for i in range(0, len(text), 3)]

@@ -126,10 +126,11 @@ class Record:
     """A whole record.
 
     ``home`` is the freecell+home line (all empty, without a span, when the
-    record has none or an empty one).  ``columns`` always holds eight columns, each from its deepest card to its
-    top.  ``moves`` are all explicit moves in order; ``marker`` is the index of
-    the move the depicted layout stands before (``len(moves)`` for ``[??]``),
-    None without a marker.  ``errors`` are what the reader found wrong.
+    record has none or an empty one).  ``columns`` always holds eight columns,
+    each from its deepest card to its top.  ``moves`` are all explicit moves in
+    order; ``marker`` is the index of the move the depicted layout stands
+    before (``len(moves)`` for ``[??]``), None without a marker.  ``errors``
+    are what the reader found wrong.
     """
 
     game: Optional[GameLine]

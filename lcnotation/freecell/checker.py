@@ -158,14 +158,13 @@ class _Checker:
         """Play ``moves`` (numbered from ``first``); the index of the first illegal
         one (None if all are legal) and the position reached (before it)."""
         for offset, move in enumerate(moves):
-            before = position.copy()
-            try:
+            try:  # an illegal move leaves the position as it was
                 position.play(move.source, move.target, move.single)
             except IllegalMove as exc:
                 index = first + offset
                 self.report(exc.code, f"move {index + 1} ({move}) is illegal: {exc.reason}",
                             move.span, index)
-                return index, before
+                return index, position
             position.automove()
         return None, position
 

@@ -45,6 +45,25 @@ def _lark() -> Lark:
                 start=["game_line", "home_line", "column_line", "solution_line"])
 
 
+def _terminal(name: str) -> str:
+    return _lark().get_terminal(name).pattern.to_regexp()
+
+
+@lru_cache(maxsize=None)
+def _fast_moves() -> "re.Pattern[str]":
+    """A line of nothing but moves, from the grammar's own MOVE terminal: read
+    without the parser (most solution lines are), to the same result."""
+    return re.compile(f"(?:{_terminal('MOVE')})+")
+
+
+@lru_cache(maxsize=None)
+def _fast_cells() -> "re.Pattern[str]":
+    """A column line, from the grammar's CELL and BLANK terminals (the rule
+    ``column_line`` spelled as a regular expression): read without the parser."""
+    cell = f"(?:{_terminal('CELL')}|{_terminal('BLANK')})"
+    return re.compile(f"{cell}(?: {cell})*")
+
+
 class _Line(NamedTuple):
     number: int
     start: int
@@ -98,19 +117,23 @@ class _Reader:
     def game_line(self, line: _Line, tree: Tree[Token]) -> GameLine:
         number_token = next(t for t in _tokens(tree) if t.type == "DEAL_NUMBER")
         number_span = line.token_span(number_token)
-        number = int(number_token)
+        digits = str(number_token).lstrip("-").lstrip("0")
+        # No deal has more digits than the limit; longer numbers are not even converted.
+        number = int(number_token) if len(digits) <= len(str(DEAL_LIMIT)) else DEAL_LIMIT
         if number >= DEAL_LIMIT:
-            self.error("F103", f"deal {number} does not exist: standard deals are numbered "
+            shown = str(number_token) if len(str(number_token)) <= 20 else "this number"
+            self.error("F103", f"deal {shown} does not exist: standard deals are numbered "
                        "below 2**33 (8589934592)", number_span)
         return GameLine(line.text, number, line.whole, number_span)
 
     def home_line(self, line: _Line) -> HomeLine:
         result = self.try_parse(line, "home_line")
         if isinstance(result, UnexpectedInput):
-            column = result.column if isinstance(result.column, int) and result.column > 0 else 1
+            found = result.column
+            column = found if isinstance(found, int) and found > 0 else 1
             self.error("F102", "the freecell+home line is four two-character freecells "
-                       "separated by '-' (or '='), '+' at position 12, then up to four "
-                       f"home cards; position {column} does not fit",
+                       "separated by '-' (or '=', or a space), '+' at position 12, then "
+                       f"up to four home cards; position {column} does not fit",
                        line.span(column - 1, column))
             return HomeLine((Freecell(),) * 4, (None,) * 4, HORNE, line.whole,
                             (None,) * 4)
@@ -145,12 +168,12 @@ class _Reader:
                         break
                     homes.append(card)
                     home_spans.append(span)
-        kinds = {str(s) for s in separators}
-        if len(kinds) > 1:
-            odd = next(s for s in separators if str(s) != str(separators[0]))
-            self.error("F102", "positions 3, 6 and 9 must agree: all '-' (Horne automoves) "
-                       "or all '=' (WKR automoves)", line.token_span(odd))
-        automove = WKR if "=" in kinds else HORNE
+        wkr = [str(s) == "=" for s in separators]
+        if any(wkr) and not all(wkr):
+            odd = next(s for s, w in zip(separators, wkr) if w != wkr[0])
+            self.error("F102", "positions 3, 6 and 9 must agree: '-' or a space (Horne "
+                       "automoves), or all '=' (WKR automoves)", line.token_span(odd))
+        automove = WKR if any(wkr) else HORNE
         while len(homes) < 4:
             homes.append(None)
             home_spans.append(None)
@@ -159,22 +182,25 @@ class _Reader:
 
     # ---- the column section -------------------------------------------------
 
-    def column_cells(self, line: _Line) -> Optional[List[Optional[Token]]]:
+    def column_cells(self, line: _Line) -> Optional[List[Optional[str]]]:
         """The cells of a column line (None for a blank), or None when the line
         is not a column line: not three-character cells, or no card at all."""
-        if not line.text:
+        text = line.text
+        if not text:
             return None
-        result = self.try_parse(line, "column_line")
-        if isinstance(result, UnexpectedInput):
-            return None
-        cells: List[Optional[Token]] = []
-        for token in _tokens(result):
-            cells.append(None if token.type == "BLANK" else token)
-        if not any(c is not None and parse_card(str(c)) for c in cells):
+        cells: List[Optional[str]] = []
+        if _fast_cells().fullmatch(text):
+            cells = [None if text[i] == " " else text[i:i + 2] for i in range(0, len(text), 3)]
+        else:
+            result = self.try_parse(line, "column_line")
+            if isinstance(result, UnexpectedInput):
+                return None
+            cells = [None if t.type == "BLANK" else str(t) for t in _tokens(result)]
+        if not any(c is not None and parse_card(c) for c in cells):
             return None
         return cells
 
-    def columns(self, rows: List[Tuple[_Line, List[Optional[Token]]]]
+    def columns(self, rows: List[Tuple[_Line, List[Optional[str]]]]
                 ) -> Tuple[Tuple[Placed, ...], ...]:
         columns: List[List[Placed]] = [[] for _ in range(COLUMNS)]
         gap: List[Optional[Span]] = [None] * COLUMNS
@@ -192,9 +218,9 @@ class _Reader:
                 if token is None:
                     gap[index] = gap[index] or span
                     continue
-                card = parse_card(str(token))
+                card = parse_card(token)
                 if card is None:
-                    self.error("F101", f"{str(token)!r} is not a card ({_CARD_HINT})", span)
+                    self.error("F101", f"{token!r} is not a card ({_CARD_HINT})", span)
                     continue
                 if gap[index] is not None:
                     self.error("F107", f"{card} stands below an empty place in column "
@@ -205,6 +231,11 @@ class _Reader:
     # ---- the solution -------------------------------------------------------
 
     def solution_line(self, line: _Line) -> SolutionLine:
+        text = line.text
+        if _fast_moves().fullmatch(text):
+            return SolutionLine(tuple(
+                Move(text[i + 1], text[i + 2], text[i] == ".", line.span(i, i + 3))
+                for i in range(0, len(text), 3)), "", line.whole)
         result = self.try_parse(line, "solution_line")
         assert not isinstance(result, UnexpectedInput)  # a comment takes anything
         steps: List[Union[Move, EndMarker]] = []
@@ -256,16 +287,16 @@ class _Reader:
         home: Optional[HomeLine] = None
         i = 0
         # The header: a Game# line and/or a freecell+home line (blank: empty).
-        if i < len(lines) and not self._is_home(lines[i]) and self.column_cells(lines[i]) is None:
-            line = lines[i]
-            result = self.try_parse(line, "game_line") if line.text else None
+        first = lines[0] if lines else None
+        if first is not None and not self._is_home(first) and self.column_cells(first) is None:
+            result = self.try_parse(first, "game_line") if first.text else None
             if isinstance(result, Tree):
-                game = self.game_line(line, result)
+                game = self.game_line(first, result)
                 i += 1
-            elif line.text:
+            elif first.text:
                 self.error("F108", "a record begins with a Game# line (a deal number), a "
                            "freecell+home line or the first line of the columns",
-                           line.whole)
+                           first.whole)
                 i += 1
         while i < len(lines) and not lines[i].text:
             i += 1  # the empty freecell+home line, and blank lines before the columns
@@ -274,7 +305,7 @@ class _Reader:
             i += 1
         while i < len(lines) and not lines[i].text:
             i += 1
-        rows: List[Tuple[_Line, List[Optional[Token]]]] = []
+        rows: List[Tuple[_Line, List[Optional[str]]]] = []
         while i < len(lines):
             cells = self.column_cells(lines[i])
             if cells is None:

@@ -311,6 +311,18 @@ class GameState:
         found += [Location("unknown")] * self._pool[c][r]
         return tuple(found)
 
+    def _repr_svg_(self) -> str:
+        """The board, for Jupyter (:func:`lcnotation.svg.board_svg`)."""
+        from ..svg import NOTEBOOK_SIZE, board_svg  # only when a notebook asks
+
+        return board_svg(self, size=NOTEBOOK_SIZE)
+
+    def _repr_html_(self) -> str:
+        """The board, for Jupyter (:func:`lcnotation.svg.board_html`)."""
+        from ..svg import board_html  # only when a notebook asks
+
+        return board_html(self)
+
     def scores(self) -> GameScore:
         """The score of the round as it stands."""
         colors = self.colors
