@@ -126,8 +126,8 @@ class Lexicon:
 
     def __init__(self, text: str) -> None:
         t = self.terminals = grammar_terminals(text)
-        missing = {"COLOR", "RANK", "DISCARD", "MINUS", "DRAW_COLOR", "HEADER_NAME", "DRAW_PILE", "HEADER",
-                   "BRACE_COMMENT", "WS"} - set(t)
+        missing = {"COLOR", "RANK", "DISCARD", "MINUS", "DRAW_COLOR", "DRAW_PILE", "HEADER_NAME",
+                   "HEADER", "BRACE_COMMENT", "WS"} - set(t)
         if missing:
             raise ValueError(f"the grammar lacks the terminals {', '.join(sorted(missing))}")
         colors = _letters(t["COLOR"])
