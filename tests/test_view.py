@@ -100,6 +100,24 @@ def test_the_changes_of_each_move_rebuild_every_position(seed, deal, broken_reco
         assert [tuple(m) for m in marks] == list(expected.marks)
 
 
+def test_lcn_view_and_render_take_the_configured_colours(run):
+    """A game without a Colors header has the colours lcn lint gives it."""
+    Path("pyproject.toml").write_text('[tool.lcnotation]\ncolors = "RGWBYK"\n', "utf-8")
+    Path("six.lcn").write_text("K5D-D R3-K\n", "utf-8")
+    assert run("lint", "six.lcn").status == 0  # K is a colour of the game
+    ran = run("view", "six.lcn")
+    data = page_data(ran.out)
+    assert ran.status == 0
+    assert [d[2].split()[1] for d in data["games"][0]["diagnostics"]] == ["R110"]
+    assert '"dK"' in json.dumps(data["layouts"][0][0]["slots"])
+    ran = run("render", "six.lcn")
+    assert ran.status == 0 and 'data-slot="e0K"' in ran.out and 'data-card="K5"' in ran.out
+    Path("pyproject.toml").write_text('[tool.lcnotation]\ncolors = "RR"\n', "utf-8")
+    for command in ("view", "render"):
+        ran = run(command, "six.lcn")
+        assert ran.status == 2 and "pyproject.toml" in ran.err and ran.out == ""
+
+
 def test_lcn_view_writes_the_page(run):
     ran = run("view", str(MATCH), "-o", "match.html")
     assert ran.status == 0 and ran.out == ""
@@ -238,10 +256,13 @@ def broken(seed: int):
     return parse_game("\n".join(lines))
 
 
-def test_keyboard(pages):
+def test_keyboard_and_buttons(pages):
     games = list(read_games(MATCH))
     page = pages(games, "keys")
     n = len(games[0].moves)
+    for button, at in (("#last", n), ("#prev", n - 1), ("#first", 0), ("#prev", 0)):
+        page.click(button)
+        assert shown(page)["at"] == at, button
     steps = [("End", n), ("ArrowLeft", n - 1), ("Home", 0), ("ArrowRight", 1),
              ("ArrowRight", 2), ("ArrowLeft", 1), ("ArrowLeft", 0), ("ArrowLeft", 0)]
     for key, at in steps:

@@ -6,7 +6,8 @@ import argparse
 import os
 
 from ..view import view_html
-from .common import EXIT_USAGE, Parser, add_command, read_records, write_output
+from .common import (EXIT_USAGE, Parser, add_command, configured_colors, read_records,
+                     write_output)
 
 _VIEW_EXAMPLES = """\
 examples:
@@ -34,4 +35,5 @@ def run(args: argparse.Namespace) -> int:
     title = args.title or ("standard input" if args.path == "-" else os.path.basename(args.path))
     games = [g for g in games if g.moves or g.headers or g.errors]
     path = None if args.path == "-" else args.path
-    return write_output(args.output, view_html(games, title=title, path=path).encode("utf-8"))
+    html = view_html(games, title=title, path=path, default_colors=configured_colors(args.path))
+    return write_output(args.output, html.encode("utf-8"))

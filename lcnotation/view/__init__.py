@@ -27,10 +27,11 @@ from importlib import resources
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from ..game.checker import check
-from ..game.state import GameState
+from ..game.state import GameState, read_setup
 from ..svg import Layout, Picture, layout, move_words, picture
 from ..text.ast import Game
 from ..text.formatter import format_move
+from ..text.headers import DEFAULT_COLORS
 
 __all__ = ["view_html", "game_data"]
 
@@ -39,13 +40,15 @@ def _asset(name: str) -> str:
     return resources.files(__name__).joinpath(name).read_text(encoding="utf-8")
 
 
-def game_data(game: Game, layout_index: int, *, path: Optional[str] = None) -> Dict[str, object]:
+def game_data(game: Game, layout_index: int, *, path: Optional[str] = None,
+              default_colors: Tuple[str, ...] = DEFAULT_COLORS) -> Dict[str, object]:
     """What the page needs of one game: its title, first picture, each move
     (numbered notation, words, the changed slots and texts, the marks) and the
     diagnostics with the position they belong to (0 is the start, ``k`` the
-    position after the ``k``-th move)."""
-    report = check(game, path=path)
-    state = GameState.from_game(game)
+    position after the ``k``-th move).  ``path`` and ``default_colors`` are
+    :func:`~lcnotation.game.checker.check`'s."""
+    report = check(game, path=path, default_colors=default_colors)
+    state = GameState.from_setup(read_setup(game, default_colors))
     first = before = picture(state)
     moves: List[List[object]] = []
     for k, move in enumerate(game.moves, 1):
@@ -58,7 +61,7 @@ def game_data(game: Game, layout_index: int, *, path: Optional[str] = None) -> D
                       _changed_slots(before, after), _changed_texts(before, after),
                       [list(m) for m in after.marks]])
         before = after
-    starts = [m.span.start if m.span is not None else 0 for m in game.moves]
+    starts = [m.span.start for m in game.moves]
     diagnostics: List[List[object]] = []
     for d in report.diagnostics:
         # A diagnostic without a position (line 0) belongs to the start.
@@ -88,18 +91,20 @@ def _title(game: Game) -> str:
                      if part)
 
 
-def view_html(games: Sequence[Game], *, title: str, path: Optional[str] = None) -> str:
+def view_html(games: Sequence[Game], *, title: str, path: Optional[str] = None,
+              default_colors: Tuple[str, ...] = DEFAULT_COLORS) -> str:
     """The replay page of ``games`` (``title`` heads it; ``path`` names the file
-    in the diagnostics)."""
+    in the diagnostics; ``default_colors`` are the colours of a game without a
+    Colors header)."""
     layouts: List[Tuple[Layout, Layout]] = []  # per colour set: Player1, Player2 at the bottom
     index: Dict[Tuple[str, ...], int] = {}
     data: List[Dict[str, object]] = []
     for game in games:
-        colors = GameState.from_game(game).colors
+        colors = read_setup(game, default_colors).colors
         if colors not in index:
             index[colors] = len(layouts)
             layouts.append((layout(colors), layout(colors, perspective=1)))
-        data.append(game_data(game, index[colors], path=path))
+        data.append(game_data(game, index[colors], path=path, default_colors=default_colors))
     payload = json.dumps({"layouts": [[lay.to_json() for lay in pair] for pair in layouts],
                           "games": data},
                          ensure_ascii=False, separators=(",", ":"))
