@@ -68,7 +68,7 @@ JSONPath = Tuple[Union[str, int], ...]
 # A move as the canonical dialect writes it (the "text" of a move).
 _MOVE = LEXICON.canonical_move(V1.discard)
 _RANK_OF = {written: rank for written, rank in RANK_OF.items() if written == written.upper()}
-_HEADER_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*\Z")
+_HEADER_NAME = LEXICON.header_name_only
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _RANKS = frozenset(_RANK_OF.values())
 
