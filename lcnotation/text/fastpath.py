@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Dict, Optional, Pattern, Tuple
 
+from .numbers import read_decimal
 from .ast import HANDSHAKE, Card, Comment, Draw, Move, Placement, Span
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -129,7 +130,14 @@ class _Numbers(dict):
     """Move numbers as written (``"12."``) and their values."""
 
     def __missing__(self, written: str) -> int:
-        return int(written[:-1])
+        value = read_decimal(written[:-1])
+        if value is None:
+            raise _TooLong  # the full parser reports it
+        return value
+
+
+class _TooLong(Exception):
+    """A move number too long to read: the fast path gives way."""
 
 
 _INFO = _MoveInfo()
@@ -142,7 +150,13 @@ def fast_parse(b: "_Builder", pattern: Pattern[str]) -> bool:
     Returns False, with ``b`` in an undefined state, when the text needs the
     full parser.
     """
-    text = b.text
+    try:
+        return _fill(b, pattern, b.text)
+    except _TooLong:
+        return False
+
+
+def _fill(b: "_Builder", pattern: Pattern[str], text: str) -> bool:
     count = text.count
     rindex = text.rindex
     new = _new

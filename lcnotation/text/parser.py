@@ -26,6 +26,7 @@ from .ast import HANDSHAKE, Card, Comment, Game, Header, Move, Span
 from .errors import NotationError
 from .fastpath import fast_parse, fast_pattern, move_parts, terminal_patterns
 from .messages import PUNCTUATION, explain, word_end
+from .numbers import read_decimal, too_long
 
 __all__ = ["grammar_text", "GameParser"]
 
@@ -187,7 +188,12 @@ class _Builder:
             i -= 1
         rank_tok = parts[i]
         color_tok = parts[i - 1]
-        number = int(parts[0][:-1]) if parts[0].type == "MOVE_NUMBER" else None
+        number = None
+        if parts[0].type == "MOVE_NUMBER":
+            number = read_decimal(parts[0][:-1])
+            if number is None:
+                self.error("N101", f"move number: {too_long(parts[0][:-1])}",
+                           parts[0].start_pos, parts[0].end_pos)
         placement, draw = move_parts(_UPPER[color_tok], _RANKS[rank_tok], discard_tok is not None,
                                      None if draw_tok.type == "DRAW_PILE" else _UPPER[draw_tok])
         self.moves.append(Move(placement, draw, (), number, self.turn,

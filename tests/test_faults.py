@@ -1,0 +1,86 @@
+"""Fault injection, second round (issue 17): huge numbers, failed writes to
+standard output, endless input, hostile text on the terminal, FIFOs and
+pipes, owners and hard links, signals.
+
+Each test holds a promise of ``spec/guarantees.md`` and was seen to fail on
+the code before its fix.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from lcnotation import NotationError
+from lcnotation.game.checker import check
+from lcnotation.text.dialects import ConversionError
+from lcnotation.text.reader import parse_games
+from lcnotation.tools.jsonform import from_json, to_json
+from lcnotation.tools.lint import lint_text
+from paths import fast_path
+
+#: One digit more than Python's own limit for turning text into an int.
+HUGE = "9" * 4301
+
+
+# ---------------------------------------------------------------- huge numbers
+
+
+def test_a_result_too_long_to_read_is_n122():
+    text = f'[Result "{HUGE}-0"]\n1. R3-D'
+    game = next(parse_games(text))
+    report = check(game)
+    assert [d.code for d in report.diagnostics if d.code.startswith("N")] == ["N122"]
+    assert "4,301 digits" in report.diagnostics[0].message
+    assert "N122" in [d.code for d in lint_text(text).diagnostics]
+
+
+def test_leading_zeros_do_not_count_against_the_limit():
+    text = f'[Result "{"0" * 5000}87-42"]\n1. R3-D'
+    assert not [d for d in lint_text(text).diagnostics if d.code.startswith("N")]
+
+
+@pytest.mark.parametrize("fast", [True, False], ids=["fast", "lark"])
+def test_a_move_number_too_long_to_read_is_a_syntax_error(fast):
+    text = f"1. R3-D {HUGE}. B4-D 3. G5-D"
+    with fast_path(fast):
+        game = next(parse_games(text))
+    assert [e.code for e in game.errors] == ["N101"]
+    error = game.errors[0]
+    assert (error.span.start, error.span.end) == (8, 8 + len(HUGE) + 1)
+    assert [m.number for m in game.moves] == [1, None, 3]
+    with pytest.raises(NotationError):
+        next(parse_games(text, strict=True))
+
+
+@pytest.mark.parametrize("value", [HUGE, "-" + HUGE])
+def test_a_json_number_too_long_to_read_is_refused(value):
+    document = json.loads(to_json(list(parse_games("1. R3-D"))))
+    text = json.dumps(document).replace('"rank": 3', f'"rank": {value}')
+    assert value in text
+    with pytest.raises(ConversionError) as caught:
+        from_json(text)
+    assert [e.code for e in caught.value.errors] == ["J102"]
+    assert "4,301 digits" in str(caught.value)
+
+
+def test_lcn_on_numbers_too_long_to_read(run, tmp_path):
+    (tmp_path / "a.lcn").write_text(f'[Result "{HUGE}-0"]\n1. R3-D\n')
+    (tmp_path / "b.lcn").write_text("1. R3-D 2. B4-D 3. R2-D\n")
+    ran = run("lint", ".")
+    assert ran.status == 1
+    assert "a.lcn:1:10: N122" in ran.out and "b.lcn:1:20: R101" in ran.out, ran.out
+    ran = run("lint", ".", "--format", "sarif")
+    assert {r["ruleId"] for r in json.loads(ran.out)["runs"][0]["results"]} >= {"N122", "R101"}
+    (tmp_path / "c.json").write_text('{"format": "lcnotation", "version": %s, "games": []}' % HUGE)
+    ran = run("convert", "c.json", "--to", "v1")
+    assert ran.status == 1 and "4,301 digits" in ran.err
+
+
+def test_a_configuration_holding_a_number_too_long_to_read(run, tmp_path):
+    (tmp_path / "pyproject.toml").write_text(f"[tool.lcnotation]\nx = {HUGE}\n")
+    (tmp_path / "a.lcn").write_text("1. R3-D\n")
+    ran = run("lint", "a.lcn")
+    assert ran.status == 2
+    assert "pyproject.toml: cannot read configuration: a number is too long" in ran.err
