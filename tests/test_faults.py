@@ -8,11 +8,17 @@ the code before its fix.
 
 from __future__ import annotations
 
+import errno
+import io
 import json
+import os
+import subprocess
+import sys
 
 import pytest
 
 from lcnotation import NotationError
+from lcnotation.cli import main
 from lcnotation.game.checker import check
 from lcnotation.text.dialects import ConversionError
 from lcnotation.text.reader import parse_games
@@ -84,3 +90,52 @@ def test_a_configuration_holding_a_number_too_long_to_read(run, tmp_path):
     ran = run("lint", "a.lcn")
     assert ran.status == 2
     assert "pyproject.toml: cannot read configuration: a number is too long" in ran.err
+
+
+# ---------------------------------------------------------------- failed writes to standard output
+
+
+class FullDisk(io.RawIOBase):
+    """A standard output on a full file system: every write fails with ENOSPC."""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data) -> int:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+
+OUTPUT_RUNS = [
+    ["lint", "a.lcn"], ["lint", "a.lcn", "--format", "json"],
+    ["lint", "a.lcn", "--format", "github"], ["lint", "a.lcn", "--format", "sarif"],
+    ["lint", "a.lcn", "--fix"], ["score", "a.lcn"], ["score", "a.lcn", "--format", "json"],
+    ["fmt", "-"], ["fmt", "a.lcn", "--diff"], ["fmt", "a.lcn", "--check"],
+    ["convert", "a.lcn", "--to", "lower"], ["convert", "a.lcn", "--to", "json"],
+]
+
+
+@pytest.mark.parametrize("argv", OUTPUT_RUNS, ids=" ".join)
+def test_a_failed_write_to_standard_output_is_one_line_and_status_2(
+        capsys, monkeypatch, tmp_path, argv):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "a.lcn").write_text("1. r3-d 2. b4-d\n")
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"1. r3-d\n")))
+    out = io.TextIOWrapper(io.BufferedWriter(FullDisk()), encoding="utf-8")
+    monkeypatch.setattr(sys, "stdout", out)
+    status = main(argv)
+    err = capsys.readouterr().err
+    assert status == 2
+    assert "lcn: cannot write the output: No space left on device" in err
+    assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("argv", [["lint", "a.lcn"], ["fmt", "-"], ["score", "a.lcn"]],
+                         ids=" ".join)
+def test_the_real_command_writing_to_dev_full(tmp_path, argv):
+    (tmp_path / "a.lcn").write_text("1. r3-d 2. b4-d\n")
+    with open("/dev/full", "wb") as full, open(tmp_path / "a.lcn", "rb") as stdin:
+        ran = subprocess.run([sys.executable, "-m", "lcnotation", *argv], cwd=tmp_path,
+                             stdin=stdin, stdout=full, stderr=subprocess.PIPE)
+    assert ran.returncode == 2, ran.stderr
+    assert ran.stderr.decode().splitlines() == [
+        "lcn: cannot write the output: No space left on device"]

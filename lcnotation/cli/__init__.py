@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import io
 import os
 import sys
 from typing import Iterator, Optional, Sequence
@@ -82,19 +83,35 @@ def _main(argv: Optional[Sequence[str]]) -> int:
     except SystemExit as exc:
         return int(exc.code or 0)
     try:
-        return args.handler(args)
+        status = args.handler(args)
+        sys.stdout.flush()  # a failure to write what is still buffered is caught below
+        return status
     except ConfigError as exc:
         err(str(exc))
         return EXIT_USAGE
     except BrokenPipeError:
         # The reader of our output went away (e.g. `lcn lint | head`): say nothing
         # more, and keep Python from complaining when it flushes stdout at exit.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        _drop_stdout()
         return EXIT_FINDINGS
+    except OSError as exc:
+        # The commands report every file they cannot read or write themselves:
+        # what reaches here is standard output (a full disk, /dev/full, EIO).
+        _drop_stdout()
+        with contextlib.suppress(OSError):
+            err(f"cannot write the output: {exc.strerror or exc}")
+        return EXIT_USAGE
     except KeyboardInterrupt:
         err("interrupted")
         return 130
+
+
+def _drop_stdout() -> None:
+    """Send what standard output still holds, and anything later, nowhere."""
+    with contextlib.suppress(OSError, ValueError, AttributeError, io.UnsupportedOperation):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
 
 
 if __name__ == "__main__":  # pragma: no cover
