@@ -139,3 +139,51 @@ def test_the_real_command_writing_to_dev_full(tmp_path, argv):
     assert ran.returncode == 2, ran.stderr
     assert ran.stderr.decode().splitlines() == [
         "lcn: cannot write the output: No space left on device"]
+
+
+# ---------------------------------------------------------------- terminal and CI-command injection
+
+#: Sets the terminal's title, clears the screen, and starts a GitHub command
+#: on a line of its own; then a C1 control (CSI, U+009B) and a NEL (U+0085).
+HOSTILE = "\x1b]0;owned\x07\x1b[2J\n::error file=x::injected\u009b2J\u0085"
+
+
+def assert_inert(text: str) -> None:
+    """Nothing in ``text`` drives a terminal or starts a workflow command."""
+    assert not any(c in text for c in "\x1b\x07\u009b\u0085"), repr(text)
+    assert not any(line.startswith("::error file=x") for line in text.splitlines()), text
+
+
+@pytest.fixture
+def hostile_file(tmp_path):
+    name = "h\x1b[2J\n::error file=x::injected.lcn"
+    record = f'[Event "{HOSTILE}"]\n[Player1 "A\x1b[31m\u009b"]\n1. r3-d 2. B4-D 3. \u009bG5-D\n'
+    record = record.replace('\n::error', ' ::error')  # a header value is one line
+    (tmp_path / name).write_text(record)
+    return name
+
+
+@pytest.mark.parametrize("argv", [["score"], ["score", "--format", "json"],
+                                  ["fmt", "--diff", "--force"], ["fmt", "--check", "--force"], ["fmt", "--force"],
+                                  ["lint"], ["lint", "--format", "json"],
+                                  ["lint", "--format", "sarif"], ["lint", "--format", "github"]],
+                         ids=" ".join)
+def test_text_from_a_record_or_a_path_is_printed_inert(run, hostile_file, argv):
+    ran = run(*argv, hostile_file)
+    assert_inert(ran.out)
+    assert_inert(ran.err)
+
+
+def test_usage_errors_quote_arguments_inert(run):
+    ran = run("lint", "--format", HOSTILE)
+    assert ran.status == 2
+    assert_inert(ran.err)
+    ran = run("convert", "a.lcn", "--to", HOSTILE)
+    assert ran.status == 2
+    assert_inert(ran.err)
+    ran = run("lint", "--select", HOSTILE)
+    assert ran.status == 2
+    assert_inert(ran.err)
+    ran = run("lint", "a.lcn", "--bogus\x1b[2J\u009b")
+    assert ran.status == 2
+    assert_inert(ran.err)

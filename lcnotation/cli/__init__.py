@@ -15,7 +15,7 @@ import contextlib
 import io
 import os
 import sys
-from typing import Iterator, Optional, Sequence
+from typing import Iterator, List, Optional, Sequence
 
 from .. import __version__
 from ..tools.config import ConfigError
@@ -63,9 +63,9 @@ def _tolerant_output() -> Iterator[None]:
     terminal may not be UTF-8 at all; the text we print must not fail on
     either.  (Records themselves are written as bytes.)
     """
-    changed = []
+    changed: List[io.TextIOWrapper] = []
     for stream in (sys.stdout, sys.stderr):
-        if getattr(stream, "errors", None) == "strict" and hasattr(stream, "reconfigure"):
+        if isinstance(stream, io.TextIOWrapper) and stream.errors == "strict":
             stream.reconfigure(errors="backslashreplace")
             changed.append(stream)
     try:
@@ -83,7 +83,7 @@ def _main(argv: Optional[Sequence[str]]) -> int:
     except SystemExit as exc:
         return int(exc.code or 0)
     try:
-        status = args.handler(args)
+        status: int = args.handler(args)
         sys.stdout.flush()  # a failure to write what is still buffered is caught below
         return status
     except ConfigError as exc:

@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
-from typing import Iterator, List, Optional, Sequence, Tuple
+from typing import IO, Iterator, List, Optional, Sequence, Tuple
 
 from ..text.ast import Game
 from ..text.errors import NotationError
-from ..text.reader import parse_games
+from ..text.reader import parse_games, read_games
 from ..tools.config import ConfigError, find_config, load_config, parse_codes
-from ..tools.files import SourceFile, decode_source, read_source, write_atomic
+from ..tools.files import (SourceFile, SourceKind, decode_source, open_source, read_source,
+                           scan_source, write_atomic)
 from ..tools.lint import LintConfig, iter_lcn_files
 from ..tools.output import printable
 
@@ -22,7 +24,9 @@ class Parser(argparse.ArgumentParser):
     """argparse, but a usage error is one line, not a usage dump."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+        # The message may quote an argument: escaped, like everything we print.
+        self.exit(EXIT_USAGE, printable(f"{self.prog}: error: {message} (see '{self.prog} "
+                                        "--help')") + "\n")
 
 
 def add_command(sub: "argparse._SubParsersAction[Parser]", name: str, help_text: str,
@@ -69,6 +73,53 @@ def read_input(path: str) -> Optional[SourceFile]:
         err(f"{path}: cannot read: {exc.strerror or exc}")
     except NotationError as exc:
         err(f"{path}:{exc.line}:{exc.column}: cannot read: {exc.message}")
+    return None
+
+
+class InputGames:
+    """The games of one input, read one at a time as they are iterated.
+
+    A problem met on the way (the file stops being readable, a game beyond
+    the reader's bounds, memory) is said on stderr and ends the games, with
+    ``failed`` set.
+    """
+
+    def __init__(self, path: str, kind: SourceKind, handle: IO[bytes],
+                 stack: contextlib.ExitStack) -> None:
+        self.path, self.kind, self.failed = path, kind, False
+        self._handle, self._stack = handle, stack
+
+    def __iter__(self) -> Iterator[Game]:
+        with self._stack:
+            try:
+                yield from read_games(self._handle, path=self.path)
+            except OSError as exc:
+                err(f"{self.path}: cannot read: {exc.strerror or exc}")
+                self.failed = True
+            except NotationError as exc:
+                err(f"{self.path}:{exc.line}:{exc.column}: cannot read: {exc.message}")
+                self.failed = True
+            except MemoryError:
+                err(f"{self.path}: cannot read: out of memory")
+                self.failed = True
+
+
+def read_games_of(path: str) -> Optional[InputGames]:
+    """The games of the file ``path`` (or standard input) once it is known to be
+    UTF-8 throughout; None, with a message, when it cannot be read."""
+    stack = contextlib.ExitStack()
+    try:
+        handle = stack.enter_context(open_source(path))
+        kind = scan_source(handle)
+    except OSError as exc:
+        err(f"{path}: cannot read: {exc.strerror or exc}")
+    except NotationError as exc:
+        err(f"{path}:{exc.line}:{exc.column}: cannot read: {exc.message}")
+    except MemoryError:
+        err(f"{path}: cannot read: out of memory")
+    else:
+        return InputGames(path, kind, handle, stack)
+    stack.close()
     return None
 
 

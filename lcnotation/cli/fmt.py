@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import difflib
 import sys
 from typing import Optional
 
@@ -11,7 +10,7 @@ from ..text.dialects import get_dialect
 from ..text.formatter import format_game
 from ..text.reader import parse_games
 from ..tools.files import SourceFile
-from ..tools.output import printable
+from ..tools.output import printable, printable_diff
 from .common import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Parser, add_command, err,
                      expand_paths, read_input, refused_for_errors, write_file, write_stdout)
 
@@ -77,8 +76,7 @@ def run(args: argparse.Namespace) -> int:
         if new == source.text:
             continue
         if args.diff:
-            sys.stdout.writelines(difflib.unified_diff(
-                source.text.splitlines(True), new.splitlines(True), path, path))
+            sys.stdout.writelines(printable_diff(source.text, new, path))
         if args.check or args.diff:
             if args.check:
                 print(printable(f"would reformat {path}"))

@@ -1,16 +1,18 @@
-"""``lcn score``: a table per game and the match totals."""
+"""``lcn score``: a table per game and the match totals.
+
+Games are read, scored and written one at a time: memory holds one game.
+"""
 
 from __future__ import annotations
 
 import argparse
-import io
 import sys
-from typing import Dict
+from typing import Any, Callable, Dict, Iterable, Iterator, Tuple
 
-from ..game.scoring import match_totals, score
-from ..text.reader import parse_games
-from ..tools.output import json_text
-from .common import EXIT_OK, EXIT_USAGE, Parser, add_command, expand_paths, read_input
+from ..game.scoring import GameScore, match_totals, score
+from ..text.ast import Game
+from ..tools.output import json_text, printable
+from .common import EXIT_OK, EXIT_USAGE, Parser, add_command, expand_paths, read_games_of
 
 _SCORE_EXAMPLES = """\
 examples:
@@ -18,61 +20,90 @@ examples:
   lcn score match.lcn --format json  {"games": [...], "totals": {...}}
 """
 
+_Row = Tuple[str, int, Game, GameScore]
+
+
 def register(sub: "argparse._SubParsersAction[Parser]") -> None:
     score = add_command(sub, "score", "score games and matches", _SCORE_EXAMPLES)
     score.add_argument("paths", nargs="+", metavar="PATH", help="files, folders or -")
     score.add_argument("--format", choices=["text", "json"], default="text")
     score.set_defaults(handler=run)
 
+
 def run(args: argparse.Namespace) -> int:
-    status = EXIT_OK
-    rows = []
-    for path in expand_paths(args.paths):
-        source = read_input(path)
-        if source is None:
-            status = EXIT_USAGE
-            continue
-        for index, game in enumerate(parse_games(source.text, path=path), 1):
-            rows.append((path, index, game, score(game)))
-    totals = match_totals([s for _, _, _, s in rows])
+    unread = [0]
+
+    def rows() -> Iterator[_Row]:
+        for path in expand_paths(args.paths):
+            games = read_games_of(path)
+            if games is None:
+                unread[0] += 1
+                continue
+            for index, game in enumerate(games, 1):
+                yield path, index, game, score(game)
+            if games.failed:
+                unread[0] += 1
+
+    out = sys.stdout
     if args.format == "json":
-        sys.stdout.write(json_text(_score_json(rows, totals)) + "\n")
+        _write_json(rows(), out.write)
     else:
-        sys.stdout.write(_score_table(rows, totals))
-    return status
+        totals = match_totals(s for s in _write_tables(rows(), out.write))
+        out.write(_totals_table(totals))
+    return EXIT_USAGE if unread[0] else EXIT_OK
 
 
-def _score_json(rows: list, totals: Dict[str, int]) -> dict:
-    games = []
-    for path, index, game, s in rows:
-        games.append({
-            "path": path, "index": index,
-            "players": list(s.players), "scores": list(s.totals), "complete": s.complete,
-            "by_color": [s.by_color(0), s.by_color(1)],
-            "event": game.header("Event"), "round": game.header("Round"),
-            "syntax_errors": len(game.errors),
-        })
-    return {"games": games, "totals": totals}
+def _game_json(row: _Row) -> Dict[str, Any]:
+    path, index, game, s = row
+    return {
+        "path": path, "index": index,
+        "players": list(s.players), "scores": list(s.totals), "complete": s.complete,
+        "by_color": [s.by_color(0), s.by_color(1)],
+        "event": game.header("Event"), "round": game.header("Round"),
+        "syntax_errors": len(game.errors),
+    }
 
 
-def _score_table(rows: list, totals: Dict[str, int]) -> str:
-    out = io.StringIO()
+def _write_json(rows: Iterable[_Row], write: Callable[[str], object]) -> None:
+    """``{"games": [...], "totals": {...}}``, indented as :func:`json_text`
+    writes it, a game at a time."""
+    count = 0
+
+    def games() -> Iterator[GameScore]:
+        nonlocal count
+        for row in rows:
+            item = json_text(_game_json(row)).replace("\n", "\n    ")
+            write(('{\n  "games": [\n    ' if count == 0 else ",\n    ") + item)
+            count += 1
+            yield row[3]
+
+    totals = match_totals(games())
+    write(('{\n  "games": []' if count == 0 else "\n  ]") + ',\n  "totals": '
+          + json_text(totals).replace("\n", "\n  ") + "\n}\n")
+
+
+def _write_tables(rows: Iterable[_Row], write: Callable[[str], object]) -> Iterator[GameScore]:
+    """Write a table per game; yield each game's score."""
     for path, index, game, s in rows:
         title = game.header("Event") or path
         rnd = game.header("Round")
         state = "" if s.complete else " (incomplete)"
-        out.write(f"{title}, game {index}{f', round {rnd}' if rnd else ''}{state}\n")
+        lines = [f"{title}, game {index}{f', round {rnd}' if rnd else ''}{state}"]
         width = max(8, *(len(p) for p in s.players))
-        out.write(f"  {'player':<{width}} " + " ".join(f"{c:>4}" for c in s.colors)
-                  + f" {'total':>6}\n")
+        lines.append(f"  {'player':<{width}} " + " ".join(f"{c:>4}" for c in s.colors)
+                     + f" {'total':>6}")
         for p, name in enumerate(s.players):
-            out.write(f"  {name:<{width}} "
-                      + " ".join(f"{v:>4}" for v in s.expeditions[p])
-                      + f" {s.totals[p]:>6}\n")
-        out.write("\n")
-    if totals:
-        out.write("match totals\n")
-        width = max(8, *(len(n) for n in totals))
-        for name, total in sorted(totals.items(), key=lambda kv: -kv[1]):
-            out.write(f"  {name:<{width}} {total:>6}\n")
-    return out.getvalue()
+            lines.append(f"  {name:<{width}} " + " ".join(f"{v:>4}" for v in s.expeditions[p])
+                         + f" {s.totals[p]:>6}")
+        # Header values and paths may hold anything: shown, never obeyed.
+        write("".join(printable(line) + "\n" for line in lines) + "\n")
+        yield s
+
+
+def _totals_table(totals: Dict[str, int]) -> str:
+    if not totals:
+        return ""
+    width = max(8, *(len(n) for n in totals))
+    lines = ["match totals"] + [f"  {name:<{width}} {total:>6}"
+                                for name, total in sorted(totals.items(), key=lambda kv: -kv[1])]
+    return "".join(printable(line) + "\n" for line in lines)

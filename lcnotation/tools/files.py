@@ -12,11 +12,13 @@ atomically: a crash leaves either the old file or the new one, never half.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import filecmp
 import os
 import shutil
 import stat
+import sys
 import tempfile
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -25,8 +27,10 @@ from typing import IO, Iterator, Optional, Tuple
 from ..text.ast import Span
 from ..text.errors import NotationError
 from ..text.lineends import as_lf, not_utf8
+from ..text.reader import _line_blocks
 
-__all__ = ["BOM", "SourceFile", "decode_text", "decode_source", "read_source",
+__all__ = ["BOM", "SourceFile", "SourceKind", "decode_text", "decode_source", "read_source",
+           "scan_source", "open_source",
            "atomic_writer", "write_atomic"]
 
 #: The UTF-8 byte-order mark.
@@ -46,11 +50,7 @@ class SourceFile:
 
     def encode(self, text: str) -> bytes:
         """``text`` (LF line ends) as this file's bytes."""
-        if self.newline is None:
-            raise ValueError("the file mixes line ends; it is not rewritten")
-        if self.newline != "\n":
-            text = text.replace("\n", self.newline)
-        return (BOM if self.bom else b"") + text.encode("utf-8")
+        return (BOM if self.bom else b"") + SourceKind(self.newline, self.bom).encode(text)
 
 
 def decode_text(data: bytes) -> Tuple[str, bool]:
@@ -86,12 +86,85 @@ def decode_source(data: bytes) -> SourceFile:
     True
     """
     text, bom = decode_text(data)
+    return SourceFile(as_lf(text), _newline(_line_ends(text, (0, 0, 0))), bom)
+
+
+_Counts = Tuple[int, int, int]
+
+
+def _line_ends(text: str, counts: _Counts) -> _Counts:
+    """``counts`` (CRLF, lone CR, LF) with those of ``text`` added."""
     crlf = text.count("\r\n")
     cr = text.count("\r") - crlf
     lf = text.count("\n") - crlf
-    used = [nl for count, nl in ((crlf, "\r\n"), (cr, "\r"), (lf, "\n")) if count]
-    newline = "\n" if not used else (used[0] if len(used) == 1 else None)
-    return SourceFile(as_lf(text), newline, bom)
+    return counts[0] + crlf, counts[1] + cr, counts[2] + lf
+
+
+def _newline(counts: _Counts) -> Optional[str]:
+    """The line end of a file with these counts; None when it mixes them."""
+    used = [nl for count, nl in zip(counts, ("\r\n", "\r", "\n")) if count]
+    return "\n" if not used else (used[0] if len(used) == 1 else None)
+
+
+@dataclass(frozen=True)
+class SourceKind:
+    """How a file is written, found without holding it: see :func:`scan_source`."""
+
+    #: "\n", "\r\n" or "\r"; None when the file mixes them.
+    newline: Optional[str]
+    bom: bool
+
+    def encode(self, text: str) -> bytes:
+        """``text`` (LF line ends) in this file's line ends, without the BOM."""
+        if self.newline is None:
+            raise ValueError("the file mixes line ends; it is not rewritten")
+        if self.newline != "\n":
+            text = text.replace("\n", self.newline)
+        return text.encode("utf-8")
+
+
+def scan_source(handle: IO[bytes]) -> SourceKind:
+    """Read a seekable binary file once, a block of lines at a time: its line
+    ends and byte-order mark.  Raises NotationError (N001) at the first byte
+    that is not UTF-8, where :func:`decode_text` would; OSError propagates.
+    The file is left at its start."""
+    counts: _Counts = (0, 0, 0)
+    offset = lines = 0
+    bom = False
+    for block in _line_blocks(handle):
+        if offset == 0 and block.startswith(BOM):
+            bom, block, offset = True, block[len(BOM):], len(BOM)
+        try:
+            text = block.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            message, line, column, _ = not_utf8(block, exc, offset)
+            line += lines
+            raise NotationError(message, Span(line, column, line, column + 1, -1, -1),
+                                code="N001") from None
+        counts = _line_ends(text, counts)
+        lines = sum(counts)
+        offset += len(block)
+    handle.seek(0)
+    return SourceKind(_newline(counts), bom)
+
+
+@contextmanager
+def open_source(path: str) -> Iterator[IO[bytes]]:
+    """A record file (or standard input, ``-``) open for binary reading, and
+    seekable: standard input, a pipe or a device is first copied to a
+    temporary file (in memory up to 4 MiB, then on disk).  OSError propagates."""
+    with contextlib.ExitStack() as stack:
+        if path == "-":
+            handle: IO[bytes] = sys.stdin.buffer
+        else:
+            handle = stack.enter_context(open(path, "rb"))
+        if handle.seekable():
+            yield handle
+            return
+        copy = stack.enter_context(tempfile.SpooledTemporaryFile(max_size=1 << 22))
+        shutil.copyfileobj(handle, copy)
+        copy.seek(0)
+        yield copy
 
 
 def read_source(path: str) -> SourceFile:
@@ -123,7 +196,7 @@ def atomic_writer(path: str) -> Iterator[IO[bytes]]:
                              or os.path.abspath(given).startswith(_DEVICE_FOLDERS)):
         # Nothing to replace, nor to undo once written: keep it all until the end.
         with tempfile.SpooledTemporaryFile(max_size=1 << 22) as buffer:
-            yield buffer  # type: ignore[misc]
+            yield buffer
             buffer.seek(0)
             with open(given, "wb") as handle:
                 shutil.copyfileobj(buffer, handle)

@@ -10,19 +10,20 @@ a.lcn:2:4: N103 bad rank
 
 from __future__ import annotations
 
+import difflib
 import json
 import os
 import re
 from pathlib import Path
-from typing import Any, Dict, List, Sequence
+from typing import Any, Dict, Iterator, List, Optional, Sequence
 from urllib.parse import quote
 
 from .codes import ALL_CODES
 from ..text.errors import Diagnostic, Severity
 from .lint import FileReport
 
-__all__ = ["printable", "text_line", "github_line", "json_text", "to_json", "to_sarif",
-           "summary"]
+__all__ = ["printable", "printable_diff", "text_line", "github_line", "json_text", "to_json",
+           "to_sarif", "summary"]
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 INFORMATION_URI = "https://github.com/lcnotation/lcnotation"
@@ -45,6 +46,22 @@ def printable(text: str) -> str:
 
 _CONTROL = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f]")
 _ESCAPES = {"\n": "\\n", "\r": "\\r"}
+
+
+def printable_diff(old: str, new: str, path: str) -> Iterator[str]:
+    r"""The unified diff of two texts of the file ``path``, line by line,
+    each escaped as :func:`printable` does (the file name and the record's
+    text are shown, never obeyed).
+
+    >>> print("".join(printable_diff("R3-D\n", "R4-D\n", "a\x1b.lcn")), end="")
+    --- a\x1b.lcn
+    +++ a\x1b.lcn
+    @@ -1 +1 @@
+    -R3-D
+    +R4-D
+    """
+    for line in difflib.unified_diff(old.splitlines(True), new.splitlines(True), path, path):
+        yield printable(line[:-1] if line.endswith("\n") else line) + "\n"
 
 
 def text_line(d: Diagnostic, fixable: bool = False) -> str:
@@ -77,22 +94,24 @@ def _record(d: Diagnostic, fixable: bool) -> Dict[str, Any]:
     }
 
 
-def json_text(value: Any) -> str:
-    r"""``value`` as indented JSON, characters as they are, except the lone
-    surrogates of a file name that is not UTF-8: those are escaped, so that
-    the text can always be written as UTF-8.
+def json_text(value: Any, indent: Optional[int] = 2) -> str:
+    r"""``value`` as JSON, characters as they are, except the lone surrogates
+    of a file name that is not UTF-8 (so that the text can always be written
+    as UTF-8) and the controls JSON leaves alone, DEL and the C1 controls
+    U+0080 to U+009F (so that the text cannot drive a terminal): those are
+    escaped.
 
-    >>> json_text({"path": "caf\udce9.lcn"})
-    '{\n  "path": "caf\\udce9.lcn"\n}'
+    >>> json_text({"path": "caf\udce9\x9b.lcn"})
+    '{\n  "path": "caf\\udce9\\u009b.lcn"\n}'
     """
-    text = json.dumps(value, indent=2, ensure_ascii=False)
-    if _SURROGATE.search(text) is None:
+    text = json.dumps(value, indent=indent, ensure_ascii=False)
+    if _UNSAFE.search(text) is None:
         return text
-    # A surrogate can only stand inside a JSON string, where its escape means the same.
-    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    # These can only stand inside a JSON string, where their escape means the same.
+    return _UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
+_UNSAFE = re.compile("[\x7f-\x9f\ud800-\udfff]")
 
 
 def to_json(reports: Sequence[FileReport]) -> str:
