@@ -187,3 +187,39 @@ def test_usage_errors_quote_arguments_inert(run):
     ran = run("lint", "a.lcn", "--bogus\x1b[2J\u009b")
     assert ran.status == 2
     assert_inert(ran.err)
+
+
+# ---------------------------------------------------------------- FIFOs and pipes
+
+
+@pytest.mark.parametrize("argv", [["lint"], ["lint", "-j", "2"], ["fmt", "--check"], ["score"]],
+                         ids=" ".join)
+def test_a_fifo_in_a_walked_folder_is_reported_not_read(tmp_path, argv):
+    (tmp_path / "games").mkdir()
+    (tmp_path / "games" / "a.lcn").write_text("1. R3-D\n")
+    os.mkfifo(tmp_path / "games" / "b.lcn")
+    # A real process, so that a hang is a timeout and not a stuck test run.
+    ran = subprocess.run([sys.executable, "-m", "lcnotation", *argv, "games"], cwd=tmp_path,
+                         stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=20)
+    assert ran.returncode == 2, ran.stderr
+    assert "b.lcn: cannot read: not a regular file (a FIFO)" in ran.stderr
+    assert "Traceback" not in ran.stderr
+
+
+@pytest.mark.parametrize("argv", [["convert", "--to", "lower"], ["convert", "--to", "json"],
+                                  ["lint"], ["score"], ["fmt", "--check"]], ids=" ".join)
+def test_a_pipe_named_on_the_command_line_is_read_as_a_stream(tmp_path, argv):
+    """``lcn convert <(cat a.lcn)``: the shell passes /dev/fd/N, a pipe."""
+    read, write = os.pipe()
+    os.write(write, b"1. R3-D 2. B4-D\n")
+    os.close(write)
+    try:
+        ran = subprocess.run([sys.executable, "-m", "lcnotation", *argv, f"/dev/fd/{read}"],
+                             cwd=tmp_path, pass_fds=(read,), capture_output=True, text=True,
+                             timeout=20)
+    finally:
+        os.close(read)
+    assert "Traceback" not in ran.stderr and "seekable" not in ran.stderr, ran.stderr
+    assert ran.returncode in (0, 1), ran.stderr
+    if argv[0] == "convert":
+        assert ran.returncode == 0 and ("r3-d" in ran.stdout or "R3-D" in ran.stdout)

@@ -12,8 +12,8 @@ from ..text.ast import Game
 from ..text.errors import NotationError
 from ..text.reader import parse_games, read_games
 from ..tools.config import ConfigError, find_config, load_config, parse_codes
-from ..tools.files import (SourceFile, SourceKind, decode_source, open_source, read_source,
-                           scan_source, write_atomic)
+from ..tools.files import (SourceFile, SourceKind, decode_source, not_regular, open_source,
+                           read_source, scan_source, write_atomic)
 from ..tools.lint import LintConfig, iter_lcn_files
 from ..tools.output import printable
 
@@ -67,6 +67,10 @@ def expand_paths(paths: Sequence[str]) -> Iterator[str]:
 
 def read_input(path: str) -> Optional[SourceFile]:
     """The decoded file (or standard input); None, with a message, when it cannot be read."""
+    refused = not_regular(path)
+    if refused is not None:
+        err(f"{path}: cannot read: {refused}")
+        return None
     try:
         return decode_source(sys.stdin.buffer.read()) if path == "-" else read_source(path)
     except OSError as exc:
@@ -107,6 +111,10 @@ class InputGames:
 def read_games_of(path: str) -> Optional[InputGames]:
     """The games of the file ``path`` (or standard input) once it is known to be
     UTF-8 throughout; None, with a message, when it cannot be read."""
+    refused = not_regular(path)
+    if refused is not None:
+        err(f"{path}: cannot read: {refused}")
+        return None
     stack = contextlib.ExitStack()
     try:
         handle = stack.enter_context(open_source(path))

@@ -14,7 +14,7 @@ from typing import IO, Optional, Sequence
 from ..text.dialects import ConversionError
 from ..text.errors import NotationError
 from ..tools.convert import JSON, convert_lines, convert_text, dialect_names
-from ..tools.files import BOM, atomic_writer, decode_text
+from ..tools.files import BOM, atomic_writer, decode_text, open_source
 from ..tools.output import printable
 from .common import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Parser, add_command, err
 
@@ -115,13 +115,15 @@ def _convert_to(args: argparse.Namespace, out: _Output) -> int:
     and out of JSON.
     """
     path = args.path
-    try:
-        handle = (contextlib.nullcontext(sys.stdin.buffer) if path == "-"
-                  else open(path, "rb"))
-    except OSError as exc:
-        err(f"{path}: cannot read: {exc.strerror or exc}")
-        return EXIT_USAGE
-    with handle as data:
+    with contextlib.ExitStack() as stack:
+        try:
+            # A pipe (lcn convert <(...)) is copied to a temporary file first,
+            # which is read as a stream and, for the messages, read again.
+            data = (sys.stdin.buffer if path == "-"
+                    else stack.enter_context(open_source(path)))
+        except OSError as exc:
+            err(f"{path}: cannot read: {exc.strerror or exc}")
+            return EXIT_USAGE
         try:
             head = b"" if path == "-" else data.read(4096)
             while path != "-" and head and not head.strip(BOM + b" \t\r\n"):
@@ -152,10 +154,10 @@ def _convert_to(args: argparse.Namespace, out: _Output) -> int:
             err(f"{path}: cannot read: {exc.strerror or exc}")
             return EXIT_USAGE
         except UnicodeDecodeError:
-            problem = _decode_problem(path)
+            problem = _decode_problem(data)
         except ConversionError as exc:
             try:
-                problems = exc.errors if whole else _all_problems(path, args)
+                problems = exc.errors if whole else _all_problems(data, path, args)
             except NotationError as stopped:
                 # The stream stopped at a bad game before reaching bytes that
                 # are not UTF-8: the file cannot be read, as if met first.
@@ -184,21 +186,22 @@ def _is_json_document(text: str, source: Optional[str]) -> bool:
     return isinstance(data, dict) and "format" in data
 
 
-def _decode_problem(path: str) -> NotationError:
+def _decode_problem(handle: IO[bytes]) -> NotationError:
     """The N001 error of a file found not to be UTF-8 while streaming it."""
-    with open(path, "rb") as handle:
-        data = handle.read()
+    handle.seek(0)
+    data = handle.read()
     try:
         decode_text(data)
     except NotationError as exc:
         return exc
-    raise AssertionError(f"{path} decodes after all")  # pragma: no cover
+    raise AssertionError("the file decodes after all")  # pragma: no cover
 
 
-def _all_problems(path: str, args: argparse.Namespace) -> Sequence[NotationError]:
+def _all_problems(handle: IO[bytes], path: str,
+                  args: argparse.Namespace) -> Sequence[NotationError]:
     """Every problem of a file whose streamed conversion stopped at its first bad game."""
-    with open(path, "rb") as handle:
-        text, _ = decode_text(handle.read())
+    handle.seek(0)
+    text, _ = decode_text(handle.read())
     try:
         convert_text(text, args.to, source=args.source, path=path)
     except ConversionError as exc:

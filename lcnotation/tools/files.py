@@ -29,7 +29,7 @@ from ..text.errors import NotationError
 from ..text.lineends import as_lf, not_utf8
 from ..text.reader import _line_blocks
 
-__all__ = ["BOM", "SourceFile", "SourceKind", "decode_text", "decode_source", "read_source",
+__all__ = ["BOM", "NotRegularFile", "not_regular", "SourceFile", "SourceKind", "decode_text", "decode_source", "read_source",
            "scan_source", "open_source",
            "atomic_writer", "write_atomic"]
 
@@ -37,6 +37,32 @@ __all__ = ["BOM", "SourceFile", "SourceKind", "decode_text", "decode_source", "r
 BOM = b"\xef\xbb\xbf"
 
 _DEVICE_FOLDERS = ("/dev/", "/proc/")
+
+
+class NotRegularFile(str):
+    """The path of something found in a folder walk that is not a regular file
+    (a FIFO, a socket, a device): reading it could wait forever, so it is
+    reported instead (see :func:`not_regular`)."""
+
+    kind = "not a file"
+
+    @classmethod
+    def of(cls, path: str, mode: int) -> "NotRegularFile":
+        found = cls(path)
+        found.kind = next((kind for test, kind in _KINDS if test(mode)), "not a file")
+        return found
+
+
+_KINDS = ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"),
+          (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+          (stat.S_ISDIR, "a folder"))
+
+
+def not_regular(path: str) -> Optional[str]:
+    """Why ``path`` is not read, when a folder walk found it not to be a regular file."""
+    if isinstance(path, NotRegularFile):
+        return f"not a regular file ({path.kind})"
+    return None
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 from dataclasses import dataclass, field
 from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
@@ -21,6 +22,7 @@ from ..text.dialects import get_dialect
 from ..text.errors import Diagnostic, Severity
 from ..text.headers import DEFAULT_COLORS
 from ..text.reader import _decoded_lines, _lone_cr_as_lf, _parse, split_games
+from .files import NotRegularFile, not_regular
 from .style import Finding, Fix, StyleState, apply_fixes, check_style
 
 __all__ = ["LintConfig", "FileReport", "lint_text", "lint_file", "lint_lines", "fix_text",
@@ -87,6 +89,9 @@ def lint_text(text: str, path: str = "<string>", config: Optional[LintConfig] = 
 
 def lint_file(path: str, config: Optional[LintConfig] = None) -> FileReport:
     """Lint a file, reading it as a stream; unreadable files are reported, not raised."""
+    refused = not_regular(path)
+    if refused is not None:
+        return FileReport(path, unreadable=refused)
     try:
         with open(path, "rb") as handle:
             return lint_lines(_decoded_lines(handle), path, config)
@@ -212,9 +217,21 @@ def iter_lcn_files(paths: Sequence[str]) -> Iterator[str]:
             for root, dirs, files in os.walk(path, onerror=lambda err: found.append(
                     err.filename if err.filename is not None else path)):
                 dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-                found.extend(os.path.join(root, f) for f in files if f.endswith(".lcn"))
+                found.extend(_regular(os.path.join(root, f)) for f in files
+                             if f.endswith(".lcn"))
             yield from sorted(found)
         else:
             yield path
+
+
+def _regular(path: str) -> str:
+    """``path``, marked when it is not a regular file (a FIFO, a device): a walk
+    takes regular files only.  One that cannot be looked at is left to the
+    reading, which reports why."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return path
+    return path if stat.S_ISREG(mode) else NotRegularFile.of(path, mode)
 
 
