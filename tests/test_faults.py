@@ -12,8 +12,11 @@ import errno
 import io
 import json
 import os
+import random
+import signal
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -223,3 +226,155 @@ def test_a_pipe_named_on_the_command_line_is_read_as_a_stream(tmp_path, argv):
     assert ran.returncode in (0, 1), ran.stderr
     if argv[0] == "convert":
         assert ran.returncode == 0 and ("r3-d" in ran.stdout or "R3-D" in ran.stdout)
+
+
+# ---------------------------------------------------------------- owners and hard links
+
+
+def test_a_rewrite_keeps_the_owner_and_group(run, tmp_path):
+    if os.geteuid() != 0:
+        pytest.skip("only root can make a file that belongs to another user")
+    path = tmp_path / "a.lcn"
+    path.write_text("1. r3-d\n")
+    os.chown(path, 12345, 23456)
+    assert run("fmt", "a.lcn").status == 0
+    assert path.read_text() == "1. R3-D\n"
+    info = os.stat(path)
+    assert (info.st_uid, info.st_gid) == (12345, 23456)
+
+
+def test_a_rewrite_keeps_a_group_we_belong_to(run, tmp_path):
+    groups = [g for g in os.getgroups() if g != os.getegid()]
+    if not groups:
+        pytest.skip("the user belongs to one group only")
+    path = tmp_path / "a.lcn"
+    path.write_text("1. r3-d\n")
+    os.chown(path, -1, groups[0])
+    assert run("fmt", "a.lcn").status == 0
+    assert path.read_text() == "1. R3-D\n" and os.stat(path).st_gid == groups[0]
+
+
+@pytest.mark.parametrize("argv", [["fmt", "a.lcn"], ["lint", "--fix", "a.lcn"],
+                                  ["convert", "a.lcn", "--to", "v1", "--in-place"]],
+                         ids=" ".join)
+def test_a_file_with_hard_links_is_refused_not_split(run, tmp_path, argv):
+    path = tmp_path / "a.lcn"
+    path.write_text("1. r3-d\n")
+    os.link(path, tmp_path / "b.lcn")
+    ran = run(*argv)
+    assert ran.status == 2
+    assert "a.lcn: cannot write: it has 2 hard links" in ran.err
+    assert os.stat(path).st_nlink == 2
+    assert path.read_text() == (tmp_path / "b.lcn").read_text() == "1. r3-d\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.lcn", "b.lcn"]
+
+
+def test_a_file_with_hard_links_that_needs_no_change_is_fine(run, tmp_path):
+    path = tmp_path / "a.lcn"
+    path.write_text("1. R3-D\n")
+    os.link(path, tmp_path / "b.lcn")
+    assert run("fmt", "a.lcn").status == 0
+    assert os.stat(path).st_nlink == 2
+
+
+# ---------------------------------------------------------------- signals and temporary files
+
+#: Runs lcn with a signal sent to itself while the new file is being synced,
+#: that is, while its temporary file exists.
+SIGNAL_DURING_WRITE = """
+import os, signal, sys
+real_fsync = os.fsync
+def fsync(fd):
+    os.kill(os.getpid(), getattr(signal, sys.argv[1]))
+    real_fsync(fd)
+os.fsync = fsync
+from lcnotation.cli import main
+sys.exit(main(sys.argv[2:]))
+"""
+
+
+@pytest.mark.parametrize("name, status", [("SIGTERM", 143), ("SIGHUP", 129), ("SIGINT", 130)])
+@pytest.mark.parametrize("argv", [["fmt", "a.lcn"], ["lint", "--fix", "a.lcn"],
+                                  ["convert", "a.lcn", "--to", "v1", "--in-place"]],
+                         ids=" ".join)
+def test_a_signal_while_writing_leaves_the_original_and_no_temporary_file(
+        tmp_path, name, status, argv):
+    path = tmp_path / "a.lcn"
+    path.write_text("1. r3-d 2. b4-d\n")
+    ran = subprocess.run([sys.executable, "-c", SIGNAL_DURING_WRITE, name, *argv],
+                         cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert ran.returncode == status, ran.stderr
+    assert "Traceback" not in ran.stderr
+    assert path.read_text() == "1. r3-d 2. b4-d\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["a.lcn"]
+
+
+def test_sigterm_at_random_moments_of_a_real_run(tmp_path):
+    """``timeout`` and ``docker stop`` send SIGTERM whenever they like."""
+    from lcnotation.game.generator import generate_games
+    from lcnotation.text.formatter import format_games
+
+    original = format_games(generate_games(1000, seed=3), "lower").encode()
+    (tmp_path / "done").mkdir()
+    (tmp_path / "done" / "a.lcn").write_bytes(original)
+    subprocess.run([sys.executable, "-m", "lcnotation", "fmt", "a.lcn"],
+                   cwd=tmp_path / "done", check=True, capture_output=True)
+    formatted = (tmp_path / "done" / "a.lcn").read_bytes()
+    assert formatted != original
+    tmp_path = tmp_path / "run"
+    tmp_path.mkdir()
+    rng = random.Random(17)
+    caught = 0
+    for _ in range(4):
+        path = tmp_path / "a.lcn"
+        path.write_bytes(original)
+        process = subprocess.Popen([sys.executable, "-m", "lcnotation", "fmt", "a.lcn"],
+                                   cwd=tmp_path, stderr=subprocess.PIPE)
+        # Wait for the temporary file, then strike at some moment of the write.
+        deadline = time.monotonic() + 60
+        while (process.poll() is None and time.monotonic() < deadline
+               and not list(tmp_path.glob(".lcn-*.tmp"))):
+            time.sleep(0.002)
+        time.sleep(rng.uniform(0, 0.02))
+        process.send_signal(signal.SIGTERM)
+        _, err = process.communicate(timeout=60)
+        assert b"Traceback" not in err
+        assert [p.name for p in tmp_path.iterdir()] == ["a.lcn"]
+        data = path.read_bytes()
+        assert data in (original, formatted)
+        if process.returncode == -signal.SIGTERM:  # after main returned, at exit
+            assert data == formatted and b"reformatted a.lcn" in err
+        else:
+            assert process.returncode in (0, 143), err
+        caught += process.returncode == 143
+    assert caught, "the signal never came while the file was being written"
+
+
+def stale(folder, name: str, age: float) -> str:
+    path = folder / name
+    path.write_text("half a file")
+    os.utime(path, (time.time() - age, time.time() - age))
+    return name
+
+
+def test_a_later_run_removes_the_temporary_files_a_killed_run_left(run, tmp_path):
+    old = stale(tmp_path, ".lcn-abcd1234.tmp", 2 * 3600)
+    young = stale(tmp_path, ".lcn-young123.tmp", 60)
+    other = stale(tmp_path, ".lcn-abcd1234.tmp.keep", 2 * 3600)
+    theirs = stale(tmp_path, ".other-abcd1234.tmp", 2 * 3600)
+    (tmp_path / ".lcn-link1234.tmp").symlink_to(tmp_path / theirs)
+    (tmp_path / "a.lcn").write_text("1. r3-d\n")
+    assert run("fmt", "a.lcn").status == 0
+    left = sorted(p.name for p in tmp_path.iterdir())
+    assert old not in left
+    assert {young, other, theirs, ".lcn-link1234.tmp", "a.lcn"} == set(left)
+
+
+def test_temporary_files_of_another_user_are_left_alone(run, tmp_path):
+    if os.geteuid() != 0:
+        pytest.skip("only root can make a file that belongs to another user")
+    name = stale(tmp_path, ".lcn-abcd1234.tmp", 2 * 3600)
+    os.chown(tmp_path / name, 12345, 12345)
+    (tmp_path / "a.lcn").write_text("1. r3-d\n")
+    assert run("fmt", "a.lcn").status == 0
+    assert (tmp_path / name).exists()

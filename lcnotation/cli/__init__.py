@@ -14,7 +14,10 @@ import argparse
 import contextlib
 import io
 import os
+import signal
 import sys
+import threading
+from types import FrameType
 from typing import Iterator, List, Optional, Sequence
 
 from .. import __version__
@@ -51,8 +54,41 @@ def _build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Run ``lcn`` with ``argv`` (default: the process arguments); return the exit status."""
-    with _tolerant_output():
+    with _tolerant_output(), _signals_end_the_run():
         return _main(argv)
+
+
+class Terminated(BaseException):
+    """SIGTERM or SIGHUP arrived: the run ends as Ctrl-C ends it (a file being
+    written is left as it was, its temporary file removed)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+@contextlib.contextmanager
+def _signals_end_the_run() -> Iterator[None]:
+    """Turn SIGTERM and SIGHUP (``timeout``, ``docker stop``, CI cancellation, a
+    closed terminal) into :class:`Terminated`, raised where the program is, so
+    that every ``finally`` runs; a signal the caller ignores stays ignored."""
+    if threading.current_thread() is not threading.main_thread():
+        yield  # only the main thread may handle signals
+        return
+    catching = [s for s in (signal.SIGTERM, getattr(signal, "SIGHUP", None))
+                if s is not None and signal.getsignal(s) is not signal.SIG_IGN]
+
+    def stop(signum: int, frame: Optional[FrameType]) -> None:
+        for s in catching:  # a second signal must not cut the clean-up short
+            signal.signal(s, signal.SIG_IGN)
+        raise Terminated(signum)
+
+    previous = {s: signal.signal(s, stop) for s in catching}
+    try:
+        yield
+    finally:
+        for s, handler in previous.items():
+            signal.signal(s, handler)
 
 
 @contextlib.contextmanager
@@ -104,6 +140,10 @@ def _main(argv: Optional[Sequence[str]]) -> int:
     except KeyboardInterrupt:
         err("interrupted")
         return 130
+    except Terminated as exc:
+        with contextlib.suppress(OSError):
+            err(f"terminated by {signal.Signals(exc.signum).name}")
+        return 128 + exc.signum
 
 
 def _drop_stdout() -> None:

@@ -16,13 +16,15 @@ import contextlib
 import errno
 import filecmp
 import os
+import re
 import shutil
 import stat
 import sys
 import tempfile
+import time
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import IO, Iterator, Optional, Tuple
+from typing import IO, Iterator, List, Optional, Set, Tuple
 
 from ..text.ast import Span
 from ..text.errors import NotationError
@@ -210,6 +212,9 @@ def atomic_writer(path: str) -> Iterator[IO[bytes]]:
     stays); a file we may not write is refused (PermissionError), as
     ``open`` would; something that is not a regular file (a pipe,
     ``/dev/stdout``) is written to at the end, as there is nothing to replace.
+    The new file keeps the old one's owner and group, or is refused
+    (PermissionError); a file with hard links is refused (OSError, EMLINK),
+    as a new file would split it from its other names.
     """
     try:
         info: Optional[os.stat_result] = os.stat(path)
@@ -230,7 +235,8 @@ def atomic_writer(path: str) -> Iterator[IO[bytes]]:
     if info is not None and not os.access(path, os.W_OK):
         raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), path)
     directory = os.path.dirname(path)
-    fd, tmp = tempfile.mkstemp(prefix=".lcn-", suffix=".tmp", dir=directory)
+    remove_stale_temporaries(directory)
+    fd, tmp = tempfile.mkstemp(prefix=_TMP_PREFIX, suffix=_TMP_SUFFIX, dir=directory)
     try:
         with os.fdopen(fd, "wb") as handle:
             yield handle
@@ -239,6 +245,8 @@ def atomic_writer(path: str) -> Iterator[IO[bytes]]:
         if info is not None and filecmp.cmp(tmp, path, shallow=False):
             os.unlink(tmp)
             return
+        if info is not None:
+            _keep_identity(tmp, info)
         # A new file gets what open() would have given it.
         os.chmod(tmp, stat.S_IMODE(info.st_mode) if info is not None else 0o666 & ~_umask())
         os.replace(tmp, path)
@@ -249,6 +257,63 @@ def atomic_writer(path: str) -> Iterator[IO[bytes]]:
             pass
         raise
     _sync_directory(directory)
+
+
+def _keep_identity(tmp: str, info: os.stat_result) -> None:
+    """Give the new file ``tmp`` the owner and group of the file it replaces,
+    or refuse to replace a file with hard links or whose owner we cannot keep."""
+    if info.st_nlink > 1:
+        raise OSError(errno.EMLINK, f"it has {info.st_nlink} hard links, which a new file "
+                      "would split apart; not rewritten")
+    mine = os.stat(tmp)
+    if (mine.st_uid, mine.st_gid) == (info.st_uid, info.st_gid):
+        return
+    try:
+        os.chown(tmp, info.st_uid if info.st_uid != mine.st_uid else -1,
+                 info.st_gid if info.st_gid != mine.st_gid else -1)
+    except PermissionError:
+        raise PermissionError(errno.EPERM, f"its owner and group ({info.st_uid}:"
+                              f"{info.st_gid}) cannot be kept; not rewritten") from None
+
+
+#: Temporary files are named ``.lcn-XXXXXXXX.tmp`` (eight characters of mkstemp's).
+_TMP_PREFIX, _TMP_SUFFIX = ".lcn-", ".tmp"
+_OUR_TEMPORARY = re.compile(r"\.lcn-[a-z0-9_]{8}\.tmp\Z")
+#: How old a temporary file of ours must be to count as left behind by a killed
+#: run (a run that is writing one touches it all the time).
+STALE_AFTER = 3600.0
+_cleaned: Set[str] = set()
+
+
+def remove_stale_temporaries(directory: str, now: Optional[float] = None) -> List[str]:
+    """Remove the temporary files a killed ``lcn`` (SIGKILL, a power cut)
+    left in ``directory``: only ours (named as we name them, regular files
+    that belong to this user, not symbolic links) and only old ones (not
+    changed for :data:`STALE_AFTER` seconds).  Each folder is looked at once
+    per process.  Returns the paths removed; never raises."""
+    key = os.path.abspath(directory)
+    if now is None:
+        if key in _cleaned:
+            return []
+        _cleaned.add(key)
+    now = time.time() if now is None else now
+    removed = []
+    try:
+        with os.scandir(directory) as entries:
+            for entry in entries:
+                if not _OUR_TEMPORARY.match(entry.name):
+                    continue
+                try:
+                    info = entry.stat(follow_symlinks=False)
+                    if (stat.S_ISREG(info.st_mode) and info.st_uid == os.geteuid()
+                            and now - info.st_mtime > STALE_AFTER):
+                        os.unlink(entry.path)
+                        removed.append(entry.path)
+                except OSError:
+                    continue
+    except OSError:
+        pass
+    return removed
 
 
 def _sync_directory(directory: str) -> None:
