@@ -13,6 +13,7 @@ import io
 import json
 import os
 import random
+import resource
 import signal
 import subprocess
 import sys
@@ -24,7 +25,8 @@ from lcnotation import NotationError
 from lcnotation.cli import main
 from lcnotation.game.checker import check
 from lcnotation.text.dialects import ConversionError
-from lcnotation.text.reader import parse_games
+from lcnotation.text import parser as parser_module
+from lcnotation.text.reader import parse_games, read_games
 from lcnotation.tools.jsonform import from_json, to_json
 from lcnotation.tools.lint import lint_text
 from paths import fast_path
@@ -378,3 +380,73 @@ def test_temporary_files_of_another_user_are_left_alone(run, tmp_path):
     (tmp_path / "a.lcn").write_text("1. r3-d\n")
     assert run("fmt", "a.lcn").status == 0
     assert (tmp_path / name).exists()
+
+
+# ---------------------------------------------------------------- endless input and memory
+
+
+class Endless(io.RawIOBase):
+    """A stream that never ends: ``piece`` again and again."""
+
+    def __init__(self, piece: bytes) -> None:
+        self.piece = piece
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        n = len(buffer) - len(buffer) % len(self.piece)
+        buffer[:n] = self.piece * (n // len(self.piece))
+        return n
+
+
+@pytest.mark.parametrize("piece", [b"\0" * 64, b"R3-D ", b"R3-D\n", b"{ a comment\n"],
+                         ids=["zeros", "one line", "one game", "one comment"])
+def test_reading_endless_input_stops_at_the_bound(piece):
+    with pytest.raises(NotationError) as caught:
+        for _ in read_games(io.BufferedReader(Endless(piece))):
+            pass
+    assert caught.value.code == "N002"
+    assert "16,777,216" in caught.value.message
+
+
+@pytest.mark.parametrize("argv", [["lint", "-"], ["fmt", "-"], ["score", "-"]], ids=" ".join)
+def test_the_command_line_on_endless_input(capsys, monkeypatch, argv):
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BufferedReader(Endless(b"R3-D\n"))))
+    status = main(argv)
+    err = capsys.readouterr().err
+    assert status == 2
+    assert "cannot read" in err and "a game longer than 16,777,216 characters" in err, err
+    assert len(err.splitlines()) == 1
+
+
+def test_lcn_lint_of_dev_zero_under_a_memory_limit(tmp_path):
+    """prlimit --as=2000000000 lcn lint /dev/zero"""
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (2_000_000_000, 2_000_000_000))
+
+    ran = subprocess.run([sys.executable, "-m", "lcnotation", "lint", "/dev/zero"],
+                         cwd=tmp_path, preexec_fn=limit, capture_output=True, text=True,
+                         timeout=120)
+    assert ran.returncode == 2, ran.stderr
+    assert ran.stderr.startswith("lcn: /dev/zero: cannot read: line 1, column 1: a line "
+                                 "longer than 16,777,216 bytes"), ran.stderr
+
+
+@pytest.mark.parametrize("argv", [["lint", "."], ["fmt", "--check", "."], ["score", "."],
+                                  ["lint", "--fix", "."]], ids=" ".join)
+def test_running_out_of_memory_names_the_file_and_goes_on(run, tmp_path, monkeypatch, argv):
+    (tmp_path / "a.lcn").write_text("1. R3-D\n[Event \"big\"]\n1. B4-D\n")
+    (tmp_path / "b.lcn").write_text("1. r3-d\n")
+    real = parser_module.GameParser.run
+
+    def run_or_fail(self, start, text, *args, **kwargs):
+        if "B4-D" in text:
+            raise MemoryError
+        return real(self, start, text, *args, **kwargs)
+
+    monkeypatch.setattr(parser_module.GameParser, "run", run_or_fail)
+    ran = run(*argv)
+    assert ran.status == 2
+    assert "a.lcn: cannot read: out of memory" in ran.err
+    assert "b.lcn" in ran.out + ran.err

@@ -12,8 +12,8 @@ from ..text.ast import Game
 from ..text.errors import NotationError
 from ..text.reader import parse_games, read_games
 from ..tools.config import ConfigError, find_config, load_config, parse_codes
-from ..tools.files import (SourceFile, SourceKind, decode_source, not_regular, open_source,
-                           read_source, scan_source, write_atomic)
+from ..tools.files import (SourceFile, decode_source, not_regular, read_source, scan_source,
+                           write_atomic)
 from ..tools.lint import LintConfig, iter_lcn_files
 from ..tools.output import printable
 
@@ -83,20 +83,24 @@ def read_input(path: str) -> Optional[SourceFile]:
 class InputGames:
     """The games of one input, read one at a time as they are iterated.
 
-    A problem met on the way (the file stops being readable, a game beyond
+    A problem met on the way (the file stops being readable, bytes that are
+    not UTF-8 in an input that could not be checked beforehand, a game beyond
     the reader's bounds, memory) is said on stderr and ends the games, with
     ``failed`` set.
     """
 
-    def __init__(self, path: str, kind: SourceKind, handle: IO[bytes],
-                 stack: contextlib.ExitStack) -> None:
-        self.path, self.kind, self.failed = path, kind, False
+    def __init__(self, path: str, handle: IO[bytes], stack: contextlib.ExitStack) -> None:
+        self.path, self.failed = path, False
         self._handle, self._stack = handle, stack
 
     def __iter__(self) -> Iterator[Game]:
         with self._stack:
             try:
-                yield from read_games(self._handle, path=self.path)
+                for game in read_games(self._handle, path=self.path):
+                    problem = next((e for e in game.errors if e.code == "N001"), None)
+                    if problem is not None:
+                        raise problem
+                    yield game
             except OSError as exc:
                 err(f"{self.path}: cannot read: {exc.strerror or exc}")
                 self.failed = True
@@ -109,16 +113,19 @@ class InputGames:
 
 
 def read_games_of(path: str) -> Optional[InputGames]:
-    """The games of the file ``path`` (or standard input) once it is known to be
-    UTF-8 throughout; None, with a message, when it cannot be read."""
+    """The games of the file ``path`` (or standard input); None, with a
+    message, when it cannot be read.  A regular file is first checked to be
+    UTF-8 throughout (a quick pass), so that nothing is read from one that is
+    not; standard input and pipes are read once, and stop at such bytes."""
     refused = not_regular(path)
     if refused is not None:
         err(f"{path}: cannot read: {refused}")
         return None
     stack = contextlib.ExitStack()
     try:
-        handle = stack.enter_context(open_source(path))
-        kind = scan_source(handle)
+        handle = sys.stdin.buffer if path == "-" else stack.enter_context(open(path, "rb"))
+        if handle.seekable():
+            scan_source(handle)
     except OSError as exc:
         err(f"{path}: cannot read: {exc.strerror or exc}")
     except NotationError as exc:
@@ -126,7 +133,7 @@ def read_games_of(path: str) -> Optional[InputGames]:
     except MemoryError:
         err(f"{path}: cannot read: out of memory")
     else:
-        return InputGames(path, kind, handle, stack)
+        return InputGames(path, handle, stack)
     stack.close()
     return None
 

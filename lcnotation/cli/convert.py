@@ -9,14 +9,18 @@ import json
 import shutil
 import sys
 import tempfile
-from typing import IO, Optional, Sequence
+from typing import IO, TYPE_CHECKING, Optional, Sequence
 
+from ..text.ast import Span
 from ..text.dialects import ConversionError
 from ..text.errors import NotationError
 from ..tools.convert import JSON, convert_lines, convert_text, dialect_names
-from ..tools.files import BOM, atomic_writer, decode_text, open_source
+from ..tools.files import BOM, atomic_writer, decode_text
 from ..tools.output import printable
 from .common import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Parser, add_command, err
+
+if TYPE_CHECKING:
+    from _typeshed import WriteableBuffer
 
 _CONVERT_EXAMPLES = """\
 examples:
@@ -117,10 +121,7 @@ def _convert_to(args: argparse.Namespace, out: _Output) -> int:
     path = args.path
     with contextlib.ExitStack() as stack:
         try:
-            # A pipe (lcn convert <(...)) is copied to a temporary file first,
-            # which is read as a stream and, for the messages, read again.
-            data = (sys.stdin.buffer if path == "-"
-                    else stack.enter_context(open_source(path)))
+            data = sys.stdin.buffer if path == "-" else stack.enter_context(open(path, "rb"))
         except OSError as exc:
             err(f"{path}: cannot read: {exc.strerror or exc}")
             return EXIT_USAGE
@@ -143,8 +144,9 @@ def _convert_to(args: argparse.Namespace, out: _Output) -> int:
                 return EXIT_OK
             # Not "utf-8-sig": its decoder silently drops a file that ends in
             # the first bytes of a BOM (b"\xef", b"\xef\xbb").
-            data.seek(len(BOM) if bom else 0)
-            lines = io.TextIOWrapper(data, encoding="utf-8", newline="")
+            # A pipe (lcn convert <(...)) cannot go back: what was read stays in front.
+            rest = io.BufferedReader(_Prefixed(head[len(BOM) if bom else 0:], data))
+            lines = io.TextIOWrapper(rest, encoding="utf-8", newline="")
             if bom and args.to != JSON:
                 out.write(BOM)
             for piece in convert_lines(lines, args.to, source=args.source, path=path):
@@ -154,10 +156,11 @@ def _convert_to(args: argparse.Namespace, out: _Output) -> int:
             err(f"{path}: cannot read: {exc.strerror or exc}")
             return EXIT_USAGE
         except UnicodeDecodeError:
-            problem = _decode_problem(data)
+            problem = _decode_problem(data, path)
         except ConversionError as exc:
             try:
-                problems = exc.errors if whole else _all_problems(data, path, args)
+                problems = (exc.errors if whole or not data.seekable()
+                            else _all_problems(data, path, args))
             except NotationError as stopped:
                 # The stream stopped at a bad game before reaching bytes that
                 # are not UTF-8: the file cannot be read, as if met first.
@@ -186,8 +189,12 @@ def _is_json_document(text: str, source: Optional[str]) -> bool:
     return isinstance(data, dict) and "format" in data
 
 
-def _decode_problem(handle: IO[bytes]) -> NotationError:
-    """The N001 error of a file found not to be UTF-8 while streaming it."""
+def _decode_problem(handle: IO[bytes], path: str) -> NotationError:
+    """The N001 error of a file found not to be UTF-8 while streaming it (a
+    pipe, which cannot be read again, gets no position)."""
+    if not handle.seekable():
+        return NotationError("not UTF-8 text", Span(1, 1, 1, 1, -1, -1), code="N001",
+                             path=path)
     handle.seek(0)
     data = handle.read()
     try:
@@ -195,6 +202,25 @@ def _decode_problem(handle: IO[bytes]) -> NotationError:
     except NotationError as exc:
         return exc
     raise AssertionError("the file decodes after all")  # pragma: no cover
+
+
+class _Prefixed(io.RawIOBase):
+    """``head`` (bytes already read) and then the rest of ``rest``."""
+
+    def __init__(self, head: bytes, rest: IO[bytes]) -> None:
+        super().__init__()
+        self._head, self._rest = head, rest
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: "WriteableBuffer") -> int:
+        view = memoryview(buffer).cast("B")
+        data, self._head = self._head[:len(view)], self._head[len(view):]
+        if not data:
+            data = self._rest.read(len(view))
+        view[:len(data)] = data
+        return len(data)
 
 
 def _all_problems(handle: IO[bytes], path: str,

@@ -1,18 +1,25 @@
-"""``lcn fmt``: rewrite records in the canonical layout."""
+"""``lcn fmt``: rewrite records in the canonical layout.
+
+Files are formatted as a stream, a game at a time, straight into the
+temporary file that replaces them (see :mod:`lcnotation.tools.formatting`);
+``--diff`` alone holds the file's text and the new text whole.
+"""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
-from typing import Optional
+import tempfile
+from typing import IO, Callable, Optional
 
 from ..text.dialects import get_dialect
-from ..text.formatter import format_game
-from ..text.reader import parse_games
-from ..tools.files import SourceFile
+from ..text.errors import NotationError
+from ..tools.files import atomic_writer, not_regular
+from ..tools.formatting import FormatResult, as_file_writes, format_stream
 from ..tools.output import printable, printable_diff
 from .common import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Parser, add_command, err,
-                     expand_paths, read_input, refused_for_errors, write_file, write_stdout)
+                     expand_paths)
 
 _FMT_EXAMPLES = """\
 examples:
@@ -37,20 +44,6 @@ def register(sub: "argparse._SubParsersAction[Parser]") -> None:
                      "are dropped)")
     fmt.set_defaults(handler=run)
 
-def _formatted(source: SourceFile, path: str, dialect: str, force: bool) -> Optional[str]:
-    """The canonical text of ``source``, or None (with a message) when refused."""
-    games = list(parse_games(source.text, path=path))
-    if not force and refused_for_errors(source, path, "formatted", games):
-        return None
-    parts = []
-    for i, game in enumerate(games):
-        if i and not games[i - 1].moves:
-            err(f"{path}: not formatted: game {i} has no moves and is followed by "
-                 "another game")
-            return None
-        parts.append(format_game(game, dialect))
-    return "\n".join(parts)
-
 
 def run(args: argparse.Namespace) -> int:
     try:
@@ -60,34 +53,145 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     status = EXIT_OK
     for path in expand_paths(args.paths):
-        source = read_input(path)
-        if source is None:
-            status = EXIT_USAGE
-            continue
-        new = _formatted(source, path, args.dialect, args.force)
-        if new is None:
-            status = max(status, EXIT_FINDINGS)
-            continue
-        if path == "-" and not (args.check or args.diff):
-            # As bytes: the input's line ends and BOM, UTF-8 whatever the locale.
-            write_stdout(source.encode(new) if source.newline is not None
-                          else new.encode("utf-8"))
-            continue
-        if new == source.text:
-            continue
-        if args.diff:
-            sys.stdout.writelines(printable_diff(source.text, new, path))
-        if args.check or args.diff:
-            if args.check:
-                print(printable(f"would reformat {path}"))
-            status = max(status, EXIT_FINDINGS)
-            continue
-        if source.newline is None:
-            err(f"{path}: not formatted: the file mixes line ends")
-            status = max(status, EXIT_FINDINGS)
-            continue
-        if write_file(path, source.encode(new)):
-            print(printable(f"reformatted {path}"), file=sys.stderr)
-        else:
-            status = EXIT_USAGE
+        status = max(status, _format_path(path, args))
     return status
+
+
+class _Refused(Exception):
+    """Leaves the file as it was (the atomic writer removes its temporary file)."""
+
+    def __init__(self, status: int) -> None:
+        super().__init__(status)
+        self.status = status
+
+
+class _ReadError(Exception):
+    """Reading the file failed (not writing the new one)."""
+
+
+class _WriteError(Exception):
+    """Writing the new text failed."""
+
+
+def _guarded(write: Callable[[bytes], object]) -> Callable[[bytes], object]:
+    def guarded(data: bytes) -> object:
+        try:
+            return write(data)
+        except OSError as exc:
+            raise _WriteError() from exc
+    return guarded
+
+
+#: The most ``lcn fmt -`` holds (in a temporary file) before it writes: endless
+#: input must not fill the disk.
+MAX_HELD = 1 << 32
+
+
+def _capped(write: Callable[[bytes], object]) -> Callable[[bytes], object]:
+    held = 0
+
+    def capped(data: bytes) -> object:
+        nonlocal held
+        held += len(data)
+        if held > MAX_HELD:
+            raise _ReadError() from OSError(
+                0, f"more than {MAX_HELD:,} bytes of output held back; format a file "
+                "instead of standard input")
+        return write(data)
+    return capped
+
+
+def _format_path(path: str, args: argparse.Namespace) -> int:
+    """Format one file (or standard input); its exit status."""
+    refused = not_regular(path)
+    if refused is not None:
+        err(f"{path}: cannot read: {refused}")
+        return EXIT_USAGE
+    to_stdout = path == "-" and not (args.check or args.diff)
+    copying = False
+    in_place = path != "-" and not (args.check or args.diff)
+    try:
+        with contextlib.ExitStack() as stack:
+            try:
+                handle = (sys.stdin.buffer if path == "-"
+                          else stack.enter_context(open(path, "rb")))
+            except OSError as exc:
+                raise _ReadError() from exc
+            out: Optional[IO[bytes]] = None
+            if in_place:
+                out = stack.enter_context(atomic_writer(path))
+            elif to_stdout:  # nothing is written unless the whole input is formatted
+                out = stack.enter_context(tempfile.SpooledTemporaryFile(1 << 22))
+            try:
+                write = None if out is None else _guarded(out.write)
+                if to_stdout and write is not None:
+                    write = _capped(write)
+                result = format_stream(handle, path, args.dialect, write,
+                                       force=args.force, keep=args.diff,
+                                       as_read=not to_stdout)
+            except (OSError, NotationError) as exc:  # N002: a game beyond the bound
+                raise _ReadError() from exc
+            status = _refusal(result, path, args)
+            if status is not None:
+                raise _Refused(status)
+            if out is not None and to_stdout:
+                copying = True  # a failure now is standard output's (see cli.main)
+                out.seek(0)
+                sys.stdout.flush()
+                as_file_writes(out, result.kind, sys.stdout.buffer.write)
+                sys.stdout.buffer.flush()
+    except _Refused as refusal:
+        return refusal.status
+    except _ReadError as exc:
+        cause = exc.__cause__
+        if isinstance(cause, NotationError):  # a game beyond the reader's bound
+            err(f"{path}:{cause.line}:{cause.column}: cannot read: {cause.message}")
+        else:
+            err(f"{path}: cannot read: {getattr(cause, 'strerror', None) or cause}")
+        return EXIT_USAGE
+    except _WriteError as exc:
+        cause = exc.__cause__
+        err(f"{path}: cannot write: {getattr(cause, 'strerror', None) or cause}")
+        return EXIT_USAGE
+    except OSError as exc:  # the atomic writer could not start or finish
+        if copying:
+            raise
+        err(f"{path}: cannot write: {exc.strerror or exc}")
+        return EXIT_USAGE
+    except MemoryError:
+        err(f"{path}: cannot read: out of memory")
+        return EXIT_USAGE
+    if not result.changed or to_stdout:
+        return EXIT_OK
+    if args.diff:
+        sys.stdout.writelines(printable_diff("".join(result.old_text),
+                                             "".join(result.new_text), path))
+    if args.check:
+        print(printable(f"would reformat {path}"))
+    if args.check or args.diff:
+        return EXIT_FINDINGS
+    print(printable(f"reformatted {path}"), file=sys.stderr)
+    return EXIT_OK
+
+
+def _refusal(result: FormatResult, path: str, args: argparse.Namespace) -> Optional[int]:
+    """The exit status when the file is not to be (re)written, said on stderr."""
+    problem = result.unreadable
+    if problem is not None:
+        err(f"{path}:{problem.line}:{problem.column}: cannot read: {problem.message}")
+        return EXIT_USAGE
+    first = result.first_error
+    if first is not None and not args.force:
+        n = result.error_count
+        err(f"{path}:{first.line}:{first.column}: not formatted: {n} syntax "
+            f"error{'s' if n != 1 else ''} (first: {first.message}); fix them or use --force")
+        return EXIT_FINDINGS
+    if result.empty_game is not None:
+        err(f"{path}: not formatted: game {result.empty_game} has no moves and is followed "
+            "by another game")
+        return EXIT_FINDINGS
+    if path != "-" and not (args.check or args.diff) and result.changed \
+            and not result.complete:
+        err(f"{path}: not formatted: the file mixes line ends")
+        return EXIT_FINDINGS
+    return None

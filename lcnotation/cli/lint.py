@@ -10,8 +10,7 @@ from typing import Iterator, List, Sequence, Tuple
 
 from .. import __version__
 from ..text.errors import Severity
-from ..text.reader import _decoded_lines
-from ..tools.lint import FileReport, LintConfig, fix_text, lint_file, lint_lines
+from ..tools.lint import FileReport, LintConfig, fix_text, lint_binary, lint_file
 from ..tools.output import github_line, summary, text_line, to_json, to_sarif
 from ..tools.progress import Progress
 from .common import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Parser, add_command, err,
@@ -87,7 +86,10 @@ def _reports(paths: Sequence[str], config: LintConfig, jobs: int,
 
 
 def _lint_stdin(config: LintConfig) -> FileReport:
-    return lint_lines(_decoded_lines(sys.stdin.buffer), "-", config)
+    try:
+        return lint_binary(sys.stdin.buffer, "-", config)
+    except OSError as exc:
+        return FileReport("-", unreadable=exc.strerror or str(exc))
 
 
 def run(args: argparse.Namespace) -> int:

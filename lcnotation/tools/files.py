@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import io
 import filecmp
 import os
 import re
@@ -24,15 +25,18 @@ import tempfile
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import IO, Iterator, List, Optional, Set, Tuple
+from typing import IO, TYPE_CHECKING, Iterator, List, Optional, Set, Tuple
+
+if TYPE_CHECKING:
+    from _typeshed import WriteableBuffer
 
 from ..text.ast import Span
 from ..text.errors import NotationError
 from ..text.lineends import as_lf, not_utf8
 from ..text.reader import _line_blocks
 
-__all__ = ["BOM", "NotRegularFile", "not_regular", "SourceFile", "SourceKind", "decode_text", "decode_source", "read_source",
-           "scan_source", "open_source",
+__all__ = ["BOM", "LineEndCounter", "NotRegularFile", "not_regular", "SourceFile", "SourceKind", "decode_text", "decode_source", "read_source",
+           "scan_source",
            "atomic_writer", "write_atomic"]
 
 #: The UTF-8 byte-order mark.
@@ -151,6 +155,54 @@ class SourceKind:
         return text.encode("utf-8")
 
 
+class LineEndCounter(io.RawIOBase):
+    """A binary file read through, counting its line ends and noting its
+    byte-order mark as the bytes pass: how to write the file back, known
+    without holding it (:attr:`kind`, final once the file is read)."""
+
+    def __init__(self, handle: IO[bytes]) -> None:
+        super().__init__()
+        self._handle = handle
+        self._counts: _Counts = (0, 0, 0)
+        self._last = b""    # the last byte read (a CR may be half a CRLF)
+        self._start = b""   # the first bytes, for the byte-order mark
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: "WriteableBuffer") -> int:
+        view = memoryview(buffer).cast("B")
+        data = self._handle.read(len(view))
+        if not data:
+            return 0
+        view[:len(data)] = data
+        self._count(data)
+        return len(data)
+
+    def _count(self, data: bytes) -> None:
+        if len(self._start) < len(BOM):
+            self._start += data[:len(BOM) - len(self._start)]
+        crlf, cr, lf = self._counts
+        if self._last == b"\r" and data[:1] == b"\n":  # a CRLF cut in two
+            crlf, cr, lf = crlf + 1, cr - 1, lf - 1
+        pairs = data.count(b"\r\n")
+        self._counts = (crlf + pairs, cr + data.count(b"\r") - pairs,
+                        lf + data.count(b"\n") - pairs)
+        self._last = data[-1:]
+
+    def newline_so_far(self) -> str:
+        """The line end of the file, judged from what was read so far (a CR
+        read last may be half a CRLF; a file that mixes them is found out by
+        :attr:`kind` at the end)."""
+        crlf, cr, lf = self._counts
+        return "\r\n" if crlf else "\n" if lf or not cr else "\r"
+
+    @property
+    def kind(self) -> SourceKind:
+        """The line ends and byte-order mark of what was read so far."""
+        return SourceKind(_newline(self._counts), self._start == BOM)
+
+
 def scan_source(handle: IO[bytes]) -> SourceKind:
     """Read a seekable binary file once, a block of lines at a time: its line
     ends and byte-order mark.  Raises NotationError (N001) at the first byte
@@ -174,25 +226,6 @@ def scan_source(handle: IO[bytes]) -> SourceKind:
         offset += len(block)
     handle.seek(0)
     return SourceKind(_newline(counts), bom)
-
-
-@contextmanager
-def open_source(path: str) -> Iterator[IO[bytes]]:
-    """A record file (or standard input, ``-``) open for binary reading, and
-    seekable: standard input, a pipe or a device is first copied to a
-    temporary file (in memory up to 4 MiB, then on disk).  OSError propagates."""
-    with contextlib.ExitStack() as stack:
-        if path == "-":
-            handle: IO[bytes] = sys.stdin.buffer
-        else:
-            handle = stack.enter_context(open(path, "rb"))
-        if handle.seekable():
-            yield handle
-            return
-        copy = stack.enter_context(tempfile.SpooledTemporaryFile(max_size=1 << 22))
-        shutil.copyfileobj(handle, copy)
-        copy.seek(0)
-        yield copy
 
 
 def read_source(path: str) -> SourceFile:
@@ -241,10 +274,10 @@ def atomic_writer(path: str) -> Iterator[IO[bytes]]:
         with os.fdopen(fd, "wb") as handle:
             yield handle
             handle.flush()
+            if info is not None and filecmp.cmp(tmp, path, shallow=False):
+                os.unlink(tmp)  # the same content: the file is not touched
+                return
             os.fsync(handle.fileno())
-        if info is not None and filecmp.cmp(tmp, path, shallow=False):
-            os.unlink(tmp)
-            return
         if info is not None:
             _keep_identity(tmp, info)
         # A new file gets what open() would have given it.

@@ -14,18 +14,18 @@ import os
 import re
 import stat
 from dataclasses import dataclass, field
-from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
+from typing import IO, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 from ..text.ast import Comment, Game
 from ..game.checker import check
 from ..text.dialects import get_dialect
-from ..text.errors import Diagnostic, Severity
+from ..text.errors import Diagnostic, NotationError, Severity
 from ..text.headers import DEFAULT_COLORS
 from ..text.reader import _decoded_lines, _lone_cr_as_lf, _parse, split_games
 from .files import NotRegularFile, not_regular
 from .style import Finding, Fix, StyleState, apply_fixes, check_style
 
-__all__ = ["LintConfig", "FileReport", "lint_text", "lint_file", "lint_lines", "fix_text",
+__all__ = ["LintConfig", "FileReport", "lint_text", "lint_file", "lint_binary", "lint_lines", "fix_text",
            "iter_lcn_files"]
 
 # "lcn: ignore" alone silences every finding of its line; "lcn: ignore[R101, S1]" those
@@ -94,9 +94,22 @@ def lint_file(path: str, config: Optional[LintConfig] = None) -> FileReport:
         return FileReport(path, unreadable=refused)
     try:
         with open(path, "rb") as handle:
-            return lint_lines(_decoded_lines(handle), path, config)
+            return lint_binary(handle, path, config)
     except OSError as exc:
         return FileReport(path, unreadable=exc.strerror or str(exc))
+
+
+def lint_binary(handle: IO[bytes], path: str, config: Optional[LintConfig] = None) -> FileReport:
+    """Lint an open binary file as a stream.  A file that stops being readable
+    (OSError propagates), a game beyond the reader's bound (N002) or one too
+    large for memory make the report ``unreadable``, not an exception."""
+    try:
+        return lint_lines(_decoded_lines(handle), path, config)
+    except NotationError as exc:
+        return FileReport(path, unreadable=f"line {exc.line}, column {exc.column}: "
+                          f"{exc.message}")
+    except MemoryError:
+        return FileReport(path, unreadable="out of memory")
 
 
 def lint_lines(lines: Iterable[object], path: str,
