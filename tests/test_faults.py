@@ -450,3 +450,15 @@ def test_running_out_of_memory_names_the_file_and_goes_on(run, tmp_path, monkeyp
     assert ran.status == 2
     assert "a.lcn: cannot read: out of memory" in ran.err
     assert "b.lcn" in ran.out + ran.err
+
+
+# ---------------------------------------------------------------- wording
+
+
+def test_a_run_where_a_file_could_not_be_read_is_not_all_clear(run, tmp_path):
+    (tmp_path / "a.lcn").write_text("1. R3-D\n")
+    ran = run("lint", "--select", "N", "a.lcn", "missing.lcn")
+    assert ran.status == 2
+    assert "All clear" not in ran.out
+    assert ran.out.splitlines()[-1] == ("No findings in 1 file, 1 game, 1 move; "
+                                        "1 file could not be read.")

@@ -130,10 +130,7 @@ def run(args: argparse.Namespace) -> int:
     elif args.format == "sarif":
         out.write(to_sarif(readable, __version__) + "\n")
     elif args.format == "text":
-        line = summary(readable)
-        if unreadable:
-            line += f" {unreadable} could not be read."
-        out.write(line + "\n")
+        out.write(summary(readable, unreadable) + "\n")
     if unreadable or unwritten:
         return EXIT_USAGE
     failing = {Severity.ERROR} | ({Severity.WARNING, Severity.INFO} if args.strict else set())

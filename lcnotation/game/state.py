@@ -647,11 +647,11 @@ def deal_problems(colors: Sequence[str], parts: Dict[str, Optional[Deal]]
             where = dealt_in.setdefault(key, {})
             where[part] = None
             if n > _COPIES[r]:
-                times = {2: "twice", 4: "four times"}.get(n, f"{n} times")
-                only = f"only one {card_name(c, r)}" if r else \
-                    f"three {color_name(c)} handshakes"
+                times = "twice" if n == 2 else f"{n} times"
+                only = f"is only one {card_name(c, r)}" if r else \
+                    f"are three {color_name(c)} handshakes"
                 problems.append(("R202", f"{card_name(c, r)} is dealt {times} "
-                                 f"({' and '.join(where)}): there is {only}", part, i))
+                                 f"({' and '.join(where)}): there {only}", part, i))
     if all(parts.get(k) is not None for k in expected):
         missing = [card_name(c, r) for c in colors for r in _RANKS
                    for _ in range(_COPIES[r] - seen.get((c, r), 0))]

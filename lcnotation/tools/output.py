@@ -192,8 +192,9 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
-def summary(reports: Sequence[FileReport]) -> str:
-    """One line: what was found, in how many files, games and moves."""
+def summary(reports: Sequence[FileReport], unreadable: int = 0) -> str:
+    """One line: what was found, in how many files, games and moves, and how
+    many files could not be read (then nothing is "all clear")."""
     files = len(reports)
     games = sum(r.games for r in reports)
     moves = sum(r.moves for r in reports)
@@ -202,10 +203,11 @@ def summary(reports: Sequence[FileReport]) -> str:
     infos = sum(r.count(Severity.INFO) for r in reports)
     fixable = sum(len(r.fixes) for r in reports)
     scope = f"{_plural(files, 'file')}, {_plural(games, 'game')}, {_plural(moves, 'move')}"
+    unread = f"{_plural(unreadable, 'file')} could not be read." if unreadable else ""
     if not (errors or warnings or infos):
-        return f"All clear: {scope}."
+        return f"No findings in {scope}; {unread}" if unread else f"All clear: {scope}."
     parts = [_plural(errors, "error"), _plural(warnings, "warning"), _plural(infos, "note")]
     line = f"Found {', '.join(parts)} in {scope}."
     if fixable:
         line += f" {fixable} fixable with --fix."
-    return line
+    return f"{line} {unread}" if unread else line
