@@ -18,6 +18,7 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -29,8 +30,8 @@ from lcnotation.text import parser as parser_module
 from lcnotation.text.reader import parse_games, read_games
 from lcnotation.tools.jsonform import from_json, to_json
 from lcnotation.tools.lint import lint_text
-from paths import fast_path
 
+FORMAT_DATA = Path(__file__).parent / "data" / "formats"
 #: One digit more than Python's own limit for turning text into an int.
 HUGE = "9" * 4301
 
@@ -55,8 +56,7 @@ def test_leading_zeros_do_not_count_against_the_limit():
 @pytest.mark.parametrize("fast", [True, False], ids=["fast", "lark"])
 def test_a_move_number_too_long_to_read_is_a_syntax_error(fast):
     text = f"1. R3-D {HUGE}. B4-D 3. G5-D"
-    with fast_path(fast):
-        game = next(parse_games(text))
+    game = next(parse_games(text, fast_path=fast))
     assert [e.code for e in game.errors] == ["N101"]
     error = game.errors[0]
     assert (error.span.start, error.span.end) == (8, 8 + len(HUGE) + 1)
@@ -462,3 +462,19 @@ def test_a_run_where_a_file_could_not_be_read_is_not_all_clear(run, tmp_path):
     assert "All clear" not in ran.out
     assert ran.out.splitlines()[-1] == ("No findings in 1 file, 1 game, 1 move; "
                                         "1 file could not be read.")
+
+
+def test_numbers_too_long_to_read_in_other_programs_records():
+    """The importers and the fc-solve reader read numbers too (issue 17's audit)."""
+    from lcnotation.formats import import_games
+    from lcnotation.freecell.fcsolve import read_fc_solve
+
+    transcript = sorted(FORMAT_DATA.glob("chikinn/*.txt"))[0].read_text()
+    for old, new in [("ROUND 0:", f"ROUND {HUGE}:"), ("scores -37", f"scores {HUGE}")]:
+        assert old in transcript
+        with pytest.raises(NotationError) as caught:
+            import_games(transcript.replace(old, new, 1), "chikinn")
+        assert "4,301 digits" in caught.value.message
+    _, moves = read_fc_solve(f"Move a card from stack {HUGE} to freecell 0\n"
+                             "Move a card from stack 3 to freecell 0\n")
+    assert [m.text for m in moves] == ["Move a card from stack 3 to freecell 0"]

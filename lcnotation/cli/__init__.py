@@ -1,4 +1,5 @@
-"""The ``lcn`` command: lint, format, convert and score Lost Cities records.
+"""The ``lcn`` command: lint, format, convert and score Lost Cities records (and
+FreeCell ones, ``lcn freecell``).
 
 Run ``lcn --help`` or ``lcn COMMAND --help`` for the options; every error
 about the command line is one line on stderr and exit status 2.
@@ -22,12 +23,12 @@ from typing import Iterator, List, Optional, Sequence
 
 from .. import __version__
 from ..tools.config import ConfigError
-from . import convert, fmt, lint, score
+from . import convert, exportcmd, fmt, freecell, importcmd, lint, render, score, view
 from .common import EXIT_FINDINGS, EXIT_USAGE, Parser, err
 
 __all__ = ["COMMANDS", "main"]
 
-COMMANDS = (lint, fmt, convert, score)
+COMMANDS = (lint, fmt, convert, score, importcmd, exportcmd, render, view, freecell)
 
 _MAIN_EXAMPLES = """\
 examples:
@@ -35,6 +36,9 @@ examples:
   lcn fmt games/ --check              are the files in the canonical layout?
   lcn convert match.lcn --to json     the JSON interchange form
   lcn score match.lcn                 scores per game and match totals
+  lcn render match.lcn -o end.svg     a picture of the final position
+  lcn view match.lcn -o match.html    a page that replays the games
+  lcn freecell deal 1                 FreeCell deal 1 in Standard FreeCell Notation
 
 Run 'lcn COMMAND --help' for a command's options and more examples.
 """

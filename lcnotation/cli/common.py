@@ -6,7 +6,7 @@ import argparse
 import contextlib
 import os
 import sys
-from typing import IO, Iterator, List, Optional, Sequence, Tuple
+from typing import IO, Callable, Iterator, List, Optional, Sequence, Tuple
 
 from ..text.ast import Game
 from ..text.errors import NotationError
@@ -15,7 +15,7 @@ from ..tools.config import ConfigError, find_config, load_config, parse_codes
 from ..tools.files import (SourceFile, decode_source, not_regular, read_source, scan_source,
                            write_atomic)
 from ..tools.lint import LintConfig, iter_lcn_files
-from ..tools.output import printable
+from ..tools.output import printable, printable_diff
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
@@ -158,6 +158,33 @@ def write_stdout(data: bytes) -> None:
     buffer.flush()
 
 
+def deliver_formatted(path: str, source: SourceFile, new: str, check: bool, diff: bool
+                      ) -> int:
+    """Deliver ``new``, the formatted text of ``source``: to standard output for
+    ``-``, as a diff with ``diff``, as a line with ``check``, else over the file
+    (its line ends and BOM kept); the exit status that calls for."""
+    if path == "-" and not (check or diff):
+        # As bytes: the input's line ends and BOM, UTF-8 whatever the locale.
+        write_stdout(source.encode(new) if source.newline is not None
+                     else new.encode("utf-8"))
+        return EXIT_OK
+    if new == source.text:
+        return EXIT_OK
+    if diff:
+        sys.stdout.writelines(printable_diff(source.text, new, path))
+    if check or diff:
+        if check:
+            print(printable(f"would reformat {path}"))
+        return EXIT_FINDINGS
+    if source.newline is None:
+        err(f"{path}: not formatted: the file mixes line ends")
+        return EXIT_FINDINGS
+    if write_file(path, source.encode(new)):
+        print(printable(f"reformatted {path}"), file=sys.stderr)
+        return EXIT_OK
+    return EXIT_USAGE
+
+
 def process_count(value: str) -> int:
     try:
         n = int(value)
@@ -182,3 +209,42 @@ def refused_for_errors(source: SourceFile, path: str, done: str,
          "fix them or use --force")
     return True
 
+
+
+def configured_colors() -> Tuple[str, ...]:
+    """The colours of games without a Colors header, as ``lcn lint`` takes them:
+    from the nearest ``[tool.lcnotation]`` table (raises ConfigError when it is wrong)."""
+    return load_config(find_config(".")).colors
+
+
+def read_records(path: str) -> Optional[List[Game]]:
+    """The games of ``path`` (or standard input); None, with a message, when it
+    cannot be read.  Games with syntax errors are kept: what could be read of
+    them still counts."""
+    source = read_input(path)
+    if source is None:
+        return None
+    return list(parse_games(source.text, path=path))
+
+
+def write_output(output: Optional[str], data: bytes) -> int:
+    """``data`` to the file ``output``, or to standard output when it is None;
+    the exit status."""
+    if output is None:
+        write_stdout(data)
+        return EXIT_OK
+    return EXIT_OK if write_file(output, data) else EXIT_USAGE
+
+
+def count(least: int) -> "Callable[[str], int]":
+    """An argparse type: a whole number, ``least`` or more."""
+    def parse(value: str) -> int:
+        try:
+            n = int(value)
+        except ValueError:
+            n = least - 1
+        if n < least:
+            raise argparse.ArgumentTypeError(f"expected a whole number, {least} or more, "
+                                             f"not {value!r}")
+        return n
+    return parse

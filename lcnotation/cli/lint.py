@@ -13,6 +13,7 @@ from ..text.errors import Severity
 from ..tools.lint import FileReport, LintConfig, fix_text, lint_binary, lint_file
 from ..tools.output import github_line, summary, text_line, to_json, to_sarif
 from ..tools.progress import Progress
+from .importcmd import chosen_format, imported_reports
 from .common import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Parser, add_command, err,
                      expand_paths, lint_config, process_count, read_input, refused_for_errors,
                      write_file)
@@ -59,6 +60,8 @@ def register(sub: "argparse._SubParsersAction[Parser]") -> None:
     lint.add_argument("-j", "--jobs", type=process_count, default=1, metavar="N",
                       help="lint files in N processes (0: one per core)")
     lint.add_argument("--no-progress", action="store_true", help="never draw a progress bar")
+    lint.add_argument("--from", dest="from_format", metavar="FORMAT",
+                      help="read records of another program (see lcn import); rules only")
     lint.set_defaults(handler=run)
 
 def _lint_one(job: Tuple[str, LintConfig]) -> FileReport:
@@ -99,11 +102,21 @@ def run(args: argparse.Namespace) -> int:
         err("--fix cannot rewrite standard input; use lcn fmt - for that")
         return EXIT_USAGE
     jobs = args.jobs if args.jobs > 0 else (os.cpu_count() or 1)
+    if args.from_format is not None:
+        try:
+            chosen_format(args.from_format)
+        except ValueError as exc:
+            err(str(exc))
+            return EXIT_USAGE
+        if args.fix:
+            err("--fix cannot rewrite records of another program; lcn import them first")
+            return EXIT_USAGE
     out = sys.stdout
     readable: List[FileReport] = []
     unreadable = unwritten = 0
     with Progress(0, enabled=False if args.no_progress else None) as bar:
-        for report in _reports(paths, config, jobs, bar):
+        for report in (_reports(paths, config, jobs, bar) if args.from_format is None
+                       else imported_reports(paths, args.from_format, config)):
             if report.unreadable:
                 bar.clear()
                 err(f"{report.path}: cannot read: {report.unreadable}")

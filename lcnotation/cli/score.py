@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any, Callable, Dict, Iterable, Iterator, Tuple
+from typing import Any, Callable, Dict, Iterable, Iterator, Optional, Tuple
 
 from ..game.scoring import GameScore, match_totals, score
 from ..text.ast import Game
 from ..tools.output import json_text, printable
-from .common import EXIT_OK, EXIT_USAGE, Parser, add_command, expand_paths, read_games_of
+from .importcmd import imported_or_none
+from .common import (EXIT_OK, EXIT_USAGE, InputGames, Parser, add_command, expand_paths,
+                     read_games_of)
 
 _SCORE_EXAMPLES = """\
 examples:
@@ -27,22 +29,29 @@ def register(sub: "argparse._SubParsersAction[Parser]") -> None:
     score = add_command(sub, "score", "score games and matches", _SCORE_EXAMPLES)
     score.add_argument("paths", nargs="+", metavar="PATH", help="files, folders or -")
     score.add_argument("--format", choices=["text", "json"], default="text")
+    score.add_argument("--from", dest="from_format", metavar="FORMAT",
+                       help="read records of another program (see lcn import)")
     score.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    unread = [0]
+    unread = 0
 
     def rows() -> Iterator[_Row]:
-        for path in expand_paths(args.paths):
-            games = read_games_of(path)
+        nonlocal unread
+        for path in expand_paths(args.paths) if args.from_format is None else args.paths:
+            games: Optional[Iterable[Game]]
+            if args.from_format is not None:
+                games = imported_or_none(path, args.from_format)
+            else:
+                games = read_games_of(path)
             if games is None:
-                unread[0] += 1
+                unread += 1
                 continue
             for index, game in enumerate(games, 1):
                 yield path, index, game, score(game)
-            if games.failed:
-                unread[0] += 1
+            if isinstance(games, InputGames) and games.failed:
+                unread += 1
 
     out = sys.stdout
     if args.format == "json":
@@ -50,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         totals = match_totals(s for s in _write_tables(rows(), out.write))
         out.write(_totals_table(totals))
-    return EXIT_USAGE if unread[0] else EXIT_OK
+    return EXIT_USAGE if unread else EXIT_OK
 
 
 def _game_json(row: _Row) -> Dict[str, Any]:

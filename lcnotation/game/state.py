@@ -34,6 +34,8 @@ from typing import (Dict, Iterable, List, NamedTuple, Optional, Sequence, Set, T
 from ..text.ast import HANDSHAKE, Card, Draw, Game, Header, Move, Placement, Span
 from ..text.errors import Diagnostic, NotationError, Severity
 from ..text.headers import DEFAULT_COLORS, parse_cards, parse_colors
+from ..text.span import NO_SPAN, first_known
+from ..text.lexical import COLOR_LETTERS, LEXICON, RANK_OF, RANKS
 from .scoring import GameScore, score_ranks
 
 __all__ = ["GameState", "Location", "Setup", "read_setup", "HAND_SIZE", "CARDS_PER_COLOR",
@@ -45,12 +47,9 @@ HAND_SIZE = 8
 CARDS_PER_COLOR = 12
 #: Copies of each card, indexed by rank: three handshakes, one of each number.
 _COPIES = (3, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1)
-_RANKS = (HANDSHAKE, 2, 3, 4, 5, 6, 7, 8, 9, 10)
+_RANKS = RANKS
 _COLOR_NAMES = {"R": "Red", "G": "Green", "W": "White", "B": "Blue", "Y": "Yellow",
                 "K": "Black", "P": "Purple"}
-_COLOR_LETTERS = frozenset("ABCEFGIJKLMNOPQRSTUVWYZ")
-#: The position of a diagnostic about a node that was not read from text.
-NO_SPAN = Span(0, 0, 0, 0, 0, 0)
 
 ERROR = Severity.ERROR
 Deal = Tuple[Tuple[str, int], ...]
@@ -130,7 +129,7 @@ class GameState:
     ) -> None:
         colors = tuple(letter.upper() for letter in colors)
         for letter in colors:
-            if letter not in _COLOR_LETTERS:
+            if letter not in COLOR_LETTERS:
                 raise ValueError(f"{letter!r} is not a colour letter: a colour is one "
                                  "upper-case letter other than D, H and X")
         if len(set(colors)) != len(colors) or not colors:
@@ -312,6 +311,18 @@ class GameState:
         found += [Location("unknown")] * self._pool[c][r]
         return tuple(found)
 
+    def _repr_svg_(self) -> str:
+        """The board, for Jupyter (:func:`lcnotation.svg.board_svg`)."""
+        from ..svg import NOTEBOOK_SIZE, board_svg  # only when a notebook asks
+
+        return board_svg(self, size=NOTEBOOK_SIZE)
+
+    def _repr_html_(self) -> str:
+        """The board, for Jupyter (:func:`lcnotation.svg.board_html`)."""
+        from ..svg import board_html  # only when a notebook asks
+
+        return board_html(self)
+
     def scores(self) -> GameScore:
         """The score of the round as it stands."""
         colors = self.colors
@@ -488,7 +499,7 @@ class GameState:
     @staticmethod
     def _diag(code: str, message: str, move: Move, turn: int,
               severity: Severity = ERROR) -> Diagnostic:
-        return Diagnostic(code, message, move.span or NO_SPAN, severity, None, turn)
+        return Diagnostic(code, message, move.span, severity, None, turn)
 
     def _over(self, move: Move, turn: int, rest: int) -> Diagnostic:
         when = "" if self._end_turn is None else f" on turn {self._end_turn + 1}"
@@ -662,11 +673,9 @@ def deal_problems(colors: Sequence[str], parts: Dict[str, Optional[Deal]]
     return problems
 
 
-_RANK_OF = {"H": HANDSHAKE, "h": HANDSHAKE, **{str(n): n for n in range(2, 11)}}
 # Every card as written in a deal header, with its (colour, rank) pair.
-_CARD_PAIRS = {letter + rank: (letter.upper(), value) for letter in
-               _COLOR_LETTERS | {x.lower() for x in _COLOR_LETTERS}
-               for rank, value in _RANK_OF.items()}
+_CARD_PAIRS = {letter + rank: (color, value) for letter, color in LEXICON.upper.items()
+               for rank, value in RANK_OF.items()}
 # Every card as a small number (sorting numbers is quicker than sorting pairs).
 _CARD_CODES = {pair: ord(pair[0]) * 16 + pair[1] for pair in _CARD_PAIRS.values()}
 _full_decks: Dict[Tuple[str, ...], List[int]] = {}
@@ -708,7 +717,7 @@ def _colors_of(header: Header) -> Tuple[str, ...]:
 def _where(header: Optional[Header]) -> Span:
     if header is None:
         return NO_SPAN
-    return header.value_span or header.span or NO_SPAN
+    return first_known(header.value_span, header.span)
 
 
 def read_setup(game: Game, default_colors: Tuple[str, ...] = DEFAULT_COLORS) -> Setup:
@@ -737,7 +746,7 @@ def read_setup(game: Game, default_colors: Tuple[str, ...] = DEFAULT_COLORS) -> 
             colors = _colors_of(header)
         except NotationError as err:
             diagnostics.append(err.to_diagnostic())
-            letters = dict.fromkeys(ch for ch in header.value.upper() if ch in _COLOR_LETTERS)
+            letters = dict.fromkeys(ch for ch in header.value.upper() if ch in COLOR_LETTERS)
             colors = tuple(letters) or DEFAULT_COLORS
         if len(colors) not in (5, 6):
             diagnostics.append(Diagnostic(
@@ -780,6 +789,6 @@ def _card_span(header: Header, index: int, read: Dict[str, Tuple[Card, ...]]) ->
                 cards = read[header.name] = tuple(parse_cards(header))
             except NotationError:
                 cards = read[header.name] = ()
-        if index < len(cards) and cards[index].span is not None:
+        if index < len(cards) and cards[index].span.known:
             return cards[index].span
     return _where(header)

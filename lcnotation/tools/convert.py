@@ -38,16 +38,18 @@ have J codes, see ``spec/json-form.md``):
 
 from __future__ import annotations
 
-import re
 from typing import Dict, Iterable, Iterator, List, NamedTuple, Optional, Tuple, Union
 
-from ..text.ast import Comment, Game, Span
+from ..text.ast import Comment, Game, Header, Span
+from ..text.span import first_known
 from ..text.dialects import DIALECTS, ConversionError, Dialect, get_dialect
 from ..text.errors import NotationError
 from ..text.formatter import format_card, format_games, format_move
 from ..text.headers import parse_cards, parse_colors
 from .jsonform import JSONPath, decode, errors_at, from_data, iter_json, to_json
 from ..text.reader import parse_game, split_games
+from ..text.lexical import LEXICON
+from ..text.lineends import lines_with_ends
 
 __all__ = ["JSON", "MIXED", "UNKNOWN", "ConversionError", "Detection", "dialect_names",
            "detect_dialect", "convert_text", "convert_lines"]
@@ -61,10 +63,8 @@ UNKNOWN = "unknown"
 
 DialectName = Union[str, Dialect]
 
-# A line with its end: LF, CRLF or a lone CR (old Mac files).
-_LINE = re.compile(r"[^\r\n]*(?:\r\n?|\n)|[^\r\n]+")
 _CARD_HEADERS = ("Hand1", "Hand2", "Deck")
-_SPACE = re.compile(r"[\s\ufeff]+")
+_SPACE = LEXICON.ws
 
 
 def dialect_names() -> List[str]:
@@ -103,7 +103,7 @@ def _parts(lines: Iterable[str], path: Optional[str]) -> Iterator[_Part]:
 
     def for_the_reader() -> Iterator[str]:
         for raw in lines:
-            pieces = _LINE.findall(raw) if "\r" in raw else (raw,)
+            pieces = lines_with_ends(raw) if "\r" in raw else (raw,)
             for line in pieces:
                 pending.append(line)
                 yield line[:-1] + "\n" if line.endswith("\r") else line
@@ -133,7 +133,7 @@ def _colors_text(d: Dialect) -> str:
     return " ".join(d.colors or "")
 
 
-def _unwritable(game: Game, d: Dialect) -> Iterator[Tuple[JSONPath, str, str, Optional[Span]]]:
+def _unwritable(game: Game, d: Dialect) -> Iterator[Tuple[JSONPath, str, str, Span]]:
     """What ``d`` cannot express in ``game``: (JSON path within the game, code,
     message, span when the game was read from text)."""
     if d.colors is not None:
@@ -148,8 +148,7 @@ def _unwritable(game: Game, d: Dialect) -> Iterator[Tuple[JSONPath, str, str, Op
                     yield (key, k, "comments", c), "C102", message, comment.span
 
 
-def _unwritable_colors(game: Game, d: Dialect) -> Iterator[Tuple[JSONPath, str, str,
-                                                                 Optional[Span]]]:
+def _unwritable_colors(game: Game, d: Dialect) -> Iterator[Tuple[JSONPath, str, str, Span]]:
     allowed = d.colors or ""
     tail = f"which the {d.name} dialect cannot write (its colours: {_colors_text(d)})"
     for k, header in enumerate(game.headers):
@@ -165,7 +164,7 @@ def _unwritable_colors(game: Game, d: Dialect) -> Iterator[Tuple[JSONPath, str, 
                     if card.color not in allowed:
                         yield (where, "C101", f"the {header.name} header holds "
                                f"{format_card(card)}, a card of the colour {card.color}, "
-                               f"{tail}", card.span or header.span)
+                               f"{tail}", first_known(card.span, header.span))
         except NotationError:
             continue  # a malformed value is the linter's to report; it is kept as written
     for j, move in enumerate(game.moves):
@@ -176,9 +175,9 @@ def _unwritable_colors(game: Game, d: Dialect) -> Iterator[Tuple[JSONPath, str, 
                 break
 
 
-def _letter_span(header, letter: str) -> Optional[Span]:
+def _letter_span(header: Header, letter: str) -> Span:
     span = header.value_span
-    if span is None or span.length != len(header.value):
+    if not span.known or span.length != len(header.value):
         return header.span
     i = header.value.upper().index(letter)
     return Span(span.line, span.column + i, span.line, span.column + i + 1,
@@ -214,7 +213,7 @@ def _problems(part: _Part, source: Optional[Dialect], target: Union[Dialect, str
         found.extend(_misspelt(part, source, path))
     if target is not JSON:
         for _, code, message, span in _unwritable(part.game, target):
-            found.append(_error(part, code, message, span or part.game.span, path))
+            found.append(_error(part, code, message, first_known(span, part.game.span), path))
     found.sort(key=lambda e: e.span.start)
     return found
 
@@ -263,7 +262,7 @@ def _respell(written: str, spelt: str) -> str:
     if len(written) == len(spelt):
         return spelt
     letters = iter(spelt)
-    return "".join(c if c.isspace() or c == "\ufeff" else next(letters) for c in written)
+    return "".join(c if _SPACE.match(c) else next(letters) for c in written)
 
 
 # ---------------------------------------------------------------- converting
@@ -310,7 +309,7 @@ def convert_text(text: str, to: DialectName = "v1", *, source: Optional[DialectN
     data = _json_document(text) if reader is None else None
     if reader is JSON or data is not None:
         return _convert_json(text, data, target, path)
-    lines = (m.group() for m in _LINE.finditer(text))
+    lines = lines_with_ends(text)
     errors: List[NotationError] = []
     chunks: List[str] = []
     games: List[Game] = []
@@ -409,8 +408,10 @@ def detect_dialect(text: str, games: Optional[Iterable[Game]] = None) -> Detecti
 
     The syntax tree does not keep spellings, so the text is needed; pass
     ``games`` when they were already read from this very text (with
-    :func:`~lcnotation.text.reader.parse_games`) to save reading it again.
-    Unreadable moves are not counted.
+    :func:`~lcnotation.text.reader.parse_games`) to save reading it again
+    (games without positions, built by hand or read from JSON, cannot say
+    where their moves are written: the text is read then).  Unreadable moves
+    are not counted.
 
     >>> detect_dialect("1. R3-D 2. BHX-D").dialect
     'x-discard'
@@ -458,10 +459,12 @@ def _spells(d: Dialect, move, written: str) -> bool:
 def _written_moves(text: str, games: Optional[Iterable[Game]]):
     """(move as written, move, span in the text) for every readable move."""
     if games is not None:
+        games = list(games)
+    if games is not None and all(m.span.known for g in games for m in g.moves):
         for game in games:
             for move in game.moves:
                 yield text[move.span.start:move.span.end], move, move.span
         return
-    for part in _parts((m.group() for m in _LINE.finditer(text)), None):
+    for part in _parts(lines_with_ends(text), None):
         for move in part.game.moves:
             yield part.text[move.span.start:move.span.end], move, _in_file(move.span, part)

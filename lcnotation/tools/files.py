@@ -32,11 +32,12 @@ if TYPE_CHECKING:
 
 from ..text.ast import Span
 from ..text.errors import NotationError
-from ..text.lineends import as_lf, not_utf8
+from ..text.lineends import (LineEndCounts, as_lf, line_end_counts, newline_of,
+                              newline_style, not_utf8)
 from ..text.reader import _line_blocks
 
-__all__ = ["BOM", "LineEndCounter", "NotRegularFile", "not_regular", "SourceFile", "SourceKind", "decode_text", "decode_source", "read_source",
-           "scan_source",
+__all__ = ["BOM", "LineEndCounter", "NotRegularFile", "not_regular", "SourceFile", "SourceKind",
+           "decode_text", "decode_source", "read_source", "scan_source",
            "atomic_writer", "write_atomic"]
 
 #: The UTF-8 byte-order mark.
@@ -104,8 +105,8 @@ def decode_text(data: bytes) -> Tuple[str, bool]:
     try:
         return data[skipped:].decode("utf-8"), bom
     except UnicodeDecodeError as exc:
-        message, line, column, _ = not_utf8(data[skipped:], exc, skipped)
-        raise NotationError(message, Span(line, column, line, column + 1, -1, -1),
+        message, line, column, at = not_utf8(data[skipped:], exc, skipped)
+        raise NotationError(message, Span(line, column, line, column + 1, at, at + 1),
                             code="N001") from None
 
 
@@ -118,24 +119,7 @@ def decode_source(data: bytes) -> SourceFile:
     True
     """
     text, bom = decode_text(data)
-    return SourceFile(as_lf(text), _newline(_line_ends(text, (0, 0, 0))), bom)
-
-
-_Counts = Tuple[int, int, int]
-
-
-def _line_ends(text: str, counts: _Counts) -> _Counts:
-    """``counts`` (CRLF, lone CR, LF) with those of ``text`` added."""
-    crlf = text.count("\r\n")
-    cr = text.count("\r") - crlf
-    lf = text.count("\n") - crlf
-    return counts[0] + crlf, counts[1] + cr, counts[2] + lf
-
-
-def _newline(counts: _Counts) -> Optional[str]:
-    """The line end of a file with these counts; None when it mixes them."""
-    used = [nl for count, nl in zip(counts, ("\r\n", "\r", "\n")) if count]
-    return "\n" if not used else (used[0] if len(used) == 1 else None)
+    return SourceFile(as_lf(text), newline_style(text), bom)
 
 
 @dataclass(frozen=True)
@@ -163,7 +147,7 @@ class LineEndCounter(io.RawIOBase):
     def __init__(self, handle: IO[bytes]) -> None:
         super().__init__()
         self._handle = handle
-        self._counts: _Counts = (0, 0, 0)
+        self._counts: LineEndCounts = (0, 0, 0)
         self._last = b""    # the last byte read (a CR may be half a CRLF)
         self._start = b""   # the first bytes, for the byte-order mark
 
@@ -200,7 +184,7 @@ class LineEndCounter(io.RawIOBase):
     @property
     def kind(self) -> SourceKind:
         """The line ends and byte-order mark of what was read so far."""
-        return SourceKind(_newline(self._counts), self._start == BOM)
+        return SourceKind(newline_of(self._counts), self._start == BOM)
 
 
 def scan_source(handle: IO[bytes]) -> SourceKind:
@@ -208,7 +192,7 @@ def scan_source(handle: IO[bytes]) -> SourceKind:
     ends and byte-order mark.  Raises NotationError (N001) at the first byte
     that is not UTF-8, where :func:`decode_text` would; OSError propagates.
     The file is left at its start."""
-    counts: _Counts = (0, 0, 0)
+    counts: LineEndCounts = (0, 0, 0)
     offset = lines = 0
     bom = False
     for block in _line_blocks(handle):
@@ -221,11 +205,12 @@ def scan_source(handle: IO[bytes]) -> SourceKind:
             line += lines
             raise NotationError(message, Span(line, column, line, column + 1, -1, -1),
                                 code="N001") from None
-        counts = _line_ends(text, counts)
+        crlf, cr, lf = line_end_counts(text)
+        counts = (counts[0] + crlf, counts[1] + cr, counts[2] + lf)
         lines = sum(counts)
         offset += len(block)
     handle.seek(0)
-    return SourceKind(_newline(counts), bom)
+    return SourceKind(newline_of(counts), bom)
 
 
 def read_source(path: str) -> SourceFile:

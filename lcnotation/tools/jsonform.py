@@ -46,10 +46,12 @@ import re
 from typing import (Any, Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple,
                     Union)
 
-from ..text.ast import HANDSHAKE, Card, Comment, Draw, Game, Header, Move, Placement, Span
-from ..text.dialects import COLOR_LETTERS, ConversionError
+from ..text.ast import Card, Comment, Draw, Game, Header, Move, Placement, Span
+from ..text.dialects import COLOR_LETTERS, V1, ConversionError
 from ..text.errors import NotationError
 from ..text.formatter import format_move
+from ..text.lexical import LEXICON, RANK_OF
+from ..text.lineends import has_line_break
 from ..text.numbers import read_decimal, too_long
 from ..text.reader import parse_move
 
@@ -64,10 +66,10 @@ VERSION = 1
 #: A path into a JSON document: object keys and array indices.
 JSONPath = Tuple[Union[str, int], ...]
 
-_MOVE = re.compile(r"([A-CE-GI-WYZ])(10|[2-9]|H)(D?)-([A-GI-WYZ])\Z")
-_RANK_OF = {"H": HANDSHAKE, **{str(n): n for n in range(2, 11)}}
+# A move as the canonical dialect writes it (the "text" of a move).
+_MOVE = LEXICON.canonical_move(V1.discard)
+_RANK_OF = {written: rank for written, rank in RANK_OF.items() if written == written.upper()}
 _HEADER_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*\Z")
-_LINE_BREAK = re.compile(r"[\r\n]")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _RANKS = frozenset(_RANK_OF.values())
 
@@ -338,7 +340,7 @@ class _Reader:
                 continue
             if kind == "brace" and "}" in text:
                 self.fail(at + ("text",), "J105", "a brace comment cannot contain '}'")
-            elif kind == "line" and _LINE_BREAK.search(text):
+            elif kind == "line" and has_line_break(text):
                 self.fail(at + ("text",), "J105", "a line comment cannot contain a line break")
             else:
                 result.append(Comment(text, kind))
@@ -355,7 +357,7 @@ class _Reader:
             self.fail(at + ("name",), "J105", f"{json.dumps(name, ensure_ascii=False)} cannot "
                       "be a header name: a letter, then letters, digits or '_'")
             return None
-        if value is not None and _LINE_BREAK.search(value):
+        if value is not None and has_line_break(value):
             self.fail(at + ("value",), "J105", "a header value cannot contain a line break")
             return None
         if name is None or value is None:

@@ -21,11 +21,13 @@ from ..game.checker import check
 from ..text.dialects import get_dialect
 from ..text.errors import Diagnostic, NotationError, Severity
 from ..text.headers import DEFAULT_COLORS
-from ..text.reader import _decoded_lines, _lone_cr_as_lf, _parse, split_games
+from ..text.lineends import lone_cr_as_lf
+from ..text.reader import _decoded_lines, _parse, split_games
 from .files import NotRegularFile, not_regular
 from .style import Finding, Fix, StyleState, apply_fixes, check_style
 
-__all__ = ["LintConfig", "FileReport", "lint_text", "lint_file", "lint_binary", "lint_lines", "fix_text",
+__all__ = ["LintConfig", "FileReport", "lint_text", "lint_file", "lint_binary", "lint_lines",
+           "fix_text",
            "iter_lcn_files"]
 
 # "lcn: ignore" alone silences every finding of its line; "lcn: ignore[R101, S1]" those
@@ -84,7 +86,7 @@ class FileReport:
 
 def lint_text(text: str, path: str = "<string>", config: Optional[LintConfig] = None) -> FileReport:
     """Lint the text of a record (one game or more)."""
-    return lint_lines([_lone_cr_as_lf(text)], path, config)
+    return lint_lines([lone_cr_as_lf(text)], path, config)
 
 
 def lint_file(path: str, config: Optional[LintConfig] = None) -> FileReport:
@@ -184,7 +186,7 @@ def _suppressed(findings: List[Finding], game: Game, config: LintConfig) -> List
     rules: Dict[int, List[Tuple[Comment, Optional[Sequence[str]]]]] = {}
     for c in _all_comments(game):
         m = _SUPPRESSION.search(c.text)
-        if m is not None and c.span is not None:
+        if m is not None and c.span.known:
             codes = None if m.group(1) is None else [
                 code.strip().upper() for code in m.group(1).split(",") if code.strip()]
             rules.setdefault(c.span.line, []).append((c, codes))

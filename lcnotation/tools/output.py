@@ -22,7 +22,8 @@ from .codes import ALL_CODES
 from ..text.errors import Diagnostic, Severity
 from .lint import FileReport
 
-__all__ = ["printable", "printable_diff", "text_line", "github_line", "json_text", "to_json",
+__all__ = ["printable", "printable_diff", "text_line", "github_line", "diagnostic_json",
+           "json_text", "to_json",
            "to_sarif", "summary"]
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -85,7 +86,8 @@ def github_line(d: Diagnostic) -> str:
     return f"::{_GITHUB_LEVEL[d.severity]} {props}::{_escape_data(d.message)}"
 
 
-def _record(d: Diagnostic, fixable: bool) -> Dict[str, Any]:
+def diagnostic_json(d: Diagnostic, fixable: bool = False) -> Dict[str, Any]:
+    """One finding as the JSON object ``--format json`` writes."""
     return {
         "path": d.path, "line": d.line, "column": d.column,
         "end_line": d.end_line, "end_column": d.end_column,
@@ -116,7 +118,7 @@ _UNSAFE = re.compile("[\x7f-\x9f\ud800-\udfff]")
 
 def to_json(reports: Sequence[FileReport]) -> str:
     """All findings as a JSON array, one object per finding."""
-    items = [_record(f.diagnostic, f.fix is not None) for r in reports for f in r.findings]
+    items = [diagnostic_json(f.diagnostic, f.fix is not None) for r in reports for f in r.findings]
     return json_text(items)
 
 
