@@ -66,6 +66,7 @@ def main() -> None:
     options.add_argument("--mb", type=float, default=200, help="size of the file (MB)")
     options.add_argument("--cache", default=os.path.join(tempfile.gettempdir(), "lcn-bench"))
     options.add_argument("--only", help="run only the commands whose name contains this")
+    options.add_argument("--skip", help="skip the commands whose name contains this")
     args = options.parse_args()
     cache = Path(args.cache)
     cache.mkdir(parents=True, exist_ok=True)
@@ -79,7 +80,7 @@ def main() -> None:
     print(f"{'command':<24} {'peak MB':>8} {'seconds':>8} {'MB/s':>6} {'status':>6}")
     copy = cache / "memory-copy.lcn"
     for name, argv in COMMANDS:
-        if args.only and args.only not in name:
+        if (args.only and args.only not in name) or (args.skip and args.skip in name):
             continue
         shutil.copyfile(source, copy)
         peak, elapsed, status = run([a.format(file=source, copy=copy) for a in argv],
