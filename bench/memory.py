@@ -22,6 +22,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import List
 
 from lcnotation.game.generator import generate_games
 from lcnotation.text.formatter import format_games
@@ -37,16 +38,20 @@ COMMANDS = [
 
 
 def make_file(path: Path, megabytes: float) -> None:
-    """About ``megabytes`` of games, written a batch at a time."""
+    """About ``megabytes`` of games: 5 MB of generated games (or less), written
+    again and again (generating is slow; the commands do not care)."""
     target = int(megabytes * 1_000_000)
-    written = 0
-    batch = 0
-    with open(path, "w", encoding="utf-8", newline="\n") as out:
-        while written < target:
-            text = format_games(generate_games(500, seed=f"memory-{batch}"), "lower") + "\n"
-            out.write(text)
-            written += len(text.encode("utf-8"))
-            batch += 1
+    block: List[str] = []
+    size = batch = 0
+    while size < min(target, 5_000_000):
+        text = format_games(generate_games(200, seed=f"memory-{batch}"), "lower") + "\n"
+        block.append(text)
+        size += len(text.encode("utf-8"))
+        batch += 1
+    data = "".join(block).encode("utf-8")
+    with open(path, "wb") as out:
+        for _ in range(max(1, round(target / len(data)))):
+            out.write(data)
 
 
 def run(argv: list, stdout_to: str) -> tuple:

@@ -478,3 +478,31 @@ def test_numbers_too_long_to_read_in_other_programs_records():
     _, moves = read_fc_solve(f"Move a card from stack {HUGE} to freecell 0\n"
                              "Move a card from stack 3 to freecell 0\n")
     assert [m.text for m in moves] == ["Move a card from stack 3 to freecell 0"]
+
+
+# ---------------------------------------------------------------- streaming commands
+
+
+def stream_fixed(text: str):
+    from lcnotation.tools.lint import fix_stream
+
+    pieces: list = []
+    result = fix_stream([text], "a.lcn", None, pieces.append)
+    return "".join(pieces), result
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_fixing_a_game_at_a_time_is_fixing_the_whole_text(seed):
+    """lcn lint --fix streams (issue 11, defect 11): the same text and findings
+    as fix_text on the whole file."""
+    from lcnotation.game.generator import generate_games
+    from lcnotation.text.formatter import format_games
+    from lcnotation.tools.lint import fix_text
+
+    text = format_games(generate_games(4, seed=seed), ["lower", "x-discard", "v1"][seed])
+    text = text.replace("\n1. ", "\n1. ", 1).replace(" 3.", " 7.", 2) + "\n"
+    whole, applied, report = fix_text(text, "a.lcn")
+    streamed, result = stream_fixed(text)
+    assert streamed == whole and result.applied == applied
+    assert [(d.code, d.start) for d in result.report.diagnostics] == \
+        [(d.code, d.start) for d in report.diagnostics]

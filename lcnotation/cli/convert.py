@@ -119,6 +119,7 @@ def _convert_to(args: argparse.Namespace, out: _Output) -> int:
     and out of JSON.
     """
     path = args.path
+    whole = False
     with contextlib.ExitStack() as stack:
         try:
             data = sys.stdin.buffer if path == "-" else stack.enter_context(open(path, "rb"))

@@ -15,7 +15,7 @@ from typing import IO, Callable, Optional
 
 from ..text.dialects import get_dialect
 from ..text.errors import NotationError
-from ..tools.files import atomic_writer, not_regular
+from ..tools.files import WriteFailed, atomic_writer, guarded, not_regular
 from ..tools.formatting import FormatResult, as_file_writes, format_stream
 from ..tools.output import printable, printable_diff
 from .common import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Parser, add_command, err,
@@ -69,19 +69,6 @@ class _ReadError(Exception):
     """Reading the file failed (not writing the new one)."""
 
 
-class _WriteError(Exception):
-    """Writing the new text failed."""
-
-
-def _guarded(write: Callable[[bytes], object]) -> Callable[[bytes], object]:
-    def guarded(data: bytes) -> object:
-        try:
-            return write(data)
-        except OSError as exc:
-            raise _WriteError() from exc
-    return guarded
-
-
 #: The most ``lcn fmt -`` holds (in a temporary file) before it writes: endless
 #: input must not fill the disk.
 MAX_HELD = 1 << 32
@@ -123,7 +110,7 @@ def _format_path(path: str, args: argparse.Namespace) -> int:
             elif to_stdout:  # nothing is written unless the whole input is formatted
                 out = stack.enter_context(tempfile.SpooledTemporaryFile(1 << 22))
             try:
-                write = None if out is None else _guarded(out.write)
+                write = None if out is None else guarded(out.write)
                 if to_stdout and write is not None:
                     write = _capped(write)
                 result = format_stream(handle, path, args.dialect, write,
@@ -149,7 +136,7 @@ def _format_path(path: str, args: argparse.Namespace) -> int:
         else:
             err(f"{path}: cannot read: {getattr(cause, 'strerror', None) or cause}")
         return EXIT_USAGE
-    except _WriteError as exc:
+    except WriteFailed as exc:
         cause = exc.__cause__
         err(f"{path}: cannot write: {getattr(cause, 'strerror', None) or cause}")
         return EXIT_USAGE

@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import argparse
+import io
 import os
 import sys
 from concurrent.futures import ProcessPoolExecutor
-from typing import Iterator, List, Sequence, Tuple
+from typing import Callable, Iterator, List, Optional, Sequence, Tuple
 
 from .. import __version__
 from ..text.errors import Severity
-from ..tools.lint import FileReport, LintConfig, fix_text, lint_binary, lint_file
+from ..text.errors import NotationError
+from ..text.reader import _decoded_lines
+from ..tools.files import (LineEndCounter, TextWriter, WriteFailed, atomic_writer, guarded,
+                           not_regular)
+from ..tools.lint import FileReport, FixResult, LintConfig, fix_stream, lint_binary, lint_file
 from ..tools.output import github_line, summary, text_line, to_json, to_sarif
 from ..tools.progress import Progress
 from .importcmd import chosen_format, imported_reports
@@ -69,14 +74,18 @@ def _lint_one(job: Tuple[str, LintConfig]) -> FileReport:
     return lint_file(path, config)
 
 
-def _reports(paths: Sequence[str], config: LintConfig, jobs: int,
-             bar: Progress) -> Iterator[FileReport]:
-    """The report of every file, in the order of ``paths``."""
+def _reports(paths: Sequence[str], config: LintConfig, jobs: int, bar: Progress,
+             fixer: Optional[Callable[[str], FileReport]] = None) -> Iterator[FileReport]:
+    """The report of every file, in the order of ``paths`` (with ``fixer``: of
+    every file as ``fixer`` fixed it, one file after the other)."""
     files = [p for p in expand_paths(paths)]
     bar.total = len(files)
     if len(files) < 2:
         bar.enabled = False  # a bar that is full at once would only flicker
-    if jobs > 1 and len(files) > 1:
+    if fixer is not None:
+        for f in files:
+            yield fixer(f)
+    elif jobs > 1 and len(files) > 1:
         chunk = max(1, min(64, len(files) // (jobs * 8)))
         with ProcessPoolExecutor(max_workers=min(jobs, len(files))) as pool:
             reports = pool.map(_lint_one, [(f, config) for f in files if f != "-"],
@@ -115,16 +124,20 @@ def run(args: argparse.Namespace) -> int:
     readable: List[FileReport] = []
     unreadable = unwritten = 0
     with Progress(0, enabled=False if args.no_progress else None) as bar:
-        for report in (_reports(paths, config, jobs, bar) if args.from_format is None
+        def fix(path: str) -> FileReport:
+            nonlocal unwritten
+            report, written = _fix_file(path, config, bar, args.force)
+            unwritten += not written
+            return report
+
+        fixer = fix if args.fix else None
+        for report in (_reports(paths, config, jobs, bar, fixer) if args.from_format is None
                        else imported_reports(paths, args.from_format, config)):
             if report.unreadable:
                 bar.clear()
                 err(f"{report.path}: cannot read: {report.unreadable}")
                 unreadable += 1
             else:
-                if args.fix:
-                    report, written = _fix(report, config, bar, args.force)
-                    unwritten += not written
                 readable.append(report)
                 # Text and annotations are written file by file, as they come.
                 if report.findings and args.format in ("text", "github"):
@@ -152,27 +165,69 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _fix(report: FileReport, config: LintConfig, bar: Progress,
-         force: bool) -> Tuple[FileReport, bool]:
-    """Apply the report's safe fixes to its file: the report of the fixed file,
-    and False when the file could not be written."""
-    if not report.fixes:
-        return report, True
+class _Unchanged(Exception):
+    """Leaves the file as it was (the atomic writer removes its temporary file)."""
+
+
+def _fix_file(path: str, config: LintConfig, bar: Progress,
+              force: bool) -> Tuple[FileReport, bool]:
+    """Apply the safe fixes to the file ``path`` as a stream, a game at a time,
+    straight into the temporary file that replaces it: the report of the fixed
+    file (of the file as it is when it is not rewritten), and False when it
+    could not be written."""
+    refused = not_regular(path)
+    if refused is not None:
+        return FileReport(path, unreadable=refused), True
+    result: Optional[FixResult] = None
+    try:
+        with open(path, "rb") as handle:
+            try:
+                with atomic_writer(path) as out:
+                    counter = LineEndCounter(handle)
+                    writer = TextWriter(counter, guarded(out.write))
+                    lines = _decoded_lines(io.BufferedReader(counter, 1 << 16))
+                    try:
+                        result = fix_stream(lines, path, config, writer)
+                    except (OSError, NotationError, MemoryError) as exc:
+                        # Reading failed: lint the file as it is, which says why.
+                        raise _Unchanged() from exc
+                    if not result.applied or not _may_fix(result, writer, path, bar, force):
+                        raise _Unchanged()
+            except _Unchanged:
+                return lint_file(path, config), True
+    except WriteFailed as exc:
+        bar.clear()
+        cause = exc.__cause__
+        err(f"{path}: cannot write: {getattr(cause, 'strerror', None) or cause}")
+        return lint_file(path, config), False
+    except OSError as exc:
+        bar.clear()
+        if result is not None:  # the file was read: the atomic writer failed
+            err(f"{path}: cannot write: {exc.strerror or exc}")
+            return lint_file(path, config), False
+        return FileReport(path, unreadable=exc.strerror or str(exc)), True
     bar.clear()
-    source = read_input(report.path)
-    if source is None:
-        return report, True
-    if source.newline is None:
-        err(f"{report.path}: not fixed: the file mixes line ends")
-        return report, True
-    if not force and refused_for_errors(source, report.path, "fixed"):
-        # Where the reader lost its way (a '{' never closed), what it read as
-        # moves may be the author's prose: no fix is certain there.
-        return report, True
-    text, applied, fixed = fix_text(source.text, report.path, config, report)
-    if text == source.text:
-        return report, True
-    if not write_file(report.path, source.encode(text)):
-        return report, False
-    err(f"{report.path}: applied {applied} fix{'es' if applied != 1 else ''}")
-    return fixed, True
+    assert result is not None
+    err(f"{path}: applied {result.applied} fix{'es' if result.applied != 1 else ''}")
+    return result.report, True
+
+
+def _may_fix(result: FixResult, writer: TextWriter, path: str, bar: Progress,
+             force: bool) -> bool:
+    """Whether the fixed text may replace the file (else why not, on stderr)."""
+    first = result.first_error
+    if first is not None and (first.code == "N001" or not force):
+        if first.code != "N001":
+            # Where the reader lost its way (a '{' never closed), what it read
+            # as moves may be the author's prose: no fix is certain there.
+            bar.clear()
+            n = result.error_count
+            err(f"{path}:{first.line}:{first.column}: not fixed: {n} syntax "
+                f"error{'s' if n != 1 else ''} (first: {first.message}); "
+                "fix them or use --force")
+        return False  # bytes that are not UTF-8 are never rewritten
+    if not writer.faithful:
+        bar.clear()
+        err(f"{path}: not fixed: the file mixes line ends")
+        return False
+    return True

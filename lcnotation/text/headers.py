@@ -182,11 +182,11 @@ def parse_result(value: Union[str, Header]) -> Optional[Tuple[int, int]]:
                     text, line, offset)
     scores = []
     for group in (1, 2):
-        value = read_decimal(m.group(group))
-        if value is None:
+        points = read_decimal(m.group(group))
+        if points is None:
             raise _fail(f"Result: {too_long(m.group(group))}", "N122", m.start(group),
                         m.end(group), text, line, offset)
-        scores.append(value)
+        scores.append(points)
     return scores[0], scores[1]
 
 

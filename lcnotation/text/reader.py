@@ -214,6 +214,7 @@ def _line_blocks(handle: IO[AnyStr], size: int = 1 << 20) -> Iterator[AnyStr]:
     text = isinstance(handle.read(0), str)
     lf = cast(AnyStr, "\n" if text else b"\n")
     cr = cast(AnyStr, "\r" if text else b"\r")
+    crlf = cast(AnyStr, "\r\n" if text else b"\r\n")
     waiting = 0   # the length of the line still open
     lines = 1     # the line it is on
     while True:
@@ -231,7 +232,7 @@ def _line_blocks(handle: IO[AnyStr], size: int = 1 << 20) -> Iterator[AnyStr]:
             if waiting > MAX_GAME:
                 raise _too_long("a line", "characters" if text else "bytes", lines, -1)
             continue
-        lines += data.count(lf, 0, cut) + data.count(cr, 0, cut) - data.count(cr + lf, 0, cut)
+        lines += data.count(lf, 0, cut) + data.count(cr, 0, cut) - data.count(crlf, 0, cut)
         waiting = len(data) - cut
         pending.append(data[:cut])
         yield _joined(pending)

@@ -25,7 +25,7 @@ import tempfile
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import IO, TYPE_CHECKING, Iterator, List, Optional, Set, Tuple
+from typing import IO, TYPE_CHECKING, Callable, Iterator, List, Optional, Set, Tuple
 
 if TYPE_CHECKING:
     from _typeshed import WriteableBuffer
@@ -36,7 +36,7 @@ from ..text.lineends import (LineEndCounts, as_lf, line_end_counts, newline_of,
                               newline_style, not_utf8)
 from ..text.reader import _line_blocks
 
-__all__ = ["BOM", "LineEndCounter", "NotRegularFile", "not_regular", "SourceFile", "SourceKind",
+__all__ = ["BOM", "LineEndCounter", "TextWriter", "WriteFailed", "guarded", "NotRegularFile", "not_regular", "SourceFile", "SourceKind",
            "decode_text", "decode_source", "read_source", "scan_source",
            "atomic_writer", "write_atomic"]
 
@@ -185,6 +185,48 @@ class LineEndCounter(io.RawIOBase):
     def kind(self) -> SourceKind:
         """The line ends and byte-order mark of what was read so far."""
         return SourceKind(newline_of(self._counts), self._start == BOM)
+
+
+class WriteFailed(Exception):
+    """Writing failed (the OSError is the cause): told apart from reading,
+    which raises OSError itself, where both happen in one call."""
+
+
+def guarded(write: Callable[[bytes], object]) -> Callable[[bytes], object]:
+    """``write``, raising :class:`WriteFailed` from its OSError."""
+    def write_or_fail(data: bytes) -> object:
+        try:
+            return write(data)
+        except OSError as exc:
+            raise WriteFailed() from exc
+    return write_or_fail
+
+
+class TextWriter:
+    """Text with LF line ends, written as the bytes of the file ``counter``
+    reads: in its line ends (as far as read when the first text comes; see
+    :meth:`LineEndCounter.newline_so_far`) and after its byte-order mark."""
+
+    def __init__(self, counter: LineEndCounter, write: Callable[[bytes], object]) -> None:
+        self._counter, self._write = counter, write
+        #: The line end written; None until the first text.
+        self.newline: Optional[str] = None
+
+    def __call__(self, text: str) -> None:
+        if self.newline is None:
+            self.newline = self._counter.newline_so_far()
+            if self._counter.kind.bom:
+                self._write(BOM)
+        if self.newline != "\n":
+            text = text.replace("\n", self.newline)
+        self._write(text.encode("utf-8"))
+
+    @property
+    def faithful(self) -> bool:
+        """Whether all that was written is in the file's own line ends (once the
+        file is read: False when it mixes them)."""
+        kind = self._counter.kind
+        return kind.newline is not None and self.newline in (None, kind.newline)
 
 
 def scan_source(handle: IO[bytes]) -> SourceKind:

@@ -24,7 +24,7 @@ from ..text.ast import Game
 from ..text.errors import NotationError
 from ..text.formatter import format_game
 from ..text.reader import _BLANK, _decoded_lines, _parse, split_games
-from .files import BOM, LineEndCounter, SourceKind
+from .files import BOM, LineEndCounter, SourceKind, TextWriter
 
 __all__ = ["FormatResult", "format_stream", "as_file_writes"]
 
@@ -70,7 +70,9 @@ def format_stream(handle: IO[bytes], path: str, dialect: str,
     counter = LineEndCounter(handle)
     reader = io.BufferedReader(counter, 1 << 16)
     old, new = hashlib.sha256(), hashlib.sha256()
-    newline: Optional[str] = None
+    out: Optional[Callable[[str], object]] = None
+    if write is not None:
+        out = TextWriter(counter, write) if as_read else _as_lf(write)
     previous: Optional[Game] = None
     index = 0
     for part in split_games(_decoded_lines(reader)):
@@ -95,18 +97,15 @@ def format_stream(handle: IO[bytes], path: str, dialect: str,
         new.update(piece.encode("utf-8"))
         if keep:
             result.new_text.append(piece)
-        if write is not None and _may_write(result, force):
-            if newline is None:
-                newline = counter.newline_so_far() if as_read else "\n"
-                if counter.kind.bom and as_read:
-                    write(BOM)
-            write((piece if newline == "\n" else piece.replace("\n", newline)).encode("utf-8"))
+        if out is not None and _may_write(result, force):
+            out(piece)
     result.kind = counter.kind
-    if write is not None and newline is None and result.kind.bom and as_read:
+    if write is not None and isinstance(out, TextWriter) and out.newline is None \
+            and result.kind.bom:
         write(BOM)  # a file of nothing but its byte-order mark
     result.changed = old.digest() != new.digest()
-    result.complete = (_may_write(result, force) and result.kind.newline is not None
-                       and (newline in (None, result.kind.newline) or not as_read))
+    result.complete = _may_write(result, force) and (
+        out.faithful if isinstance(out, TextWriter) else result.kind.newline is not None)
     return result
 
 
@@ -124,6 +123,10 @@ def as_file_writes(lf_text: IO[bytes], kind: SourceKind, write: Callable[[bytes]
         if kind.newline not in (None, "\n"):
             data = data.replace(b"\n", kind.newline.encode("ascii"))
         write(data)
+
+
+def _as_lf(write: Callable[[bytes], object]) -> Callable[[str], object]:
+    return lambda text: write(text.encode("utf-8"))
 
 
 def _may_write(result: FormatResult, force: bool) -> bool:
