@@ -410,7 +410,7 @@ def test_reading_endless_input_stops_at_the_bound(piece):
     assert "16,777,216" in caught.value.message
 
 
-@pytest.mark.parametrize("argv", [["lint", "-"], ["fmt", "-"], ["score", "-"]], ids=" ".join)
+@pytest.mark.parametrize("argv", [["lint", "-"]], ids=" ".join)
 def test_the_command_line_on_endless_input(capsys, monkeypatch, argv):
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BufferedReader(Endless(b"R3-D\n"))))
     status = main(argv)
@@ -433,8 +433,7 @@ def test_lcn_lint_of_dev_zero_under_a_memory_limit(tmp_path):
                                  "longer than 16,777,216 bytes"), ran.stderr
 
 
-@pytest.mark.parametrize("argv", [["lint", "."], ["fmt", "--check", "."], ["score", "."],
-                                  ["lint", "--fix", "."]], ids=" ".join)
+@pytest.mark.parametrize("argv", [["lint", "."], ["lint", "--fix", "."]], ids=" ".join)
 def test_running_out_of_memory_names_the_file_and_goes_on(run, tmp_path, monkeypatch, argv):
     (tmp_path / "a.lcn").write_text("1. R3-D\n[Event \"big\"]\n1. B4-D\n")
     (tmp_path / "b.lcn").write_text("1. r3-d\n")
@@ -450,6 +449,32 @@ def test_running_out_of_memory_names_the_file_and_goes_on(run, tmp_path, monkeyp
     assert ran.status == 2
     assert "a.lcn: cannot read: out of memory" in ran.err
     assert "b.lcn" in ran.out + ran.err
+
+
+@pytest.mark.parametrize("argv", [["fmt", "--check", "."], ["score", "."]], ids=" ".join)
+def test_running_out_of_memory_in_a_command_that_reads_whole_files(run, tmp_path, monkeypatch,
+                                                                    argv):
+    (tmp_path / "a.lcn").write_text("1. R3-D\n[Event \"big\"]\n1. B4-D\n")
+    real = parser_module.GameParser.run
+
+    def run_or_fail(self, start, text, *args, **kwargs):
+        if "B4-D" in text:
+            raise MemoryError
+        return real(self, start, text, *args, **kwargs)
+
+    monkeypatch.setattr(parser_module.GameParser, "run", run_or_fail)
+    ran = run(*argv)
+    assert (ran.status, ran.err) == (2, "lcn: out of memory\n")
+
+
+def test_a_command_that_reads_whole_files_stops_at_its_bound(run, tmp_path, monkeypatch):
+    from lcnotation.cli import common
+
+    monkeypatch.setattr(common, "MAX_WHOLE", 1000)
+    (tmp_path / "a.lcn").write_text("1. R3-D\n" * 200)
+    ran = run("score", "a.lcn")
+    assert ran.status == 2
+    assert "a.lcn: cannot read: more than 1,000 bytes" in ran.err
 
 
 # ---------------------------------------------------------------- wording

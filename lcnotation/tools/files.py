@@ -32,12 +32,11 @@ if TYPE_CHECKING:
 
 from ..text.ast import Span
 from ..text.errors import NotationError
-from ..text.lineends import (LineEndCounts, as_lf, line_end_counts, newline_of,
-                              newline_style, not_utf8)
-from ..text.reader import _line_blocks
+from ..text.lineends import LineEndCounts, as_lf, newline_of, newline_style, not_utf8
+from .newlines import CountingReader, majority_line_end_of
 
-__all__ = ["BOM", "LineEndCounter", "TextWriter", "WriteFailed", "guarded", "NotRegularFile", "not_regular", "SourceFile", "SourceKind",
-           "decode_text", "decode_source", "read_source", "scan_source",
+__all__ = ["BOM", "LineEndCounter", "TextWriter", "WriteFailed", "guarded", "NotRegularFile",
+           "not_regular", "SourceFile", "SourceKind", "decode_text", "decode_source", "read_source",
            "atomic_writer", "write_atomic"]
 
 #: The UTF-8 byte-order mark.
@@ -80,10 +79,18 @@ class SourceFile:
     #: "\n", "\r\n" or "\r"; None when the file mixes them.
     newline: Optional[str]
     bom: bool
+    #: The line end most lines use (the same as ``newline`` unless mixed).
+    majority: str = "\n"
 
-    def encode(self, text: str) -> bytes:
-        """``text`` (LF line ends) as this file's bytes."""
-        return (BOM if self.bom else b"") + SourceKind(self.newline, self.bom).encode(text)
+    def encode(self, text: str, newline: Optional[str] = None) -> bytes:
+        """``text`` (LF line ends) as this file's bytes; ``newline`` chooses the
+        line end of a file that mixes them (see S107)."""
+        newline = newline if newline is not None else self.newline
+        if newline is None:
+            raise ValueError("the file mixes line ends; it is not rewritten")
+        if newline != "\n":
+            text = text.replace("\n", newline)
+        return (BOM if self.bom else b"") + text.encode("utf-8")
 
 
 def decode_text(data: bytes) -> Tuple[str, bool]:
@@ -114,41 +121,34 @@ def decode_source(data: bytes) -> SourceFile:
     """Decode the bytes of a record; raises NotationError (N001) for non-UTF-8 data.
 
     >>> decode_source(b"R3-D\\r\\nB4-D\\r\\n")
-    SourceFile(text='R3-D\\nB4-D\\n', newline='\\r\\n', bom=False)
+    SourceFile(text='R3-D\\nB4-D\\n', newline='\\r\\n', bom=False, majority='\\r\\n')
     >>> decode_source(b"R3-D\\nB4-D\\r\\n").newline is None
     True
     """
     text, bom = decode_text(data)
-    return SourceFile(as_lf(text), newline_style(text), bom)
+    newline = newline_style(text)
+    majority = newline if newline is not None else majority_line_end_of(text)
+    return SourceFile(as_lf(text), newline, bom, majority)
 
 
 @dataclass(frozen=True)
 class SourceKind:
-    """How a file is written, found without holding it: see :func:`scan_source`."""
+    """How a file is written, found without holding it: see :class:`LineEndCounter`."""
 
     #: "\n", "\r\n" or "\r"; None when the file mixes them.
     newline: Optional[str]
     bom: bool
 
-    def encode(self, text: str) -> bytes:
-        """``text`` (LF line ends) in this file's line ends, without the BOM."""
-        if self.newline is None:
-            raise ValueError("the file mixes line ends; it is not rewritten")
-        if self.newline != "\n":
-            text = text.replace("\n", self.newline)
-        return text.encode("utf-8")
-
 
 class LineEndCounter(io.RawIOBase):
-    """A binary file read through, counting its line ends and noting its
-    byte-order mark as the bytes pass: how to write the file back, known
-    without holding it (:attr:`kind`, final once the file is read)."""
+    """A binary file read through, its line ends counted (by
+    :class:`~lcnotation.tools.newlines.CountingReader`) and its byte-order mark
+    noted as the bytes pass: how to write the file back, known without
+    holding it (:attr:`kind`, final once the file is read)."""
 
     def __init__(self, handle: IO[bytes]) -> None:
         super().__init__()
-        self._handle = handle
-        self._counts: LineEndCounts = (0, 0, 0)
-        self._last = b""    # the last byte read (a CR may be half a CRLF)
+        self._counted = CountingReader(handle)
         self._start = b""   # the first bytes, for the byte-order mark
 
     def readable(self) -> bool:
@@ -156,23 +156,15 @@ class LineEndCounter(io.RawIOBase):
 
     def readinto(self, buffer: "WriteableBuffer") -> int:
         view = memoryview(buffer).cast("B")
-        data = self._handle.read(len(view))
-        if not data:
-            return 0
+        data = self._counted.read(len(view))
         view[:len(data)] = data
-        self._count(data)
-        return len(data)
-
-    def _count(self, data: bytes) -> None:
         if len(self._start) < len(BOM):
             self._start += data[:len(BOM) - len(self._start)]
-        crlf, cr, lf = self._counts
-        if self._last == b"\r" and data[:1] == b"\n":  # a CRLF cut in two
-            crlf, cr, lf = crlf + 1, cr - 1, lf - 1
-        pairs = data.count(b"\r\n")
-        self._counts = (crlf + pairs, cr + data.count(b"\r") - pairs,
-                        lf + data.count(b"\n") - pairs)
-        self._last = data[-1:]
+        return len(data)
+
+    @property
+    def _counts(self) -> LineEndCounts:
+        return self._counted.counts
 
     def newline_so_far(self) -> str:
         """The line end of the file, judged from what was read so far (a CR
@@ -227,32 +219,6 @@ class TextWriter:
         file is read: False when it mixes them)."""
         kind = self._counter.kind
         return kind.newline is not None and self.newline in (None, kind.newline)
-
-
-def scan_source(handle: IO[bytes]) -> SourceKind:
-    """Read a seekable binary file once, a block of lines at a time: its line
-    ends and byte-order mark.  Raises NotationError (N001) at the first byte
-    that is not UTF-8, where :func:`decode_text` would; OSError propagates.
-    The file is left at its start."""
-    counts: LineEndCounts = (0, 0, 0)
-    offset = lines = 0
-    bom = False
-    for block in _line_blocks(handle):
-        if offset == 0 and block.startswith(BOM):
-            bom, block, offset = True, block[len(BOM):], len(BOM)
-        try:
-            text = block.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            message, line, column, _ = not_utf8(block, exc, offset)
-            line += lines
-            raise NotationError(message, Span(line, column, line, column + 1, -1, -1),
-                                code="N001") from None
-        crlf, cr, lf = line_end_counts(text)
-        counts = (counts[0] + crlf, counts[1] + cr, counts[2] + lf)
-        lines = sum(counts)
-        offset += len(block)
-    handle.seek(0)
-    return SourceKind(newline_of(counts), bom)
 
 
 def read_source(path: str) -> SourceFile:

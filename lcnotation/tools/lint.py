@@ -11,7 +11,7 @@ directly.
 from __future__ import annotations
 
 import dataclasses
-import os
+import io
 import re
 import stat
 from dataclasses import dataclass, field
@@ -22,12 +22,14 @@ from ..game.checker import check
 from ..text.dialects import get_dialect
 from ..text.errors import Diagnostic, NotationError, Severity
 from ..text.headers import DEFAULT_COLORS
-from ..text.lineends import lone_cr_as_lf
+from ..text.lineends import as_lf, lone_cr_as_lf, newline_style
 from ..text.reader import GameText, Piece, _decoded_lines, _parse, split_games
-from .files import NotRegularFile, not_regular
+from .files import not_regular
 from .style import Edit, Finding, Fix, StyleState, apply_fixes, check_style
+from .walk import iter_lcn_files
+from .newlines import CountingReader, mixed_line_ends
 
-__all__ = ["LintConfig", "FileReport", "FixResult", "lint_text", "lint_file", "lint_binary",
+__all__ = ["LintConfig", "FileReport", "FixResult", "lint_text", "lint_file", "lint_stream",
            "lint_lines", "fix_text", "fix_stream",
            "iter_lcn_files"]
 
@@ -58,6 +60,10 @@ class LintConfig:
     dialect: Optional[str] = None
 
     def wants(self, code: str) -> bool:
+        """Whether findings of ``code`` are reported.  Syntax errors (N) always
+        are, as in ruff: a record that cannot be read is never "all clear"."""
+        if code.startswith("N"):
+            return True
         return (any(code.startswith(p) for p in self.select)
                 and not any(code.startswith(p) for p in self.ignore))
 
@@ -87,32 +93,62 @@ class FileReport:
 
 def lint_text(text: str, path: str = "<string>", config: Optional[LintConfig] = None) -> FileReport:
     """Lint the text of a record (one game or more)."""
-    return lint_lines([lone_cr_as_lf(text)], path, config)
+    report = lint_lines([lone_cr_as_lf(text)], path, config)
+    if "\r" in text:  # it may mix line ends (S107)
+        counted = CountingReader(io.BytesIO(text.encode("utf-8", "surrogatepass")))
+        while counted.read(1 << 20):
+            pass
+        _add_line_ends(report, counted, config or LintConfig())
+    return report
 
 
-def lint_file(path: str, config: Optional[LintConfig] = None) -> FileReport:
-    """Lint a file, reading it as a stream; unreadable files are reported, not raised."""
+def lint_file(path: str, config: Optional[LintConfig] = None,
+              progress: Optional[Callable[[int], None]] = None) -> FileReport:
+    """Lint a file, reading it as a stream; unreadable files are reported, not raised.
+
+    ``progress(bytes_read)`` is called as the file is read.
+    """
     refused = not_regular(path)
     if refused is not None:
         return FileReport(path, unreadable=refused)
     try:
         with open(path, "rb") as handle:
-            return lint_binary(handle, path, config)
+            return lint_stream(handle, path, config, progress)
     except OSError as exc:
         return FileReport(path, unreadable=exc.strerror or str(exc))
 
 
-def lint_binary(handle: IO[bytes], path: str, config: Optional[LintConfig] = None) -> FileReport:
-    """Lint an open binary file as a stream.  A file that stops being readable
-    (OSError propagates), a game beyond the reader's bound (N002) or one too
-    large for memory make the report ``unreadable``, not an exception."""
+def lint_stream(handle: IO[bytes], path: str, config: Optional[LintConfig] = None,
+                progress: Optional[Callable[[int], None]] = None) -> FileReport:
+    """Lint a binary stream (a file, standard input) named ``path``, as a stream.
+
+    Besides what :func:`lint_lines` finds, a file that mixes line ends gets S107.
+    A file that stops being readable raises OSError; a game beyond the
+    reader's bound (N002) or too large for memory makes the report
+    ``unreadable``.
+    """
+    config = config or LintConfig()
+    counted = CountingReader(handle, progress)
     try:
-        return lint_lines(_decoded_lines(handle), path, config)
+        report = lint_lines(_decoded_lines(counted), path, config)  # type: ignore[arg-type]
     except NotationError as exc:
         return FileReport(path, unreadable=f"line {exc.line}, column {exc.column}: "
                           f"{exc.message}")
     except MemoryError:
         return FileReport(path, unreadable="out of memory")
+    _add_line_ends(report, counted, config)
+    return report
+
+
+def _add_line_ends(report: FileReport, counted: CountingReader, config: LintConfig) -> None:
+    """Add S107, in its place, when the text ``counted`` read mixes line ends."""
+    mixed = mixed_line_ends(counted)
+    if mixed is not None and config.wants(mixed.diagnostic.code):
+        line = mixed.diagnostic.line
+        at = next((i for i, f in enumerate(report.findings)
+                   if (f.diagnostic.line, f.diagnostic.column) > (line, 1)),
+                  len(report.findings))
+        report.findings.insert(at, Finding(mixed.diagnostic.with_path(report.path), mixed.fix))
 
 
 def lint_lines(lines: Iterable[Piece], path: str,
@@ -227,6 +263,14 @@ def fix_text(text: str, path: str = "<string>", config: Optional[LintConfig] = N
             break
         text, applied = fixed, applied + count
         report = lint_text(text, path, config)
+    newline = next((f.newline for f in report.fixes if f.newline is not None), None)
+    if newline is not None and newline_style(text) is None:
+        # S107: a text that mixes line ends gets the majority's (a file's text
+        # read with LF line ends gets them when it is written back).
+        text = as_lf(text)
+        text = text.replace("\n", newline) if newline != "\n" else text
+        applied += 1
+        report = lint_text(text, path, config)
     return text, applied, report
 
 
@@ -251,7 +295,7 @@ def _suppressed(findings: List[Finding], game: Game, config: LintConfig) -> List
     for c in _all_comments(game):
         m = _SUPPRESSION.search(c.text)
         if m is not None and c.span.known:
-            codes = None if m.group(1) is None else [
+            codes: Optional[Sequence[str]] = None if m.group(1) is None else [
                 code.strip().upper() for code in m.group(1).split(",") if code.strip()]
             rules.setdefault(c.span.line, []).append((c, codes))
     if not rules:
@@ -282,35 +326,3 @@ def _suppressed(findings: List[Finding], game: Game, config: LintConfig) -> List
                         Severity.WARNING)))
     kept.sort(key=lambda f: (f.diagnostic.span.start, f.diagnostic.code))
     return kept
-
-
-def iter_lcn_files(paths: Sequence[str]) -> Iterator[str]:
-    """Expand folders into the ``*.lcn`` files below them (sorted); keep files as given.
-
-    A folder that cannot be listed is yielded itself, so that reading it
-    fails and is reported rather than the folder silently skipped.
-    """
-    for path in paths:
-        if os.path.isdir(path):
-            found = []
-            for root, dirs, files in os.walk(path, onerror=lambda err: found.append(
-                    err.filename if err.filename is not None else path)):
-                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-                found.extend(_regular(os.path.join(root, f)) for f in files
-                             if f.endswith(".lcn"))
-            yield from sorted(found)
-        else:
-            yield path
-
-
-def _regular(path: str) -> str:
-    """``path``, marked when it is not a regular file (a FIFO, a device): a walk
-    takes regular files only.  One that cannot be looked at is left to the
-    reading, which reports why."""
-    try:
-        mode = os.stat(path).st_mode
-    except OSError:
-        return path
-    return path if stat.S_ISREG(mode) else NotRegularFile.of(path, mode)
-
-
