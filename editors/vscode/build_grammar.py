@@ -26,7 +26,7 @@ from typing import Dict, List, Union
 from lcnotation.game.state import color_name
 from lcnotation.text.ast import HANDSHAKE
 from lcnotation.text.headers import KNOWN_TAGS
-from lcnotation.text.lexical import LEXICON, without_lookbehind
+from lcnotation.text.lexical import LEXICON, Lexicon, without_lookbehind
 from lcnotation.tools.lint import _SUPPRESSION
 
 OUTPUT = Path(__file__).resolve().parent / "syntaxes" / "lcn.tmLanguage.json"
@@ -34,8 +34,8 @@ SCOPE = "source.lcn"
 COLORS_TAG = "Colors"
 CARD_TAGS = ("Hand1", "Hand2", "Deck")
 
-Json = Union[str, List["Json"], Dict[str, "Json"]]
-Rule = Dict[str, Json]
+# A rule or a part of the grammar: only ever written out as JSON.
+Rule = Dict[str, object]
 
 
 def onig(pattern: str) -> str:
@@ -53,42 +53,45 @@ def _class(letters: str) -> str:
     return "[" + "".join(sorted(set(letters.upper() + letters.lower()))) + "]"
 
 
-def color_rules() -> List[Json]:
+def color_rules(lexicon: Lexicon) -> List[object]:
     """One rule per named colour (``constant.other.color.red.lcn``), then one for
     the letters a ``Colors`` header may declare without a name (``custom``)."""
     named: Dict[str, str] = {}
     custom = ""
-    for letter in sorted(LEXICON.color_letters):
+    for letter in sorted(lexicon.color_letters):
         name = color_name(letter)
         if name == letter:
             custom += letter
         else:
             named[letter] = name.lower()
-    rules: List[Json] = [{"match": _class(letter), "name": f"constant.other.color.{name}.lcn"}
+    rules: List[object] = [{"match": _class(letter), "name": f"constant.other.color.{name}.lcn"}
                          for letter, name in named.items()]
     rules.append({"match": _class(custom), "name": "constant.other.color.custom.lcn"})
     return rules
 
 
-def rank_rules() -> List[Json]:
+def rank_rules(lexicon: Lexicon) -> List[object]:
     """The handshake letter and the number ranks, as the grammar's RANK writes them."""
-    letters = "".join(w for w, value in LEXICON.rank_of.items() if value == HANDSHAKE)
-    numbers = sorted((w for w, value in LEXICON.rank_of.items() if value != HANDSHAKE),
+    letters = "".join(w for w, value in lexicon.rank_of.items() if value == HANDSHAKE)
+    numbers = sorted((w for w, value in lexicon.rank_of.items() if value != HANDSHAKE),
                      key=len, reverse=True)
     return [{"match": _class(letters), "name": "constant.language.handshake.lcn"},
             {"match": "|".join(numbers), "name": "constant.numeric.rank.lcn"}]
 
 
-def build() -> Rule:
-    """The whole grammar, as the JSON object to write."""
-    t = {name: onig(pattern) for name, pattern in LEXICON.terminals.items()}
+def build(lexicon: Lexicon = LEXICON) -> Rule:
+    """The whole grammar, as the JSON object to write, for the lexical facts
+    of ``lexicon`` (by default those of the package's grammar)."""
+    t = {name: onig(pattern) for name, pattern in lexicon.terminals.items()}
     bare = {name: without_lookbehind(pattern) for name, pattern in t.items()}
-    blank = onig(LEXICON.blank_class)
-    line_blank = onig(LEXICON.line_blank_class)
+    blank = onig(lexicon.blank_class)
+    line_blank = onig(lexicon.line_blank_class)
     not_blank = "[^" + blank[1:-1] + "]"
     move = (f"({bare['COLOR']})({bare['RANK']})({bare['DISCARD']})?({bare['MINUS']})"
             f"(?:({bare['DRAW_COLOR']})|({bare['DRAW_PILE']}))")
-    move_captures: Json = {
+    fragment = (f"(?:{t['MOVE_NUMBER']})?{bare['COLOR']}"
+                f"(?:{bare['RANK']}(?:{bare['DISCARD']})?(?:{bare['MINUS']})?)?")
+    move_captures: object = {
         "1": {"patterns": [{"include": "#color"}]},
         "2": {"patterns": [{"include": "#rank"}]},
         "3": {"name": "keyword.operator.discard.lcn"},
@@ -96,29 +99,66 @@ def build() -> Rule:
         "5": {"name": "meta.draw.discard-pile.lcn", "patterns": [{"include": "#color"}]},
         "6": {"name": "constant.language.draw-pile.lcn"},
     }
-    # Where the reader starts a token: after white space, a comment's "}", a
-    # header's "]" or a move number's dot, or at the start of a line.
-    token_start = f"(?:(?<!{not_blank[:-1]}}}\\]])|(?<=[0-9]\\.))"
+    # Where the reader starts a token: after white space or a "}", or at the
+    # start of a line (and right after a header or a move number: see
+    # glued() below).
+    token_start = f"(?<!{not_blank[:-1]}}}])"
     # After a move, the reader skips the punctuation that follows it directly
     # (an error) and reads on: "R3-D,G4-D" is two moves and a stray ",".
-    punctuation = "[^\\w" + blank[1:-1] + "{;\\[]+"
+    # A "[" right after the move is a header, after other punctuation not.
+    punctuation = "[^\\w" + blank[1:-1] + "{;\\[][^\\w" + blank[1:-1] + "{;]*"
+    number = "constant.numeric.move-number.lcn"
     header_start = f"(?=\\[[ \\t]*({{tags}})[ \\t])"
     value: Rule = {"begin": '"', "end": '"',
                    "beginCaptures": {"0": {"name": "punctuation.definition.string.begin.lcn"}},
                    "endCaptures": {"0": {"name": "punctuation.definition.string.end.lcn"}}}
 
-    def header(tags: str, inside: List[Json], kind: str) -> Rule:
-        return {"match": (header_start.format(tags=tags) if tags else "") + t["HEADER"],
-                "name": f"meta.header.{kind}.lcn",
-                "captures": {"0": {"patterns": [
-                    {"match": "\\[|\\]", "name": "punctuation.definition.header.lcn"},
-                    {"match": "[A-Za-z][A-Za-z0-9_]*", "name": "entity.name.tag.lcn"},
-                    dict(value, name="string.quoted.double.lcn", patterns=inside)]}}}
+    def move_run(start: str) -> Rule:
+        """A move from ``start`` on, with what the reader reads glued to it."""
+        return {"begin": f"{start}(?={move})", "end": f"(?={blank}|[{{;\\[]|$)",
+                "patterns": [
+                    {"match": punctuation, "name": "invalid.illegal.after-move.lcn"},
+                    {"include": "#move-number-in-run"},
+                    {"match": "(?<!\\w)" + move, "captures": move_captures,
+                     "name": "meta.move.lcn"},
+                    # A word after the punctuation that is no move: the reader
+                    # skips it, up to white space, "{" or ";".
+                    {"match": f"(?<!\\w)(?!{t['MOVE_NUMBER']}|{move})\\w[^{blank[1:-1]}{{;]*",
+                     "name": "invalid.illegal.after-move.lcn"}]}
+
+    def skipped(start: str) -> Rule:
+        """A word that is no move: the reader skips it up to white space, "{"
+        or ";" (headers included), unless it is the start of a move cut short
+        by one of those, or a "}" (a stray brace, alone)."""
+        return {"match": f"{start}(?!{fragment}(?:{blank}|[{{;\\[]|$)|[{{;\\[}}])"
+                         f"[^{blank[1:-1]}{{;]+",
+                "name": "invalid.illegal.skipped.lcn"}
+
+    def glued(rule: Rule, then: List[object]) -> Rule:
+        """``rule`` as the begin of a region that also holds the tokens ``then``
+        written right after it (a move after a move number or a header; the
+        reader reads it, while after other text it does not)."""
+        begin = rule.pop("match")
+        return {"begin": begin, "beginCaptures": {"0": rule},
+                "end": "\\G(?!" + "|".join(str(r.get("begin", r.get("match")))[2:]
+                                          for r in then if isinstance(r, dict)) + ")|(?!\\G)",
+                "patterns": then}
+
+    def move_number(start: str) -> Rule:
+        return glued({"match": start + t["MOVE_NUMBER"], "name": number}, [move_run("\\G")])
+
+    def header(tags: str, inside: List[object], kind: str) -> Rule:
+        return glued({"match": (header_start.format(tags=tags) if tags else "") + t["HEADER"],
+                      "name": f"meta.header.{kind}.lcn", "patterns": [
+                          {"match": "\\[|\\]", "name": "punctuation.definition.header.lcn"},
+                          {"match": "[A-Za-z][A-Za-z0-9_]*", "name": "entity.name.tag.lcn"},
+                          dict(value, name="string.quoted.double.lcn", patterns=inside)]},
+                     [move_number("\\G"), move_run("\\G"), skipped("\\G")])
 
     for tag in (COLORS_TAG, *CARD_TAGS):
         assert tag in KNOWN_TAGS, tag
-    escape: Json = {"match": "\\\\.", "name": "constant.character.escape.lcn"}
-    reserved = "".join(sorted(LEXICON.reserved_letters))
+    escape: object = {"match": "\\\\.", "name": "constant.character.escape.lcn"}
+    reserved = "".join(sorted(lexicon.reserved_letters))
     codes = {"match": "[A-Za-z]+[0-9]*", "name": "constant.other.diagnostic-code.lcn"}
     return {
         "$schema": "https://raw.githubusercontent.com/martinring/tmlanguage/master/tmlanguage.json",
@@ -128,7 +168,7 @@ def build() -> Rule:
         "comment": "Generated by editors/vscode/build_grammar.py from grammar/lcnotation.lark;"
                    " do not edit.",
         "patterns": [{"include": "#comment"}, {"include": "#header"},
-                     {"include": "#move-number"}, {"include": "#move"}],
+                     {"include": "#move-number"}, {"include": "#move"}, {"include": "#skipped"}],
         "repository": {
             "comment": {"patterns": [
                 {"begin": "\\{", "end": f"\\}}|^(?={line_blank}*\\[)",
@@ -147,22 +187,18 @@ def build() -> Rule:
                                     {"match": _class(reserved), "name": "invalid.illegal.reserved.lcn"}],
                        "colors"),
                 header("|".join(CARD_TAGS), [escape, {"include": "#card"}], "cards"),
-                header("", [escape], "other")]},
+                header("", [escape], "other"),
+                # A "[" that starts no header: the reader skips the rest of its line.
+                {"match": "\\[.*", "name": "invalid.illegal.header.lcn"}]},
             "card": {"match": f"({bare['COLOR']})({bare['RANK']})", "name": "meta.card.lcn",
                      "captures": {"1": {"patterns": [{"include": "#color"}]},
                                   "2": {"patterns": [{"include": "#rank"}]}}},
-            "move-number": {"match": token_start + t["MOVE_NUMBER"],
-                            "name": "constant.numeric.move-number.lcn"},
-            "move": {"begin": f"{token_start}(?={move})",
-                     "end": f"(?={blank}|[{{;\\[]|$)",
-                     "patterns": [
-                         {"match": punctuation, "name": "invalid.illegal.after-move.lcn"},
-                         {"match": "(?<!\\w)" + t["MOVE_NUMBER"],
-                          "name": "constant.numeric.move-number.lcn"},
-                         {"match": "(?<!\\w)" + move, "captures": move_captures,
-                          "name": "meta.move.lcn"}]},
-            "color": {"patterns": color_rules()},
-            "rank": {"patterns": rank_rules()},
+            "move-number": move_number(token_start),
+            "move-number-in-run": move_number("(?<!\\w)"),
+            "move": move_run(token_start),
+            "skipped": skipped(token_start),
+            "color": {"patterns": color_rules(lexicon)},
+            "rank": {"patterns": rank_rules(lexicon)},
         },
     }
 
@@ -173,7 +209,7 @@ def render() -> str:
 
 
 def main(argv: Union[List[str], None] = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--check", action="store_true",
                         help="only say whether the file is up to date (status 1 when not)")
     args = parser.parse_args(argv)

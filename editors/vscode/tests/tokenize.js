@@ -2,9 +2,11 @@
 // Tokenizes text with the extension's TextMate grammar, the way VS Code does
 // (vscode-textmate on the Oniguruma engine), and prints the tokens as JSON:
 // one [line, start, end, scopes] per token, lines from 0, columns in UTF-16
-// code units. Reads the files named, or a JSON list of texts on stdin
-// (--json), and prints one token list per text. Used by
-// tests/test_vscode_extension.py to hold the grammar to the reader.
+// code units.
+//   node tokenize.js FILE...   a JSON list: the tokens of each file
+//   node tokenize.js --serve   for each line of input (a JSON string, the
+//                              text), one line of output (its tokens)
+// Used by tests/test_vscode_extension.py to hold the grammar to the reader.
 "use strict";
 const fs = require("fs");
 const path = require("path");
@@ -45,10 +47,15 @@ function tokenize(grammar, text) {
 async function main() {
   const grammar = await loadGrammar();
   const args = process.argv.slice(2);
-  const texts = args[0] === "--json"
-    ? JSON.parse(fs.readFileSync(0, "utf8"))
-    : args.map((file) => fs.readFileSync(file, "utf8"));
-  process.stdout.write(JSON.stringify(texts.map((text) => tokenize(grammar, text))));
+  if (args[0] === "--serve") {
+    const lines = require("readline").createInterface({ input: process.stdin });
+    for await (const line of lines) {
+      process.stdout.write(JSON.stringify(tokenize(grammar, JSON.parse(line))) + "\n");
+    }
+    return;
+  }
+  const texts = args.map((file) => fs.readFileSync(file, "utf8"));
+  process.stdout.write(JSON.stringify(texts.map((text) => tokenize(grammar, text))) + "\n");
 }
 
 main().catch((err) => { console.error(err); process.exit(1); });
