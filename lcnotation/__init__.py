@@ -37,6 +37,8 @@ _LAZY = {
     ".tools.jsonform": ("from_json", "to_json"),
     ".tools.lint": ("FileReport", "LintConfig", "lint_file", "lint_text"),
     ".tools.codes": ("ALL_CODES",),
+    ".svg": ("board_svg",),
+    ".view": ("view_html",),
     ".formats": ("FORMATS", "Format", "register_format", "import_games", "export_game"),
 }
 _WHERE = {name: module for module, names in _LAZY.items() for name in names}
@@ -53,6 +55,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from .tools.lint import FileReport, LintConfig, lint_file, lint_text
     from .game.scoring import GameScore, match_totals, score, score_expedition
     from .game.state import GameState, Location
+    from .svg import board_svg
+    from .view import view_html
     from .formats import FORMATS, Format, export_game, import_games, register_format
 
 
@@ -95,5 +99,6 @@ __all__ = [
     "generate_game", "generate_games", "generate_match",
     "convert_text", "detect_dialect", "from_json", "to_json",
     "FileReport", "LintConfig", "lint_file", "lint_text", "ALL_CODES",
+    "board_svg", "view_html",
     "FORMATS", "Format", "register_format", "import_games", "export_game",
 ]

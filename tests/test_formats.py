@@ -95,6 +95,41 @@ def test_metapyziks_sample_round_trips_exactly_and_names_the_engine_winner():
     assert base64.b64decode(text)[2] == 2
 
 
+def _engine_json(*replays):
+    """The engine's --output file (GameResults, compact JSON whose encoder
+    writes + as \\u002B), around ``replays``."""
+    summaries = ",".join(
+        '{"Config":{"GameSeed":"' + "00" * 32 + '","Player1Seed":1,"Player2Seed":2,'
+        '"StartPlayer":"Player1"},"FirstTurn":"Player1","Winner":"Player1",'
+        '"Disqualified":"None","Player1Score":0,"Player2Score":0,"Replay":"'
+        + r.replace("+", "\\u002B") + '"}' for r in replays)
+    return '{"Summaries":[' + summaries + '],"Results":null}'
+
+
+def test_the_engines_json_output_imports_each_replay():
+    games = [lcn.generate_game(seed, colors="RGWBY", deal=True) for seed in (9, 10)]
+    replays = [export_game(g, "metapyziks") for g in games]
+    assert "+" in replays[0]
+    text = _engine_json(*replays)
+    assert detect_format(text).name == "metapyziks"
+    again = import_games(text)
+    assert [g.moves for g in again] == [g.moves for g in games]
+    # A move's position is its byte's characters, escapes and all.
+    for game in again:
+        for move in game.moves:
+            written = text[move.span.start:move.span.end]
+            assert re.fullmatch(r"(?:[A-Za-z0-9/=]|\\u002B){1,2}", written), written
+    # An error in the second replay: its column counts the escapes before it.
+    broken = replays[1][:-8] + "*" + replays[1][-7:]
+    text = _engine_json(replays[0], broken)
+    err = _error(text, "metapyziks")
+    assert err.code == "I201" and text[err.span.start] == "*"
+    # The console's "End: {...}" lines hold the same summaries.
+    log = "Game: 1\nEnd: " + _engine_json(replays[0])[14:-17] + "\n"
+    assert import_games(log, format="metapyziks")[0].moves == games[0].moves
+    assert _error(_engine_json("AB\\u00"), "metapyziks").code == "I201"
+
+
 # ---------------------------------------------------------------- round trips
 
 

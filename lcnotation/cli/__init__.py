@@ -19,12 +19,12 @@ from typing import Iterator, Optional, Sequence
 
 from .. import __version__
 from ..tools.config import ConfigError
-from . import convert, exportcmd, fmt, freecell, importcmd, lint, score
+from . import convert, exportcmd, fmt, freecell, importcmd, lint, render, score, view
 from .common import EXIT_FINDINGS, EXIT_USAGE, Parser, err
 
 __all__ = ["COMMANDS", "main"]
 
-COMMANDS = (lint, fmt, convert, score, importcmd, exportcmd, freecell)
+COMMANDS = (lint, fmt, convert, score, importcmd, exportcmd, render, view, freecell)
 
 _MAIN_EXAMPLES = """\
 examples:
@@ -32,6 +32,8 @@ examples:
   lcn fmt games/ --check              are the files in the canonical layout?
   lcn convert match.lcn --to json     the JSON interchange form
   lcn score match.lcn                 scores per game and match totals
+  lcn render match.lcn -o end.svg     a picture of the final position
+  lcn view match.lcn -o match.html    a page that replays the games
   lcn freecell deal 1                 FreeCell deal 1 in Standard FreeCell Notation
 
 Run 'lcn COMMAND --help' for a command's options and more examples.

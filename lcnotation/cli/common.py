@@ -6,7 +6,7 @@ import argparse
 import difflib
 import os
 import sys
-from typing import Iterator, List, Optional, Sequence, Tuple
+from typing import Callable, Iterator, List, Optional, Sequence, Tuple
 
 from ..text.ast import Game
 from ..text.errors import NotationError
@@ -145,3 +145,42 @@ def refused_for_errors(source: SourceFile, path: str, done: str,
          "fix them or use --force")
     return True
 
+
+
+def configured_colors() -> Tuple[str, ...]:
+    """The colours of games without a Colors header, as ``lcn lint`` takes them:
+    from the nearest ``[tool.lcnotation]`` table (raises ConfigError when it is wrong)."""
+    return load_config(find_config(".")).colors
+
+
+def read_records(path: str) -> Optional[List[Game]]:
+    """The games of ``path`` (or standard input); None, with a message, when it
+    cannot be read.  Games with syntax errors are kept: what could be read of
+    them still counts."""
+    source = read_input(path)
+    if source is None:
+        return None
+    return list(parse_games(source.text, path=path))
+
+
+def write_output(output: Optional[str], data: bytes) -> int:
+    """``data`` to the file ``output``, or to standard output when it is None;
+    the exit status."""
+    if output is None:
+        write_stdout(data)
+        return EXIT_OK
+    return EXIT_OK if write_file(output, data) else EXIT_USAGE
+
+
+def count(least: int) -> "Callable[[str], int]":
+    """An argparse type: a whole number, ``least`` or more."""
+    def parse(value: str) -> int:
+        try:
+            n = int(value)
+        except ValueError:
+            n = least - 1
+        if n < least:
+            raise argparse.ArgumentTypeError(f"expected a whole number, {least} or more, "
+                                             f"not {value!r}")
+        return n
+    return parse

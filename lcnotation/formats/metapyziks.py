@@ -11,7 +11,9 @@ green, blue, white, yellow, purple), draws from the *end* of its deck and
 keeps each hand in order: a played card leaves its place, a drawn card goes
 to the end.  ``spec/formats.md`` gives every byte.
 
-A file holds one replay string per line; each becomes a game.
+A file holds one replay string per line, or is the engine's JSON output
+(its ``--output`` file, or its ``End: {...}`` lines), which holds them in
+``"Replay"`` members; each string becomes a game.
 
 >>> from lcnotation.game.generator import generate_game
 >>> game = generate_game(seed=3, colors="RGWBY", deal=True)
@@ -24,6 +26,7 @@ A file holds one replay string per line; each becomes a game.
 from __future__ import annotations
 
 import base64
+import json
 import re
 import struct
 from typing import Dict, List, Optional, Sequence, Tuple
@@ -35,6 +38,7 @@ from ..text.errors import NotationError
 from ..text.formatter import format_card
 from ..text.headers import DEFAULT_COLORS, game_colors, parse_cards
 from ..text.lexical import RANKS
+from ..text.span import NO_SPAN, first_known
 from .base import Format, TextLines
 
 __all__ = ["FORMAT", "VERSION", "ENGINE_COLORS", "read", "write", "detect", "decode_replay"]
@@ -53,6 +57,9 @@ _LISTS = ("the deck", "the discard piles", "Player 1's expeditions", "Player 1's
           "Player 2's expeditions", "Player 2's hand")
 _BASE64 = re.compile(r"[A-Za-z0-9+/]*")
 _LOOKS_LIKE = re.compile(r"[A-Za-z0-9+/]{8,}={0,2}\Z")
+# A "Replay" member of the engine's JSON (its --output file, or its "End: {...}"
+# lines): the string's text between the quotes, escapes and all.
+_REPLAY_MEMBER = re.compile(r'"Replay"[ \t]*:[ \t]*"((?:[^"\\\n]|\\.)*)"')
 
 
 # ---------------------------------------------------------------- the table
@@ -99,20 +106,19 @@ class _Replay:
     """The bytes of one replay string, read in order, with errors placed at
     the base64 characters that hold the byte at fault."""
 
-    def __init__(self, data: bytes, src: TextLines, line: int, column: int,
-                 width: int) -> None:
-        self.data, self.src, self.line, self.column, self.width = data, src, line, column, width
+    def __init__(self, data: bytes, place: "_Place", width: int) -> None:
+        self.data, self.place, self.width = data, place, width
         self.pos = 0
 
     def span(self, offset: int) -> Span:
         """The base64 characters that hold byte ``offset``: characters
         ``4*(k//3) + k%3`` and the one after (the end, past the last byte)."""
         first = min(4 * (offset // 3) + offset % 3, self.width)
-        return self.src.span(self.line, self.column + first, min(2, self.width - first))
+        return self.place.span(first, min(first + 2, self.width))
 
     def fail(self, message: str, code: str, offset: int) -> NotationError:
         return NotationError(f"byte offset {offset} of the decoded replay: {message}",
-                             self.span(offset), code=code, path=self.src.path)
+                             self.span(offset), code=code, path=self.place.src.path)
 
     def byte(self, what: str) -> int:
         if self.pos >= len(self.data):
@@ -152,31 +158,46 @@ class _Replay:
         return found
 
 
-def decode_replay(value: str, src: Optional[TextLines] = None, line: int = 1,
-                  column: int = 1) -> Game:
-    """The game of one replay string (without surrounding white space).
+class _Place:
+    """Where the characters of a replay string stand in the text read: on
+    line ``line``, character ``i`` at column ``columns[i]`` (one column more
+    for each, unless the string was written with escapes, in JSON)."""
 
-    ``src``, ``line`` and ``column`` say where the string stands in the text
-    that was read, for the positions of errors and moves.
-    """
-    src = src if src is not None else TextLines(value)
+    def __init__(self, src: TextLines, line: int, columns: Sequence[int]) -> None:
+        self.src, self.line, self.columns = src, line, columns
+
+    def span(self, start: int, end: int) -> Span:
+        return self.src.span(self.line, self.columns[start], end_line=self.line,
+                             end_column=self.columns[end])
+
+    def error(self, message: str, code: str, start: int, end: int) -> NotationError:
+        return NotationError(message, self.span(start, end), code=code, path=self.src.path)
+
+
+def decode_replay(value: str, place: Optional[_Place] = None) -> Game:
+    """The game of one replay string (without surrounding white space);
+    ``place`` says where it stands in the text read (by default, it is the
+    text), for the positions of errors and moves."""
+    if place is None:
+        place = _Place(TextLines(value), 1, range(1, len(value) + 2))
     bad = _BASE64.match(value)
     assert bad is not None
     stop = bad.end()
     rest = value[stop:]  # only padding may follow the base64 characters
     other = next((j for j, char in enumerate(rest) if char != "="), None)
     if other is not None:
-        raise src.error(f"{rest[other]!r} is not a base64 character (A-Z, a-z, 0-9, +, / "
-                        "and '=' padding at the end)", "I201", line, column + stop + other)
+        at = stop + other
+        raise place.error(f"{rest[other]!r} is not a base64 character (A-Z, a-z, 0-9, +, / "
+                          "and '=' padding at the end)", "I201", at, at + 1)
     if len(rest) > 2:
-        raise src.error("too much '=' padding: base64 ends with at most two", "I201", line,
-                        column + stop + 2, len(rest) - 2)
+        raise place.error("too much '=' padding: base64 ends with at most two", "I201",
+                          stop + 2, len(value))
     if len(value) % 4:
-        raise src.error(f"the base64 text is cut short: {len(value)} characters, not a "
-                        "multiple of 4 (is the replay string complete?)", "I201", line,
-                        column + len(value), 0)
+        raise place.error(f"the base64 text is cut short: {len(value)} characters, not a "
+                          "multiple of 4 (is the replay string complete?)", "I201",
+                          len(value), len(value))
     data = base64.b64decode(value)
-    r = _Replay(data, src, line, column, len(value))
+    r = _Replay(data, place, len(value))
     version = r.byte("the version")
     if version != VERSION:
         raise r.fail(f"replay version {version}: only version {VERSION} is read", "I202", 0)
@@ -247,7 +268,7 @@ def decode_replay(value: str, src: Optional[TextLines] = None, line: int = 1,
                      f"does, without the bonus for 8 cards) it is {expected_winner}",
                      "I208", 2)
     return _game(first, colors, hand1, hand2, deck, disqualified, winner, moves,
-                 table, src.span(line, column, len(value)))
+                 table, place.span(0, len(value)))
 
 
 def _game(first: int, colors: int, hand1: List[Card], hand2: List[Card], deck: List[Card],
@@ -281,24 +302,66 @@ def _cards(cards: Sequence[Card]) -> str:
 
 def read(text: str, path: Optional[str] = None) -> List[Game]:
     """The games of a text of replay strings, one per line (blank lines are
-    skipped); raises NotationError for a string that cannot be read."""
+    skipped), or of the engine's JSON output (each ``"Replay"`` member);
+    raises NotationError for a string that cannot be read."""
     src = TextLines(text, path)
     games = []
+    if _REPLAY_MEMBER.search(text) is not None:
+        for number, line in enumerate(src.lines, 1):
+            for m in _REPLAY_MEMBER.finditer(line):
+                try:
+                    value, columns = _unescaped(m.group(1), m.start(1) + 1)
+                except ValueError as exc:
+                    raise src.error(f"a \"Replay\" string with a bad escape: {exc}", "I201",
+                                    number, m.start(1) + 1, len(m.group(1))) from None
+                games.append(decode_replay(value, _Place(src, number, columns)))
+        return games
     for number, line in enumerate(src.lines, 1):
         value = line.strip()
         if value:
-            games.append(decode_replay(value, src, number, line.index(value[0]) + 1))
+            first = line.index(value[0]) + 1
+            place = _Place(src, number, range(first, first + len(value) + 1))
+            games.append(decode_replay(value, place))
     if not games:
         raise src.error("expected a replay string (base64), found nothing", "I201", 1)
     return games
 
 
+def _unescaped(raw: str, column: int) -> Tuple[str, List[int]]:
+    """The characters of the JSON string ``raw`` (its text between the quotes,
+    at ``column``) and the column of each (and of the end).  The engine's JSON
+    writes ``+`` as ``\\u002B``.  Raises ValueError for a bad escape."""
+    chars: List[str] = []
+    columns: List[int] = []
+    i = 0
+    while i < len(raw):
+        columns.append(column + i)
+        if raw[i] == "\\":
+            width = 6 if raw[i + 1:i + 2] == "u" else 2
+            chars.append(json.loads(f'"{raw[i:i + width]}"'))
+            i += width
+        else:
+            chars.append(raw[i])
+            i += 1
+    columns.append(column + len(raw))
+    return "".join(chars), columns
+
+
 def detect(text: str) -> bool:
     """Whether ``text`` is surely replay strings: base64 lines, the first of
     which decodes to a version from 1 to 3 and a colour count of 5 or 6."""
-    lines = [line.strip() for line in text[:65536].split("\n") if line.strip()]
-    if not lines or not all(_LOOKS_LIKE.match(line) for line in lines):
-        return False
+    found = _REPLAY_MEMBER.search(text[:65536])
+    if found is not None:
+        try:
+            lines = [_unescaped(found.group(1), 1)[0]]
+        except ValueError:
+            return False
+        if not _LOOKS_LIKE.match(lines[0]):
+            return False
+    else:
+        lines = [line.strip() for line in text[:65536].split("\n") if line.strip()]
+        if not lines or not all(_LOOKS_LIKE.match(line) for line in lines):
+            return False
     first = lines[0]
     if len(first) % 4:
         return False
@@ -311,7 +374,7 @@ def detect(text: str) -> bool:
 
 def _refuse(message: str, span: Optional[Span]) -> NotationError:
     return NotationError(f"cannot write a replay string: {message}",
-                         span or Span(1, 1, 1, 1, 0, 0), code="I301")
+                         first_known(span or NO_SPAN, Span(1, 1, 1, 1, 0, 0)), code="I301")
 
 
 def _header(game: Game, name: str) -> Optional[Header]:
@@ -324,7 +387,7 @@ def _seat(game: Game, name: str, default: int) -> int:
         return default
     if header.value.strip() not in ("1", "2"):
         raise _refuse(f"the {name} header is {header.value!r}: expected 1 or 2 (an engine "
-                      "seat)", header.value_span or header.span)
+                      "seat)", first_known(header.value_span, header.span))
     return int(header.value)
 
 
@@ -339,7 +402,7 @@ def write(game: Game) -> str:
     numbers = {letter: n for n, letter in enumerate(ENGINE_COLORS[:5], 1)}
     extra = [c for c in colors if c not in numbers]
     colors_header = _header(game, "Colors")
-    where = (colors_header.value_span or colors_header.span) if colors_header else None
+    where = first_known(colors_header.value_span, colors_header.span) if colors_header else None
     if len(colors) not in (5, 6) or len(extra) != len(colors) - 5:
         raise _refuse(f"the colours {''.join(colors)} are not the engine's: it plays R G B "
                       "W Y and, as a sixth, purple", where)
@@ -388,7 +451,7 @@ def write(game: Game) -> str:
             raise _refuse(f"Player {disqualified} cannot be disqualified: "
                           + ("the round is over" if not table.deck else
                              f"it is Player {to_move}'s turn"),
-                          header.value_span or header.span)
+                          first_known(header.value_span, header.span))
         winner = 3 - disqualified
     else:
         winner = 0 if scores[0] == scores[1] else (1 if scores[0] > scores[1] else 2)

@@ -27,7 +27,8 @@ from ..text.ast import Game, Header, Span
 from ..text.errors import Diagnostic, NotationError, Severity
 from ..text.headers import DEFAULT_COLORS, parse_result
 from .scoring import GameScore
-from .state import NO_SPAN, GameState, read_setup
+from ..text.span import NO_SPAN, first_known
+from .state import GameState, read_setup
 
 __all__ = ["RULE_CODES", "CheckReport", "check"]
 
@@ -119,9 +120,9 @@ def _position(d: Diagnostic) -> int:
     return d.span.start
 
 
-def _end_of(span: Optional[Span]) -> Span:
+def _end_of(span: Span) -> Span:
     """An empty span just after ``span``."""
-    if span is None:
+    if not span.known:
         return NO_SPAN
     return span._replace(line=span.end_line, column=span.end_column, start=span.end)
 
@@ -142,4 +143,4 @@ def _check_result(header: Header, state: GameState, score: GameScore) -> List[Di
     return [Diagnostic(
         "R204", f"Result says {claimed[0]}-{claimed[1]}, but the moves score "
         f"{actual[0]}-{actual[1]} ({a} {actual[0]}, {b} {actual[1]})",
-        header.value_span or header.span or NO_SPAN)]
+        first_known(header.value_span, header.span))]

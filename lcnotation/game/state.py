@@ -34,6 +34,7 @@ from typing import (Dict, Iterable, List, NamedTuple, Optional, Sequence, Set, T
 from ..text.ast import HANDSHAKE, Card, Draw, Game, Header, Move, Placement, Span
 from ..text.errors import Diagnostic, NotationError, Severity
 from ..text.headers import DEFAULT_COLORS, parse_cards, parse_colors
+from ..text.span import NO_SPAN, first_known
 from ..text.lexical import COLOR_LETTERS, LEXICON, RANK_OF, RANKS
 from .scoring import GameScore, score_ranks
 
@@ -49,8 +50,6 @@ _COPIES = (3, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1)
 _RANKS = RANKS
 _COLOR_NAMES = {"R": "Red", "G": "Green", "W": "White", "B": "Blue", "Y": "Yellow",
                 "K": "Black", "P": "Purple"}
-#: The position of a diagnostic about a node that was not read from text.
-NO_SPAN = Span(0, 0, 0, 0, 0, 0)
 
 ERROR = Severity.ERROR
 Deal = Tuple[Tuple[str, int], ...]
@@ -312,6 +311,18 @@ class GameState:
         found += [Location("unknown")] * self._pool[c][r]
         return tuple(found)
 
+    def _repr_svg_(self) -> str:
+        """The board, for Jupyter (:func:`lcnotation.svg.board_svg`)."""
+        from ..svg import NOTEBOOK_SIZE, board_svg  # only when a notebook asks
+
+        return board_svg(self, size=NOTEBOOK_SIZE)
+
+    def _repr_html_(self) -> str:
+        """The board, for Jupyter (:func:`lcnotation.svg.board_html`)."""
+        from ..svg import board_html  # only when a notebook asks
+
+        return board_html(self)
+
     def scores(self) -> GameScore:
         """The score of the round as it stands."""
         colors = self.colors
@@ -488,7 +499,7 @@ class GameState:
     @staticmethod
     def _diag(code: str, message: str, move: Move, turn: int,
               severity: Severity = ERROR) -> Diagnostic:
-        return Diagnostic(code, message, move.span or NO_SPAN, severity, None, turn)
+        return Diagnostic(code, message, move.span, severity, None, turn)
 
     def _over(self, move: Move, turn: int, rest: int) -> Diagnostic:
         when = "" if self._end_turn is None else f" on turn {self._end_turn + 1}"
@@ -706,7 +717,7 @@ def _colors_of(header: Header) -> Tuple[str, ...]:
 def _where(header: Optional[Header]) -> Span:
     if header is None:
         return NO_SPAN
-    return header.value_span or header.span or NO_SPAN
+    return first_known(header.value_span, header.span)
 
 
 def read_setup(game: Game, default_colors: Tuple[str, ...] = DEFAULT_COLORS) -> Setup:
@@ -778,6 +789,6 @@ def _card_span(header: Header, index: int, read: Dict[str, Tuple[Card, ...]]) ->
                 cards = read[header.name] = tuple(parse_cards(header))
             except NotationError:
                 cards = read[header.name] = ()
-        if index < len(cards) and cards[index].span is not None:
+        if index < len(cards) and cards[index].span.known:
             return cards[index].span
     return _where(header)

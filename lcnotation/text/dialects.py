@@ -27,7 +27,7 @@ Adding a dialect takes one statement:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Dict, Optional, Sequence, Union
+from typing import Callable, Dict, Optional, Sequence, Tuple, Union
 
 from .errors import NotationError
 # Every letter that can name a colour (upper case): any upper-case letter but
@@ -142,7 +142,7 @@ class ConversionError(NotationError):
     def __repr__(self) -> str:
         return f"ConversionError({list(self.errors)!r})"
 
-    def __reduce__(self):
+    def __reduce__(self) -> Tuple[Callable[..., NotationError], Tuple[object, ...]]:
         return (ConversionError, (self.errors,))
 
 

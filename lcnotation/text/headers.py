@@ -51,7 +51,7 @@ def _source(value: Union[str, Header]) -> Tuple[str, int, int, str]:
     """
     if isinstance(value, Header):
         span = value.value_span
-        if span is not None and span.length == len(value.value):
+        if span.known and span.length == len(value.value):
             pad = span.column - 1
             return " " * pad + value.value, span.line, span.start - pad, value.name
         return value.value, 1, 0, value.name
@@ -67,8 +67,10 @@ def _in_file(read: Callable[[Union[str, Header]], _T]) -> Callable[[Union[str, H
         try:
             return read(value)
         except NotationError as err:
-            span = value.value_span if isinstance(value, Header) else None
-            if span is None or span.length == len(value.value):
+            if not isinstance(value, Header):
+                raise
+            span = value.value_span
+            if not span.known or span.length == len(value.value):
                 raise
             text = value.value
 
@@ -123,12 +125,12 @@ def parse_colors(value: Union[str, Header]) -> Tuple[str, ...]:
         raise _fail(f"Colors: '{char}' is not a colour letter: {why}", "N120", bad, bad + 1,
                     text, line, offset) from None
     seen = set()
-    for letter, tok in zip(b.found_colors, b.colors_tokens):
+    for letter, (start, end) in zip(b.colors, b.color_spans):
         if letter in seen:
-            raise _fail(f"Colors: '{letter}' is listed twice", "N120", tok.start_pos,
-                        tok.end_pos, text, line, offset)
+            raise _fail(f"Colors: '{letter}' is listed twice", "N120", start, end, text,
+                        line, offset)
         seen.add(letter)
-    return tuple(b.found_colors)
+    return b.colors
 
 
 @_in_file
@@ -157,7 +159,7 @@ def parse_cards(value: Union[str, Header]) -> Tuple[Card, ...]:
         found = repr(text[at:end]) if end > at else "the end of the value"
         raise _fail(f"{prefix}expected cards such as \"R3 BH W10\" (a colour letter, then "
                     f"2 to 10 or H), found {found}", "N121", at, end, text, line, offset) from None
-    cards = b.found_cards
+    cards = b.cards
     for before, after in zip(cards, cards[1:]):
         if before.span.end == after.span.start:
             raise NotationError(f"{format_card(before)}{format_card(after)}: cards are "

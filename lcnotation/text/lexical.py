@@ -20,6 +20,7 @@ True
 
 from __future__ import annotations
 
+import importlib
 import re
 import string
 from pathlib import Path
@@ -63,11 +64,11 @@ def grammar_text(name: str = GRAMMAR_FILE) -> str:
     True
     """
     try:
-        from .. import grammar
+        grammar = importlib.import_module("..grammar", __package__)
     except ImportError:  # a source checkout that was not installed
         folder = Path(__file__).resolve().parents[2] / "grammar"
     else:
-        folder = Path(grammar.__file__).parent
+        folder = Path(str(grammar.__file__)).parent
     return (folder / name).read_text("utf-8")
 
 
@@ -190,6 +191,11 @@ class Lexicon:
         #: What bounds a "{" comment: braces, and the starts of header lines.
         self.brace_stops: Pattern[str] = re.compile(r"[{}]|^" + line_blanks + r"\[", re.M)
         self._line_blank = re.compile(self.line_blank_class[:-1] + r"\r]*\Z")
+
+    def skip_blanks(self, text: str, pos: int) -> int:
+        """The offset of the first character at or after ``pos`` that is not white space."""
+        found = self.ws.match(text, pos)
+        return pos if found is None else found.end()
 
     def is_line_blank(self, text: str) -> bool:
         """Whether ``text`` is only blanks that may stand before a header on its

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Callable, List, Optional, Sequence, Tuple
 
-from lark import Token
+from .larkstate import Tok
 
 from .lexical import LEXICON, RESERVED_WHY
 from .lineends import line_end
@@ -56,6 +56,12 @@ _DISCARDS = tuple(sorted(LEXICON.discard_letters))
 _RESERVED = RESERVED_WHY
 
 
+def _matched(pattern: "re.Pattern[str]", text: str, pos: int, endpos: int = -1) -> str:
+    """What ``pattern`` matches at ``pos`` ("" where it does not)."""
+    found = pattern.match(text, pos, len(text) if endpos < 0 else endpos)
+    return "" if found is None else found.group()
+
+
 def word_end(text: str, pos: int) -> int:
     """The end of the whitespace-delimited word that contains ``pos``.
 
@@ -68,18 +74,18 @@ def word_end(text: str, pos: int) -> int:
 def _run(text: str, pos: int, limit: int = 24) -> str:
     # Read at most one character past the limit: the run may be megabytes long,
     # and a line of errors must not cost the square of its length.
-    run = _RUN.match(text, pos, pos + limit + 1).group()
+    run = _matched(_RUN, text, pos, pos + limit + 1)
     return run if len(run) <= limit else run[: limit - 1] + "\u2026"
 
 
-def _joined(parts: Sequence[Token]) -> str:
+def _joined(parts: Sequence[Tok]) -> str:
     return "".join(str(t) for t in parts if t.type != "MOVE_NUMBER")
 
 
 def explain(
     text: str,
     bad: int,
-    parts: Sequence[Token],
+    parts: Sequence[Tok],
     broken: bool,
     after_move: Optional[str] = None,
     closable: Optional[bool] = None,
@@ -119,7 +125,7 @@ def explain(
                 f"'{so_far}'", at, at)
 
     if last == "COLOR":
-        rank = _ALNUM.match(text, bad).group()
+        rank = _matched(_ALNUM, text, bad)
         shown = f"'{rank}'" if rank else found
         return ("N103", f"expected a rank (2 to 10, or H) after the colour '{so_far}', "
                 f"found {shown}", bad, bad + len(rank) if rank else end())
@@ -131,7 +137,7 @@ def explain(
                     f"as in '{so_far}-D'", at, at)
         if last == "RANK" and char.isdigit():
             rank = parts[-1]
-            digits = _RANK_RUN.match(text, rank.start_pos).group()
+            digits = _matched(_RANK_RUN, text, rank.start_pos)
             return ("N103", f"'{digits}' is not a rank: ranks are 2 to 10, or H",
                     rank.start_pos, rank.start_pos + len(digits))
         marker = " (or the discard marker D or X)" if last == "RANK" else ""
@@ -174,14 +180,14 @@ def _explain_item(text: str, bad: int, char: str, found: str, end: Callable[[], 
     if char == "[":
         return explain_header(text, bad)
     if after_move is not None and char:
-        glued = PUNCTUATION.match(text, bad).group() or char
+        glued = _matched(PUNCTUATION, text, bad) or char
         return ("N107", f"unexpected '{glued}' after the move '{after_move}': "
                 "moves are separated by spaces or new lines", bad, bad + len(glued))
     upper = char.upper()
     if upper in _RESERVED:
         return ("N102", f"'{char}' is not a colour letter: {_RESERVED[upper]}", bad, bad + 1)
     if char.isdigit() or char == "-":
-        digits = _DIGITS.match(text, bad).group()
+        digits = _matched(_DIGITS, text, bad)
         after = bad + len(digits)
         if digits and not text.startswith(("-", *_DISCARDS), after):
             return ("N101", f"unexpected {found}: a move number is written with a dot, "
@@ -220,6 +226,6 @@ def explain_header(text: str, bad: int) -> Explanation:
     return ("N108", f"header '{m.group(1)}' is missing its closing ']'", v.end(), end)
 
 
-def describe_parts(parts: List[Token]) -> str:
+def describe_parts(parts: List[Tok]) -> str:
     """The text of an unfinished move, for messages."""
     return _joined(parts)

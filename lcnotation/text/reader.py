@@ -17,7 +17,8 @@ from __future__ import annotations
 import io
 import os
 import re
-from typing import IO, Iterable, Iterator, List, NamedTuple, Optional, Tuple, Union
+from typing import (IO, AnyStr, Iterable, Iterator, List, NamedTuple, Optional, Tuple, Union,
+                    cast)
 
 from .ast import Game, Move, Span
 from .errors import NotationError
@@ -29,9 +30,11 @@ from .parser import parser
 __all__ = ["parse_move", "parse_game", "parse_games", "read_games", "GameText", "split_games"]
 
 Source = Union[str, "os.PathLike[str]", IO[str], IO[bytes]]
+#: What the game splitting reads: pieces of text that end at a line end, and
+#: the errors met while decoding them.
+Piece = Union[str, NotationError]
 
 _HEADER_TOKEN = LEXICON.header
-_SPACE_RUN = LEXICON.blanks
 _TRAILING_SPACE = LEXICON.trailing_blanks
 _SPACES = LEXICON.ws
 _INTERESTING = re.compile(r"[{};\[]")
@@ -62,14 +65,15 @@ def parse_move(text: str) -> Move:
     lcnotation.text.errors.NotationError: line 1, column 2: expected a rank (2 to 10, or H) after the colour 'R', found '11' (N103)
     """
     b = parser().run("move", lone_cr_as_lf(text), strict=False)
+    first = b.moves[0].span if b.moves else None
     if not b.errors:
         return b.moves[0]
     code, message, span = b.errors[0]
-    if b.moves and span.start >= b.moves[0].span.end:
+    if first is not None and span.start >= first.end:
         # The grammar's message would ask for another move, which is wrong
         # here: name all the text that follows the move instead.
-        move = b.moves[0].span
-        start = _SPACE_RUN.match(text, move.end).end()
+        move = first
+        start = LEXICON.skip_blanks(text, move.end)
         extra = _TRAILING_SPACE.sub("", text[start:])
         shown = " ".join(extra.split())  # the span points at the text itself
         shown = shown if len(shown) <= 24 else shown[:23] + "\u2026"
@@ -82,12 +86,15 @@ def parse_move(text: str) -> Move:
     raise NotationError(message, span, code=code)
 
 
-def parse_game(text: str, *, strict: bool = False, path: Optional[str] = None) -> Game:
+def parse_game(text: str, *, strict: bool = False, path: Optional[str] = None,
+               fast_path: bool = True) -> Game:
     """Parse the text of one game.
 
     Lax by default: syntax errors are collected on ``game.errors`` and the
     rest of the game is still read.  With ``strict=True`` the first syntax
-    error is raised as :class:`NotationError`.
+    error is raised as :class:`NotationError`.  ``fast_path=False`` reads
+    with the full parser only (the result is the same, only slower: tests
+    compare the two).
 
     >>> game = parse_game("1. R3-D 2. R11-D 3. R4-B")
     >>> [format_move(m) for m in game.moves], [e.code for e in game.errors]
@@ -95,12 +102,14 @@ def parse_game(text: str, *, strict: bool = False, path: Optional[str] = None) -
     >>> game.moves[1].turn
     2
     """
-    return _parse(GameText(lone_cr_as_lf(text), 1, 0), strict, path)
+    return _parse(GameText(lone_cr_as_lf(text), 1, 0), strict, path, fast_path)
 
 
-def parse_games(text: str, *, strict: bool = False, path: Optional[str] = None) -> Iterator[Game]:
-    """Parse a text that may hold several games, one after another."""
-    yield from _games_of([lone_cr_as_lf(text)], strict, path)
+def parse_games(text: str, *, strict: bool = False, path: Optional[str] = None,
+                fast_path: bool = True) -> Iterator[Game]:
+    """Parse a text that may hold several games, one after another
+    (``fast_path`` as for :func:`parse_game`)."""
+    yield from _games_of([lone_cr_as_lf(text)], strict, path, fast_path)
 
 
 def read_games(source: Source, *, strict: bool = False,
@@ -125,26 +134,27 @@ def read_games(source: Source, *, strict: bool = False,
         name = getattr(source, "name", None)
         path = name if isinstance(name, str) else None
     if isinstance(source, io.TextIOBase) or isinstance(source.read(0), str):
-        yield from _games_of(_universal(source), strict, path)
+        yield from _games_of(_universal(cast(IO[str], source)), strict, path)
     else:
-        yield from _games_of(_decoded_lines(source), strict, path)
+        yield from _games_of(_decoded_lines(cast(IO[bytes], source)), strict, path)
 
 
-def _games_of(lines: Iterable[object], strict: bool, path: Optional[str]) -> Iterator[Game]:
+def _games_of(lines: Iterable[Piece], strict: bool, path: Optional[str],
+              fast: bool = True) -> Iterator[Game]:
     for part in split_games(lines):
         if part.problems or not _BLANK.match(part.text):
-            yield _parse(part, strict, path)
+            yield _parse(part, strict, path, fast)
 
 
-def _parse(part: GameText, strict: bool, path: Optional[str]) -> Game:
+def _parse(part: GameText, strict: bool, path: Optional[str], fast: bool = True) -> Game:
     if strict and part.problems:
         raise _with_path(part.problems[0], path)
     try:
-        builder = parser().run("game", part.text, strict=strict,
-                               first_line=part.line, first_offset=part.offset)
+        result = parser().run("game", part.text, strict=strict, first_line=part.line,
+                              first_offset=part.offset, fast=fast)
     except NotationError as err:
         raise _with_path(err, path) from None
-    game = builder.assemble(path)
+    game = result.game(path)
     if part.problems:
         errors = tuple(_with_path(p, path) for p in part.problems) + game.errors
         game = Game(game.headers, game.moves, game.comments,
@@ -173,22 +183,31 @@ def _lines_of(text: str) -> Iterator[str]:
         start = end + 1
 
 
-def _line_blocks(handle: IO, size: int = 1 << 20) -> Iterator:
+def _joined(pieces: List[AnyStr]) -> AnyStr:
+    """The pieces (all text or all bytes) joined."""
+    # mypy checks AnyStr as str, then as bytes; pyright needs the casts.
+    if isinstance(pieces[0], str):
+        return cast(AnyStr, "".join(cast(List[str], pieces)))  # type: ignore[redundant-cast]
+    return cast(AnyStr, b"".join(cast(List[bytes], pieces)))  # type: ignore[redundant-cast]
+
+
+def _line_blocks(handle: IO[AnyStr], size: int = 1 << 20) -> Iterator[AnyStr]:
     """Read ``handle`` (text or binary) in pieces of about ``size`` that end at a
     line end (the last one may not), so that a CRLF is never cut in two."""
-    pending: list = []
+    pending: List[AnyStr] = []
+    newline = cast(AnyStr, "\n" if isinstance(handle.read(0), str) else b"\n")
     while True:
         data = handle.read(size)
         if not data:
             if pending:
-                yield data[:0].join(pending)
+                yield _joined(pending)
             return
-        cut = data.rfind("\n" if isinstance(data, str) else b"\n") + 1
+        cut = data.rfind(newline) + 1
         if not cut:
             pending.append(data)
             continue
         pending.append(data[:cut])
-        yield data[:0].join(pending)
+        yield _joined(pending)
         pending = [data[cut:]] if cut < len(data) else []
 
 
@@ -233,7 +252,7 @@ class _Decoder:
         self.line_no = 1
         self.first = True
 
-    def blocks(self, handle: IO[bytes]) -> Iterator[object]:
+    def blocks(self, handle: IO[bytes]) -> Iterator[Piece]:
         for raw in _line_blocks(handle):
             yield from self._block(raw)
 
@@ -253,7 +272,7 @@ class _Decoder:
         self.line_no += text.count("\n")
         return text
 
-    def _block(self, raw: bytes) -> Iterator[object]:
+    def _block(self, raw: bytes) -> Iterator[Piece]:
         raw = self._skip_bom(raw)
         try:
             text = raw.decode("utf-8")
@@ -262,7 +281,7 @@ class _Decoder:
             return
         yield self._taken(raw, text)
 
-    def lines(self, handle: Iterable[bytes]) -> Iterator[object]:
+    def lines(self, handle: Iterable[bytes]) -> Iterator[Piece]:
         for raw in handle:
             raw = self._skip_bom(raw)
             try:
@@ -277,7 +296,7 @@ class _Decoder:
             yield self._taken(raw, text)
 
 
-def _decoded_lines(handle: IO[bytes]) -> Iterator[object]:
+def _decoded_lines(handle: IO[bytes]) -> Iterator[Piece]:
     """The text of a binary file, decoded (see :class:`_Decoder`), in blocks of lines."""
     return _Decoder().blocks(handle)
 
@@ -294,7 +313,7 @@ _HEADER_NEXT = LEXICON.header_line
 _HEADER_ALONE = LEXICON.header_alone
 
 
-def split_games(items: Iterable[object]) -> Iterator[GameText]:
+def split_games(items: Iterable[Piece]) -> Iterator[GameText]:
     """Split a stream of text into the texts of its games.
 
     ``items`` are pieces of the text that each end at a line end (lines, or

@@ -40,7 +40,8 @@ from __future__ import annotations
 
 from typing import Dict, Iterable, Iterator, List, NamedTuple, Optional, Tuple, Union
 
-from ..text.ast import Comment, Game, Span
+from ..text.ast import Comment, Game, Header, Span
+from ..text.span import first_known
 from ..text.dialects import DIALECTS, ConversionError, Dialect, get_dialect
 from ..text.errors import NotationError
 from ..text.formatter import format_card, format_games, format_move
@@ -132,7 +133,7 @@ def _colors_text(d: Dialect) -> str:
     return " ".join(d.colors or "")
 
 
-def _unwritable(game: Game, d: Dialect) -> Iterator[Tuple[JSONPath, str, str, Optional[Span]]]:
+def _unwritable(game: Game, d: Dialect) -> Iterator[Tuple[JSONPath, str, str, Span]]:
     """What ``d`` cannot express in ``game``: (JSON path within the game, code,
     message, span when the game was read from text)."""
     if d.colors is not None:
@@ -147,8 +148,7 @@ def _unwritable(game: Game, d: Dialect) -> Iterator[Tuple[JSONPath, str, str, Op
                     yield (key, k, "comments", c), "C102", message, comment.span
 
 
-def _unwritable_colors(game: Game, d: Dialect) -> Iterator[Tuple[JSONPath, str, str,
-                                                                 Optional[Span]]]:
+def _unwritable_colors(game: Game, d: Dialect) -> Iterator[Tuple[JSONPath, str, str, Span]]:
     allowed = d.colors or ""
     tail = f"which the {d.name} dialect cannot write (its colours: {_colors_text(d)})"
     for k, header in enumerate(game.headers):
@@ -164,7 +164,7 @@ def _unwritable_colors(game: Game, d: Dialect) -> Iterator[Tuple[JSONPath, str, 
                     if card.color not in allowed:
                         yield (where, "C101", f"the {header.name} header holds "
                                f"{format_card(card)}, a card of the colour {card.color}, "
-                               f"{tail}", card.span or header.span)
+                               f"{tail}", first_known(card.span, header.span))
         except NotationError:
             continue  # a malformed value is the linter's to report; it is kept as written
     for j, move in enumerate(game.moves):
@@ -175,9 +175,9 @@ def _unwritable_colors(game: Game, d: Dialect) -> Iterator[Tuple[JSONPath, str, 
                 break
 
 
-def _letter_span(header, letter: str) -> Optional[Span]:
+def _letter_span(header: Header, letter: str) -> Span:
     span = header.value_span
-    if span is None or span.length != len(header.value):
+    if not span.known or span.length != len(header.value):
         return header.span
     i = header.value.upper().index(letter)
     return Span(span.line, span.column + i, span.line, span.column + i + 1,
@@ -213,7 +213,7 @@ def _problems(part: _Part, source: Optional[Dialect], target: Union[Dialect, str
         found.extend(_misspelt(part, source, path))
     if target is not JSON:
         for _, code, message, span in _unwritable(part.game, target):
-            found.append(_error(part, code, message, span or part.game.span, path))
+            found.append(_error(part, code, message, first_known(span, part.game.span), path))
     found.sort(key=lambda e: e.span.start)
     return found
 
@@ -408,8 +408,10 @@ def detect_dialect(text: str, games: Optional[Iterable[Game]] = None) -> Detecti
 
     The syntax tree does not keep spellings, so the text is needed; pass
     ``games`` when they were already read from this very text (with
-    :func:`~lcnotation.text.reader.parse_games`) to save reading it again.
-    Unreadable moves are not counted.
+    :func:`~lcnotation.text.reader.parse_games`) to save reading it again
+    (games without positions, built by hand or read from JSON, cannot say
+    where their moves are written: the text is read then).  Unreadable moves
+    are not counted.
 
     >>> detect_dialect("1. R3-D 2. BHX-D").dialect
     'x-discard'
@@ -457,6 +459,8 @@ def _spells(d: Dialect, move, written: str) -> bool:
 def _written_moves(text: str, games: Optional[Iterable[Game]]):
     """(move as written, move, span in the text) for every readable move."""
     if games is not None:
+        games = list(games)
+    if games is not None and all(m.span.known for g in games for m in g.moves):
         for game in games:
             for move in game.moves:
                 yield text[move.span.start:move.span.end], move, move.span

@@ -72,8 +72,8 @@ def decode_text(data: bytes) -> Tuple[str, bool]:
     try:
         return data[skipped:].decode("utf-8"), bom
     except UnicodeDecodeError as exc:
-        message, line, column, _ = not_utf8(data[skipped:], exc, skipped)
-        raise NotationError(message, Span(line, column, line, column + 1, -1, -1),
+        message, line, column, at = not_utf8(data[skipped:], exc, skipped)
+        raise NotationError(message, Span(line, column, line, column + 1, at, at + 1),
                             code="N001") from None
 
 

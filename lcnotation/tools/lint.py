@@ -167,7 +167,7 @@ def _suppressed(findings: List[Finding], game: Game, config: LintConfig) -> List
     rules: Dict[int, List[Tuple[Comment, Optional[Sequence[str]]]]] = {}
     for c in _all_comments(game):
         m = _SUPPRESSION.search(c.text)
-        if m is not None and c.span is not None:
+        if m is not None and c.span.known:
             codes = None if m.group(1) is None else [
                 code.strip().upper() for code in m.group(1).split(",") if code.strip()]
             rules.setdefault(c.span.line, []).append((c, codes))

@@ -165,9 +165,10 @@ def _check_headers(game: Game, findings: List[Finding]) -> None:
                 "is kept as an unknown tag", h.span)))
         if h.name in seen:
             first = seen[h.name]
+            where = f" (first on line {first.line})" if first.known else ""
             findings.append(Finding(_diag(
-                "S106", f"tag '{h.name}' is given twice (first on line {first.line}); "
-                "the first one counts", h.span)))
+                "S106", f"tag '{h.name}' is given twice{where}; the first one counts",
+                h.span)))
         else:
             seen[h.name] = h.span
 
@@ -186,7 +187,7 @@ def _check_spelling(game: Game, text: str, offset: int, state: StyleState,
     lowercase = dialect is not None and dialect.lowercase
     for move in game.moves:
         span = move.span
-        if span is None:
+        if not span.known:
             continue
         written = text[span.start - offset:span.end - offset]
         if move.placement.discard:

@@ -1,0 +1,39 @@
+"""``lcn view``: a self-contained HTML page that replays the games of a record."""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+from ..view import view_html
+from .common import (EXIT_USAGE, Parser, add_command, configured_colors, read_records,
+                     write_output)
+
+_VIEW_EXAMPLES = """\
+examples:
+  lcn view match.lcn -o match.html      open match.html in any browser
+
+The page needs no network: step with the buttons or the arrow keys (Home and
+End jump to the ends), click a move to jump to it, turn the board (F), choose
+the game of a multi-game file. Diagnostics show at the move they belong to.
+"""
+
+
+def register(sub: "argparse._SubParsersAction[Parser]") -> None:
+    view = add_command(sub, "view", "write a replay page (HTML) of a record", _VIEW_EXAMPLES)
+    view.add_argument("path", metavar="PATH", help="a file, or - for standard input")
+    view.add_argument("-o", "--output", metavar="FILE",
+                      help="write here instead of standard output")
+    view.add_argument("--title", help="the page's title (default: the file's name)")
+    view.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    games = read_records(args.path)
+    if games is None:
+        return EXIT_USAGE
+    title = args.title or ("standard input" if args.path == "-" else os.path.basename(args.path))
+    games = [g for g in games if g.moves or g.headers or g.errors]
+    path = None if args.path == "-" else args.path
+    html = view_html(games, title=title, path=path, default_colors=configured_colors())
+    return write_output(args.output, html.encode("utf-8"))
