@@ -134,18 +134,18 @@ def build(lexicon: Lexicon = LEXICON) -> Rule:
                          f"[^{blank[1:-1]}{{;]+",
                 "name": "invalid.illegal.skipped.lcn"}
 
-    def glued(rule: Rule, then: List[object]) -> Rule:
-        """``rule`` as the begin of a region that also holds the tokens ``then``
-        written right after it (a move after a move number or a header; the
-        reader reads it, while after other text it does not)."""
+    def glued(rule: Rule, follows: str, then: List[object]) -> Rule:
+        """``rule`` as the begin of a region that also holds the tokens
+        ``then``, when what ``follows`` is written right after it (a move
+        after a move number or a header: the reader reads it, while after
+        other text it does not)."""
         begin = rule.pop("match")
         return {"begin": begin, "beginCaptures": {"0": rule},
-                "end": "\\G(?!" + "|".join(str(r.get("begin", r.get("match")))[2:]
-                                          for r in then if isinstance(r, dict)) + ")|(?!\\G)",
-                "patterns": then}
+                "end": f"\\G(?!{follows})|(?!\\G)", "patterns": then}
 
     def move_number(start: str) -> Rule:
-        return glued({"match": start + t["MOVE_NUMBER"], "name": number}, [move_run("\\G")])
+        return glued({"match": start + t["MOVE_NUMBER"], "name": number}, move,
+                     [move_run("\\G")])
 
     def header(tags: str, inside: List[object], kind: str) -> Rule:
         return glued({"match": (header_start.format(tags=tags) if tags else "") + t["HEADER"],
@@ -153,6 +153,7 @@ def build(lexicon: Lexicon = LEXICON) -> Rule:
                           {"match": "\\[|\\]", "name": "punctuation.definition.header.lcn"},
                           {"match": "[A-Za-z][A-Za-z0-9_]*", "name": "entity.name.tag.lcn"},
                           dict(value, name="string.quoted.double.lcn", patterns=inside)]},
+                     f"[^{blank[1:-1]}{{;\\[}}]",
                      [move_number("\\G"), move_run("\\G"), skipped("\\G")])
 
     for tag in (COLORS_TAG, *CARD_TAGS):
