@@ -294,3 +294,44 @@ def test_the_vsix_builds_and_holds_the_extension(tmp_path: Path) -> None:
                 or n.endswith("build_grammar.py")
                 or re.match(r"extension/node_modules/(vscode-tmgrammar-test|@vscode/vsce|"
                             r"vscode-textmate|vscode-oniguruma)/", n)]
+
+
+# ---------------------------------------------------------------- the README
+
+def _editor_section() -> str:
+    readme = (ROOT / "README.md").read_text("utf-8")
+    return readme.split("\n## In your editor\n", 1)[1].split("\n## ", 1)[0]
+
+
+def test_the_readme_lists_the_extension_settings_with_their_defaults() -> None:
+    settings = json.loads((EXT / "package.json").read_text("utf-8"))["contributes"][
+        "configuration"]["properties"]
+    rows = dict(re.findall(r"^\| `(lcnotation\.[\w.]+)` \| `([^`]*)` \|", _editor_section(), re.M))
+    assert set(rows) == set(settings)
+    for name, default in rows.items():
+        written = settings[name]["default"]
+        assert default == (written if isinstance(written, str) else json.dumps(written)), name
+
+
+def test_the_readme_snippets_start_lcn_server() -> None:
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover
+        import tomli as tomllib
+    section = _editor_section()
+    blocks = re.findall(r"```(\w+)\n(.*?)```", section, re.S)
+    kinds = [kind for kind, _ in blocks]
+    assert kinds.count("lua") == 2 and "toml" in kinds and "elisp" in kinds
+    for kind, code in blocks:
+        if kind == "lua":
+            assert 'cmd = { "lcn", "server" }' in code
+            assert 'extension = { lcn = "lcn" }' in code
+        elif kind == "elisp":
+            assert '("lcn" "server")' in code and "\\\\.lcn" in code
+            assert code.count("(") == code.count(")")
+        elif kind == "toml":
+            helix = tomllib.loads(code)
+            assert helix["language-server"]["lcn"] == {"command": "lcn", "args": ["server"]}
+            (language,) = helix["language"]
+            assert language["file-types"] == ["lcn"] and language["language-servers"] == ["lcn"]
+    assert "code --install-extension lcnotation-" in section

@@ -128,9 +128,9 @@ def build(lexicon: Lexicon = LEXICON) -> Rule:
 
     def skipped(start: str) -> Rule:
         """A word that is no move: the reader skips it up to white space, "{"
-        or ";" (headers included), unless it is the start of a move cut short
-        by one of those, or a "}" (a stray brace, alone)."""
-        return {"match": f"{start}(?!{fragment}(?:{blank}|[{{;\\[]|$)|[{{;\\[}}])"
+        or ";" (a "[" included), unless it is the start of a move cut short
+        by one of those or by a header, or a "}" (a stray brace, alone)."""
+        return {"match": f"{start}(?!{fragment}(?:{blank}|[{{;]|$|(?={t['HEADER']}))|[{{;\\[}}])"
                          f"[^{blank[1:-1]}{{;]+",
                 "name": "invalid.illegal.skipped.lcn"}
 
