@@ -271,10 +271,16 @@ def test_the_manifest_contributes_the_language_the_grammar_and_the_settings() ->
             assert set(fallback) <= scopes
 
 
-def test_the_client_parses() -> None:
-    done = subprocess.run([require("node"), "--check", str(EXT / "extension.js")],
-                          capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
+def test_the_client_starts_lcn_server_and_follows_the_settings() -> None:
+    """extension.js against stand-ins for VS Code and vscode-languageclient
+    (editors/vscode/tests/client.test.js): the command and its options, the
+    path setting, a settings change, a server that cannot start."""
+    node = require("node", "for the VS Code extension's tests")
+    _bin("vscode-tmgrammar-test")
+    done = subprocess.run([node, str(EXT / "tests" / "client.test.js")],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert re.fullmatch(r"ok [1-9][0-9]+\n", done.stdout)
 
 
 def test_the_vsix_builds_and_holds_the_extension(tmp_path: Path) -> None:
