@@ -276,7 +276,6 @@ def test_the_client_starts_lcn_server_and_follows_the_settings() -> None:
     (editors/vscode/tests/client.test.js): the command and its options, the
     path setting, a settings change, a server that cannot start."""
     node = require("node", "for the VS Code extension's tests")
-    _bin("vscode-tmgrammar-test")
     done = subprocess.run([node, str(EXT / "tests" / "client.test.js")],
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stdout + done.stderr
@@ -297,7 +296,7 @@ def test_the_vsix_builds_and_holds_the_extension(tmp_path: Path) -> None:
         assert name in names
     # Not the tests, the generator nor the tools that build and test it.
     assert not [n for n in names if n.startswith("extension/tests/")
-                or n.endswith("build_grammar.py")
+                or n.endswith((".py", ".pyc"))
                 or re.match(r"extension/node_modules/(vscode-tmgrammar-test|@vscode/vsce|"
                             r"vscode-textmate|vscode-oniguruma)/", n)]
 
