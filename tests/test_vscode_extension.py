@@ -12,13 +12,14 @@ listed.  The npm packages come from ``npm ci`` (scripts/setup.d/vscode.sh).
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import re
 import subprocess
 import sys
 import zipfile
 from pathlib import Path
-from typing import Any, Dict, Iterator, List, Set, Tuple
+from typing import Any, Callable, Dict, Iterator, List, Set, Tuple
 
 import pytest
 from hypothesis import given
@@ -45,13 +46,14 @@ def _bin(name: str) -> str:
                    "npm ci in editors/vscode (scripts/setup.d/vscode.sh)")
 
 
-def _build_grammar_module():  # type: ignore[no-untyped-def]
-    sys.path.insert(0, str(EXT))
-    try:
-        import build_grammar
-    finally:
-        sys.path.remove(str(EXT))
-    return build_grammar
+def _grammar_builder() -> Callable[..., Dict[str, Any]]:
+    """editors/vscode/build_grammar.py's ``build`` (the grammar as JSON)."""
+    spec = importlib.util.spec_from_file_location("build_grammar", EXT / "build_grammar.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    build: Callable[..., Dict[str, Any]] = module.build
+    return build
 
 
 # ---------------------------------------------------------------- the generator
@@ -65,7 +67,7 @@ def test_the_grammar_file_is_the_one_generated_from_the_lark_grammar() -> None:
 def test_the_generator_follows_the_lark_grammar() -> None:
     """A colour letter taken out of COLOR, a new rank: the TextMate grammar
     changes with them, with no edit of its own."""
-    build = _build_grammar_module().build
+    build = _grammar_builder()
     text = grammar_text()
     changed = text.replace("COLOR: /[A-CE-GI-WYZa-ce-gi-wyz]/", "COLOR: /[A-CE-GI-PR-WYZa-ce-gi-pr-wyz]/")
     changed = changed.replace("(?:10|[2-9]|[Hh])", "(?:11|10|[2-9]|[Hh])")
@@ -73,13 +75,14 @@ def test_the_generator_follows_the_lark_grammar() -> None:
     before, after = build(), build(Lexicon(changed))
 
     def matches(grammar: Dict[str, Any], rule: str, scope: str) -> str:
-        return next(r["match"] for r in grammar["repository"][rule]["patterns"]
+        return next(str(r["match"]) for r in grammar["repository"][rule]["patterns"]
                     if r["name"] == scope)
 
     def reserved(grammar: Dict[str, Any]) -> str:
         colors = grammar["repository"]["header"]["patterns"][0]
         inside = colors["beginCaptures"]["0"]["patterns"][2]["patterns"]
-        return next(r["match"] for r in inside if r.get("name") == "invalid.illegal.reserved.lcn")
+        return next(str(r["match"]) for r in inside
+                    if r.get("name") == "invalid.illegal.reserved.lcn")
 
     custom, rank = "constant.other.color.custom.lcn", "constant.numeric.rank.lcn"
     assert "Q" in matches(before, "color", custom) and "Q" not in reserved(before)
