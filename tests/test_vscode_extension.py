@@ -274,6 +274,18 @@ def test_the_manifest_contributes_the_language_the_grammar_and_the_settings() ->
             assert set(fallback) <= scopes
 
 
+def test_the_manifest_declares_the_servers_semantic_token_types() -> None:
+    """The token types and modifiers of lcnotation.lsp's legend that LSP does
+    not define are declared, so that themes (and the TextMate fallbacks)
+    colour them."""
+    tokens = pytest.importorskip("lcnotation.lsp.tokens", reason="the language server (lsp)")
+    contributes = json.loads((EXT / "package.json").read_text("utf-8"))["contributes"]
+    standard = {"comment", "string", "number", "keyword", "operator", "enumMember", "property"}
+    declared = {t["id"] for t in contributes["semanticTokenTypes"]}
+    assert set(tokens.TOKEN_TYPES) - standard == declared
+    assert [m["id"] for m in contributes["semanticTokenModifiers"]] == list(tokens.TOKEN_MODIFIERS)
+
+
 def test_the_client_starts_lcn_server_and_follows_the_settings() -> None:
     """extension.js against stand-ins for VS Code and vscode-languageclient
     (editors/vscode/tests/client.test.js): the command and its options, the
