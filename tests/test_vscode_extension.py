@@ -23,7 +23,8 @@ from typing import Any, Callable, Dict, Iterator, List, Set, Tuple
 
 import pytest
 from hypothesis import given
-from strategies import examples, notation_text, written_games
+from hypothesis import strategies as st
+from strategies import PIECES, examples, notation_text, written_games
 from tools import require
 
 import lcnotation as lcn
@@ -150,13 +151,18 @@ class Tokenizer:
                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                         text=True, encoding="utf-8")
 
-    def moves(self, text: str) -> Spans:
-        """The (line, start, end) of each run of text the grammar scopes as a move."""
+    def tokens(self, text: str) -> List[Tuple[int, int, int, List[str]]]:
+        """Each token's line, start, end and scopes."""
         assert self.process.stdin is not None and self.process.stdout is not None
         self.process.stdin.write(json.dumps(text) + "\n")
         self.process.stdin.flush()
+        return [(line, start, end, scopes)
+                for line, start, end, scopes in json.loads(self.process.stdout.readline())]
+
+    def moves(self, text: str) -> Spans:
+        """The (line, start, end) of each run of text the grammar scopes as a move."""
         spans: List[List[int]] = []
-        for line, start, end, scopes in json.loads(self.process.stdout.readline()):
+        for line, start, end, scopes in self.tokens(text):
             if MOVE in scopes and start < end:
                 if spans and spans[-1][0] == line and spans[-1][2] == start:
                     spans[-1][2] = end
@@ -234,8 +240,27 @@ def test_the_grammar_highlights_the_moves_the_reader_reads(tokenizer: Tokenizer)
     assert seen > 150
 
 
+def test_every_blank_of_the_grammar_is_a_blank_to_the_textmate_grammar(
+        tokenizer: Tokenizer) -> None:
+    """Oniguruma's \\s is not Python's: the generator writes the class out."""
+    blanks = [chr(c) for c in range(0x10000) if LEXICON.ws.fullmatch(chr(c))
+              and chr(c) not in "\r\n"]
+    assert "\x1c" in blanks and "\ufeff" in blanks
+    for blank in blanks:
+        tokens = tokenizer.tokens(f"R3-D{blank}G4-D")
+        assert [scopes for _, start, _, scopes in tokens if start == 4] == [["source.lcn"]]
+        assert tokenizer.moves(f"R3-D{blank}G4-D") == {(0, 0, 4), (0, 5, 9)}
+
+
+# The reader's pieces, and more white space and punctuation (the grammar's
+# character classes are Oniguruma's, the reader's Python's).
+_TEXT = st.one_of(notation_text, st.lists(st.sampled_from(
+    PIECES + ["\x1c", "\x85", "\u2028", "\xa0", "\u3000", "\u2013", "_", ")", "1.", "}",
+              '"x"]', "[E x]", "R3-DR", "ä"]), max_size=20).map("".join))
+
+
 @examples(150)
-@given(notation_text)
+@given(_TEXT)
 def test_on_any_notation_text_the_grammar_highlights_the_moves_read(
         tokenizer: Tokenizer, text: str) -> None:
     _agree(tokenizer, text)

@@ -48,6 +48,26 @@ def onig(pattern: str) -> str:
     return re.sub(r"\\u([0-9a-fA-F]{4})", lambda m: "\\x{" + m.group(1).upper() + "}", pattern)
 
 
+def blank_class(python_class: str) -> str:
+    r"""The grammar's class of white space (Python's ``\s`` and more) written
+    out code point by code point: Oniguruma's ``\s`` is not Python's (it
+    leaves out U+001C to U+001F, for one).
+
+    >>> print(blank_class(r"[\s\ufeff]")[:31])
+    [\x{9}-\x{D}\x{1C}-\x{20}\x{85}
+    """
+    pattern = re.compile(python_class)
+    ranges: List[List[int]] = []
+    for code in range(0x10000):
+        if pattern.fullmatch(chr(code)):
+            if ranges and ranges[-1][1] == code - 1:
+                ranges[-1][1] = code
+            else:
+                ranges.append([code, code])
+    return "[" + "".join(f"\\x{{{a:X}}}" + (f"-\\x{{{b:X}}}" if b > a else "")
+                         for a, b in ranges) + "]"
+
+
 def _class(letters: str) -> str:
     """A character class of ``letters`` in both cases."""
     return "[" + "".join(sorted(set(letters.upper() + letters.lower()))) + "]"
@@ -84,7 +104,7 @@ def build(lexicon: Lexicon = LEXICON) -> Rule:
     of ``lexicon`` (by default those of the package's grammar)."""
     t = {name: onig(pattern) for name, pattern in lexicon.terminals.items()}
     bare = {name: without_lookbehind(pattern) for name, pattern in t.items()}
-    blank = onig(lexicon.blank_class)
+    blank = blank_class(lexicon.blank_class)
     line_blank = onig(lexicon.line_blank_class)
     not_blank = "[^" + blank[1:-1] + "]"
     move = (f"({bare['COLOR']})({bare['RANK']})({bare['DISCARD']})?({bare['MINUS']})"
