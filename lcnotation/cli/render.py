@@ -61,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
         err(f"{args.path}: no move {args.move} in game {args.game} (the last is {last})")
         return EXIT_USAGE
     at = len(moves) if args.move is None else bisect.bisect_right(numbers, args.move)
-    state = GameState.from_setup(read_setup(game, configured_colors()))
+    state = GameState.from_setup(read_setup(game, configured_colors(args.path)))
     state.play(moves[:at])
     svg = board_svg(state, perspective=args.perspective - 1,
                     last_move=moves[at - 1] if at else None, size=args.size)

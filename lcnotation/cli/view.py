@@ -35,5 +35,5 @@ def run(args: argparse.Namespace) -> int:
     title = args.title or ("standard input" if args.path == "-" else os.path.basename(args.path))
     games = [g for g in games if g.moves or g.headers or g.errors]
     path = None if args.path == "-" else args.path
-    html = view_html(games, title=title, path=path, default_colors=configured_colors())
+    html = view_html(games, title=title, path=path, default_colors=configured_colors(args.path))
     return write_output(args.output, html.encode("utf-8"))
