@@ -368,6 +368,22 @@ def test_the_real_command_on_hostile_files(tmp_path):
 # ---------------------------------------------------------------- the atheris targets
 
 
+@given(st.binary(min_size=2, max_size=120))
+@fuzz(15)
+def test_numbers_of_any_length(data):
+    """Huge numbers in a Result, a move number, a Round and a JSON document
+    (fuzz/targets.py numbers_target; issue 17)."""
+    FUZZ_TARGETS.numbers_target(data)
+
+
+@given(st.binary(min_size=1, max_size=120))
+@fuzz(20)
+def test_hostile_file_names_and_header_values(data):
+    """File names and header values of control characters, line breaks and
+    bytes that are not UTF-8 reach no output raw (fuzz/targets.py names_target)."""
+    FUZZ_TARGETS.names_target(data)
+
+
 @pytest.mark.parametrize("name", ["read", "convert", "cli"])
 def test_the_atheris_targets_run_on_the_corpus(name):
     """fuzz/targets.py (what fuzz/fuzz.py runs) works, and the corpus passes it."""

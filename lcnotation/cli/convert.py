@@ -148,13 +148,12 @@ def _convert_to(args: argparse.Namespace, out: _Output) -> int:
     read (as a stream, or whole) and what becomes of a byte-order mark.
     """
     path = args.path
-    try:
-        handle = (contextlib.nullcontext(sys.stdin.buffer) if path == "-"
-                  else open(path, "rb"))
-    except OSError as exc:
-        err(f"{path}: cannot read: {exc.strerror or exc}")
-        return EXIT_USAGE
-    with handle as data:
+    with contextlib.ExitStack() as stack:
+        try:
+            data = sys.stdin.buffer if path == "-" else stack.enter_context(open(path, "rb"))
+        except OSError as exc:
+            err(f"{path}: cannot read: {exc.strerror or exc}")
+            return EXIT_USAGE
         try:
             for piece in convert_file(data, args.to, source=args.source, path=path):
                 out.write(piece)

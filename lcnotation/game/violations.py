@@ -417,10 +417,10 @@ class DealtTooOften(Violation):
     @property
     def message(self) -> str:
         card = _card(self.card)
-        times = {2: "twice", 4: "four times"}.get(self.times, f"{self.times} times")
-        only = (f"only one {card}" if self.card.rank != HANDSHAKE
-                else f"three {color_name(self.card.color)} handshakes")
-        return f"{card} is dealt {times} ({' and '.join(self.parts)}): there is {only}"
+        times = "twice" if self.times == 2 else f"{self.times} times"
+        only = (f"is only one {card}" if self.card.rank != HANDSHAKE
+                else f"are three {color_name(self.card.color)} handshakes")
+        return f"{card} is dealt {times} ({' and '.join(self.parts)}): there {only}"
 
 
 class DealMisses(Violation):
