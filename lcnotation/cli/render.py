@@ -6,7 +6,8 @@ import argparse
 import bisect
 from typing import Optional
 
-from ..game.state import GameState, read_setup
+from ..game.setup import read_setup
+from ..game.state import GameState
 from ..svg import board_svg
 from .common import (EXIT_USAGE, Parser, add_command, configured_colors, count, err,
                      read_records, write_output)
@@ -83,5 +84,8 @@ def _png(svg: bytes) -> Optional[bytes]:
     except OSError as exc:  # cairosvg is there, the cairo library is not
         err(f"PNG output needs the cairo library (Debian: apt-get install libcairo2): {exc}")
         return None
-    png: bytes = cairosvg.svg2png(bytestring=svg)
+    png = cairosvg.svg2png(bytestring=svg)
+    if not isinstance(png, bytes):  # svg2png returns bytes when given no write_to
+        err("cairosvg drew no PNG")
+        return None
     return png
