@@ -20,10 +20,11 @@ import re
 from collections import Counter
 from typing import Iterable, List, NamedTuple, Optional, Sequence, Tuple
 
-from ..game.state import _COPIES as COPIES
+from ..game.setup import COPIES
 from ..text.ast import Card, Comment, Draw, Game, Header, Move, Placement, Span
 from ..text.formatter import format_card
 from ..text.lexical import RANKS
+from ..text.numbers import read_decimal, too_long
 from .base import Format, TextLines
 
 __all__ = ["FORMAT", "SUITS", "COLORS", "DIGITS", "read", "detect", "engine_card"]
@@ -83,6 +84,13 @@ class _Reader:
 
     # -- helpers ------------------------------------------------------------
 
+    def number(self, digits: str, index: int) -> int:
+        """The number ``digits`` of line ``index``; refused when too long to read."""
+        value = read_decimal(digits)
+        if value is None:
+            raise self.fail(too_long(digits), "I101", index)
+        return value
+
     def fail(self, message: str, code: str, index: int, column: int = 1,
              length: Optional[int] = None) -> Exception:
         if length is None:
@@ -116,7 +124,7 @@ class _Reader:
             if m is not None:
                 start = self.i
                 self.i += 1
-                games.append(self.round(int(m.group(1)), start))
+                games.append(self.round(self.number(m.group(1), self.i - 1), start))
             elif not games and _HAND.match(line) and not _WINNER.match(line):
                 games.append(self.round(None, self.i))
             elif games and _STATS.match(line):
@@ -231,7 +239,7 @@ class _Reader:
                 code = "I103" if self.i >= len(self.lines) else "I101"
                 raise self.fail(f"expected 'Player {player} scores N', found "
                                 f"{self.found(self.i)}", code, self.i)
-            found.append(int(m.group(2)))
+            found.append(self.number(m.group(2), self.i))
             self.i += 1
         return found[0], found[1]
 

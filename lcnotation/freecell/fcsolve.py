@@ -60,14 +60,15 @@ class FcSolveMove:
 
 _SHORT = re.compile(r"^([1-8a-d])([1-8a-dh])(?:v([0-9a-fA-F]+))?$")
 _VERBOSE = [
-    (re.compile(r"Move a card from stack (\d+) to freecell (\d+)"), "s", "f"),
-    (re.compile(r"Move a card from stack (\d+) to the foundations"), "s", "h"),
-    (re.compile(r"Move a card from freecell (\d+) to stack (\d+)"), "f", "s"),
-    (re.compile(r"Move a card from freecell (\d+) to the foundations"), "f", "h"),
-    (re.compile(r"Move a card from freecell (\d+) to freecell (\d+)"), "f", "f"),
-    (re.compile(r"Move a card from stack (\d+) to stack (\d+)"), "s", "s"),
+    (re.compile(r"Move a card from stack (\d{1,9}) to freecell (\d{1,9})\b"), "s", "f"),
+    (re.compile(r"Move a card from stack (\d{1,9}) to the foundations"), "s", "h"),
+    (re.compile(r"Move a card from freecell (\d{1,9}) to stack (\d{1,9})\b"), "f", "s"),
+    (re.compile(r"Move a card from freecell (\d{1,9}) to the foundations"), "f", "h"),
+    (re.compile(r"Move a card from freecell (\d{1,9}) to freecell (\d{1,9})\b"), "f", "f"),
+    (re.compile(r"Move a card from stack (\d{1,9}) to stack (\d{1,9})\b"), "s", "s"),
 ]
-_RUN = re.compile(r"Move (\d+) cards from stack (\d+) to stack (\d+)")
+# Numbers of at most nine digits: a longer one is no stack (and no int to read).
+_RUN = re.compile(r"Move (\d{1,9}) cards from stack (\d{1,9}) to stack (\d{1,9})\b")
 _FOUNDATIONS = re.compile(r"^Foundations:((?:\s+[HCDS]-[0-9A-Z]+)+)\s*$")
 _FREECELLS = re.compile(r"^Freecells:(.*)$")
 _COLUMN = re.compile(r"^:((?: [2-9AJQKT][CDHS]| 10[CDHS])*)\s*$")
