@@ -20,7 +20,7 @@ import sys
 import tempfile
 from typing import Iterator, List, Tuple
 
-from lcnotation.game.checker import check
+from lcnotation.game.checker import check, score
 from lcnotation.cli import main
 from lcnotation.tools.convert import convert_text, detect_dialect, dialect_names
 from lcnotation.text.errors import NotationError
@@ -28,7 +28,6 @@ from lcnotation.tools.files import decode_source
 from lcnotation.tools.jsonform import from_json
 from lcnotation.tools.lint import fix_text, lint_text
 from lcnotation.text.reader import parse_game, parse_games, read_games
-from lcnotation.game.scoring import score
 
 __all__ = ["read_target", "convert_target", "cli_target", "numbers_target", "names_target",
            "TARGETS", "console", "run_lcn"]

@@ -48,7 +48,8 @@ from html import escape
 from typing import (Dict, Iterable, List, Mapping, NamedTuple, Optional, Sequence, Tuple,
                     Union)
 
-from .game.state import GameState, card_name, color_name
+from .game.state import GameState
+from .game.violations import card_name, color_name
 from .text.ast import Card, Move
 from .text.lexical import RANK_TEXT
 

@@ -450,7 +450,7 @@ def test_diagnostics_of_a_game_without_positions() -> None:
     # Games built in code (the generator, the JSON form) have no spans: their
     # header diagnostics stand at NO_SPAN, and sorting them does not fail.
     from lcnotation.game.generator import generate_game
-    from lcnotation.game.state import NO_SPAN
+    from lcnotation.text.span import NO_SPAN
 
     game = generate_game(seed=11, colors="RGWBY", deal=True)
     headers = tuple(h._replace(value="1-2") if h.name == "Result" else

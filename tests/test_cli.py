@@ -26,6 +26,7 @@ from hypothesis import given
 
 from lcnotation.text.ast import Span
 from lcnotation.cli import main
+from lcnotation.game.checker import score
 from lcnotation.tools.codes import ALL_CODES
 from lcnotation.text.errors import Diagnostic, Severity
 from lcnotation.text.headers import parse_result
@@ -33,7 +34,6 @@ from lcnotation.tools.lint import fix_text, lint_text
 from lcnotation.tools.output import github_line
 from lcnotation.tools.progress import Progress
 from lcnotation.text.reader import parse_game, read_games
-from lcnotation.game.scoring import score
 from running import Ran
 from strategies import examples, written_games
 

@@ -31,7 +31,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from lcnotation.text.ast import Game
-from lcnotation.game.checker import check
+from lcnotation.game.checker import check, score
 from lcnotation.tools.convert import convert_lines, convert_text, detect_dialect, dialect_names
 from lcnotation.text.errors import NotationError
 from lcnotation.tools.files import decode_source
@@ -40,7 +40,6 @@ from lcnotation.game.generator import generate_game, generate_match
 from lcnotation.tools.jsonform import from_json, to_json
 from lcnotation.tools.lint import fix_text, lint_text
 from lcnotation.text.reader import parse_game, parse_games, parse_move, read_games
-from lcnotation.game.scoring import score
 from strategies import PIECES
 
 

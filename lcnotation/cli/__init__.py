@@ -22,6 +22,9 @@ from types import FrameType
 from typing import Iterator, List, Optional, Sequence
 
 from .. import __version__
+# FreeCell's code family joins the registry (lcnotation.tools.codes) when the
+# package is imported: the command reports and selects it.
+from .. import freecell as _freecell  # noqa: F401
 from ..tools.config import ConfigError
 from . import (completion, convert, explain, exportcmd, fmt, freecell, importcmd, lint, render,
                score, view)

@@ -20,7 +20,7 @@ import re
 from collections import Counter
 from typing import Iterable, List, NamedTuple, Optional, Sequence, Tuple
 
-from ..game.state import _COPIES as COPIES
+from ..game.setup import COPIES
 from ..text.ast import Card, Comment, Draw, Game, Header, Move, Placement, Span
 from ..text.formatter import format_card
 from ..text.lexical import RANKS

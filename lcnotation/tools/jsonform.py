@@ -56,7 +56,20 @@ from ..text.numbers import read_decimal, too_long
 from ..text.reader import parse_move
 
 __all__ = ["FORMAT", "VERSION", "JSONFormError", "to_json", "iter_json", "from_json",
-           "decode", "from_data", "locate"]
+           "decode", "from_data", "locate", "JSON_CODES"]
+
+#: Every code of a problem with a JSON form document (family J), with what it
+#: reports; each is an error.
+JSON_CODES: Dict[str, str] = {
+    "J101": "not JSON, or nested too deeply to read",
+    "J102": "the wrong shape: a missing, unknown or repeated key, or a value of the "
+            "wrong type or range",
+    "J103": "a move text that is not a move, or not in the canonical spelling",
+    "J104": "a move whose fields do not say what its text says",
+    "J105": "a value the .lcn format cannot hold (a header name that is not a name, a "
+            "line break in a header value or a line comment, '}' in a brace comment)",
+    "J106": "games in an order a file cannot hold",
+}
 
 #: The value of the document's ``"format"`` field.
 FORMAT = "lcnotation"
@@ -69,7 +82,7 @@ JSONPath = Tuple[Union[str, int], ...]
 # A move as the canonical dialect writes it (the "text" of a move).
 _MOVE = LEXICON.canonical_move(V1.discard)
 _RANK_OF = {written: rank for written, rank in RANK_OF.items() if written == written.upper()}
-_HEADER_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*\Z")
+_HEADER_NAME = LEXICON.header_name_only
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _RANKS = frozenset(_RANK_OF.values())
 
