@@ -66,3 +66,24 @@ def test_lcn_view_puts_nothing_raw_on_a_terminal(lcn: Callable[..., Ran], tmp_pa
     assert not [c for c in CONTROLS if c in ran.out], "raw control characters in the page"
     assert "\n::error" not in ran.out
     assert "a\\n::error file=x::\\x1b]0;T\\x07.lcn" in ran.out  # the title, shown escaped
+
+
+@pytest.mark.parametrize("size", ["1" + "0" * 400, "1" + "0" * 5000, "100001"])
+def test_lcn_render_refuses_a_size_too_large(lcn: Callable[..., Ran], size: str) -> None:
+    ran = lcn("render", str(MATCH), "--size", size)
+    assert ran.status == 2 and ran.out == ""
+    assert ran.err.count("\n") == 1 and "--size" in ran.err and len(ran.err) < 200
+
+
+def test_lcn_render_png_that_cairo_cannot_draw(lcn: Callable[..., Ran], tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    cairosvg = pytest.importorskip("cairosvg")
+
+    def fails(**_: object) -> bytes:
+        raise MemoryError()
+
+    monkeypatch.setattr(cairosvg, "svg2png", fails)
+    out = tmp_path / "board.png"
+    ran = lcn("render", str(MATCH), "-o", str(out))
+    assert ran.status == 2 and not out.exists()
+    assert ran.err.startswith("lcn: ") and "PNG" in ran.err and ran.err.count("\n") == 1

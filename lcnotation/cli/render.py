@@ -26,6 +26,18 @@ A record with mistakes is drawn as the checker replays it.
 """
 
 
+#: The widest picture drawn, in pixels (a PNG this wide takes about 1 GB to draw).
+MAX_SIZE = 10_000
+
+
+def _pixels(value: str) -> int:
+    """An argparse type: a width in pixels, 1 to :data:`MAX_SIZE`."""
+    width = count(1)(value) if len(value.strip()) <= len(str(MAX_SIZE)) else MAX_SIZE + 1
+    if width > MAX_SIZE:
+        raise argparse.ArgumentTypeError(f"a width is 1 to {MAX_SIZE:,} pixels")
+    return width
+
+
 def register(sub: "argparse._SubParsersAction[Parser]") -> None:
     render = add_command(sub, "render", "draw a position of a record as a picture",
                          _RENDER_EXAMPLES)
@@ -37,8 +49,9 @@ def register(sub: "argparse._SubParsersAction[Parser]") -> None:
                              "the last move)")
     render.add_argument("--perspective", type=int, choices=(1, 2), default=1,
                         help="the player drawn at the bottom (default: 1)")
-    render.add_argument("--size", type=count(1), metavar="PX",
-                        help="width in pixels (default: none, the picture scales)")
+    render.add_argument("--size", type=_pixels, metavar="PX",
+                        help=f"width in pixels, 1 to {MAX_SIZE:,} (default: none, the "
+                             "picture scales)")
     render.add_argument("-o", "--output", metavar="FILE",
                         help="write here (.svg, or .png) instead of standard output")
     render.set_defaults(handler=run)
@@ -83,5 +96,12 @@ def _png(svg: bytes) -> Optional[bytes]:
     except OSError as exc:  # cairosvg is there, the cairo library is not
         err(f"PNG output needs the cairo library (Debian: apt-get install libcairo2): {exc}")
         return None
-    png: bytes = cairosvg.svg2png(bytestring=svg)
+    try:
+        png: Optional[bytes] = cairosvg.svg2png(bytestring=svg)
+    except MemoryError:
+        err("cannot draw the PNG: out of memory (a smaller --size, or write .svg)")
+        return None
+    except Exception as exc:  # cairo's and its XML parser's own errors
+        err(f"cannot draw the PNG: {exc}")
+        return None
     return png
