@@ -3,6 +3,7 @@ and their libraries: the promises of spec/guarantees.md held for them too."""
 
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Callable
@@ -87,3 +88,34 @@ def test_lcn_render_png_that_cairo_cannot_draw(lcn: Callable[..., Ran], tmp_path
     ran = lcn("render", str(MATCH), "-o", str(out))
     assert ran.status == 2 and not out.exists()
     assert ran.err.startswith("lcn: ") and "PNG" in ran.err and ran.err.count("\n") == 1
+
+
+FC_SOLVE_DAMAGE = {
+    "stack 99": "Move a card from stack 99 to freecell 1\n",
+    "freecell 7": "Move a card from freecell 7 to the foundations\n",
+    "a long stack": "Move a card from stack " + "9" * 5000 + " to freecell 1\n",
+    "a long run": "Move " + "9" * 5000 + " cards from stack 1 to stack 2\n",
+    "no cards": "Move 0 cards from stack 1 to stack 2\n",
+    "unicode digits": "Move a card from stack \u0661 to freecell 1\n",
+    "a long count": "12v" + "f" * 5000 + "\n",
+    "a bad home": "Foundations: H-Z C-0 D-0 S-0\n1a\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(FC_SOLVE_DAMAGE))
+def test_fc_solve_import_of_damaged_output(name: str, lcn: Callable[..., Ran],
+                                           tmp_path: Path) -> None:
+    from lcnotation.freecell import import_fc_solve
+    from lcnotation.text.errors import NotationError
+
+    text = FC_SOLVE_DAMAGE[name]
+    with pytest.raises(NotationError) as caught:  # and nothing else
+        import_fc_solve(text, 1)
+    assert caught.value.line == 1 and caught.value.code in ("F401", "F402")
+    path = tmp_path / "solution.txt"
+    path.write_text(text, encoding="utf-8")
+    ran = lcn("freecell", "import", "--from", "fc-solve", str(path), "--deal", "1")
+    assert ran.status == 1 and ran.out == ""
+    assert re.match(f"lcn: {re.escape(str(path))}:1:[0-9]+: F40[12] ", ran.err)
+    assert ran.err.count("\n") == 1
+    assert len(ran.err) < 300

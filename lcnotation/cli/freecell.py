@@ -17,6 +17,7 @@ from ..tools.output import (diagnostic_json, github_line, json_text, printable, 
 from ..tools.style import Finding
 from .common import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Parser, add_command,
                      deliver_formatted, err, read_input)
+from .importcmd import say_error
 
 _EXAMPLES = """\
 examples:
@@ -133,7 +134,8 @@ def _import(args: argparse.Namespace) -> int:
     try:
         text = import_fc_solve(source.text, args.deal)
     except NotationError as exc:
-        err(f"{args.path}:{exc.line}: {exc.code} {exc.message}")
+        exc.path = args.path
+        say_error(exc)
         return EXIT_FINDINGS
     except ValueError as exc:
         err(f"{args.path}: {exc}")
