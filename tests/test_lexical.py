@@ -108,8 +108,9 @@ _READERS = textwrap.dedent('''
 def _run_readers(grammar: str, tmp_path: Path) -> dict:
     """Run the readers in a copy of the package whose grammar is ``grammar``."""
     copy = tmp_path / "pkg"
+    # lcnotation/grammar is a link to grammar/: the copy gets its own folder.
     shutil.copytree(ROOT / "lcnotation", copy / "lcnotation",
-                    ignore=shutil.ignore_patterns("__pycache__"))
+                    ignore=shutil.ignore_patterns("__pycache__", "grammar"))
     (copy / "lcnotation" / "grammar").mkdir()
     (copy / "lcnotation" / "grammar" / "__init__.py").write_text("")
     (copy / "lcnotation" / "grammar" / "lcnotation.lark").write_text(grammar, "utf-8")

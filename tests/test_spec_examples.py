@@ -211,6 +211,8 @@ def lint_config(mode: str) -> LintConfig:
     """The LintConfig of an ``lcn lint key=value ...`` input."""
     fields = {}
     for option in mode.split()[1:]:
+        if option == "bytes":
+            continue
         key, _, value = option.partition("=")
         assert key in ("select", "ignore", "colors", "dialect"), f"unknown option {option!r}"
         fields[key] = tuple(value) if key == "colors" else (
@@ -218,14 +220,23 @@ def lint_config(mode: str) -> LintConfig:
     return LintConfig(**fields)
 
 
+def lint_input(example: Example) -> str:
+    """The text of an ``lcn lint`` input; with ``bytes``, its ``\\xNN``, ``\\r`` and
+    ``\\n`` escapes resolved (and the block's own final line break dropped)."""
+    if "bytes" not in example.mode.split()[1:]:
+        return example.text
+    return codecs.escape_decode(example.text.rstrip("\n").encode("utf-8"))[0].decode("utf-8")
+
+
 def check_lint(example: Example) -> None:
     config = lint_config(example.mode)
+    text = lint_input(example)
     for info, expected in example.results:
         if info == "findings":
-            actual = _listing(lint_text(example.text, config=config).diagnostics)
+            actual = _listing(lint_text(text, config=config).diagnostics)
         else:
             assert info == "fixed", f"{example.id}: ```{info} does not follow ```lcn lint"
-            actual = fix_text(example.text, config=config)[0]
+            actual = fix_text(text, config=config)[0]
         assert actual == expected, f"{example.id}: ```{info} differs"
 
 
@@ -361,7 +372,7 @@ def test_every_style_code_is_documented_with_a_checked_example() -> None:
     for code, (severity, fixed) in rows.items():
         assert severity == STYLE_CODES[code][0].value, code
         found = [f for e in lint_examples
-                 for f in lint_text(e.text, config=lint_config(e.mode)).findings
+                 for f in lint_text(lint_input(e), config=lint_config(e.mode)).findings
                  if f.diagnostic.code == code]
         assert found, f"{code} has no checked example"
         fixes = {f.fix is not None for f in found}

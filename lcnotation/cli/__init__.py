@@ -19,12 +19,14 @@ from typing import Iterator, Optional, Sequence
 
 from .. import __version__
 from ..tools.config import ConfigError
-from . import convert, exportcmd, fmt, freecell, importcmd, lint, render, score, view
-from .common import EXIT_FINDINGS, EXIT_USAGE, Parser, err
+from . import (completion, convert, explain, exportcmd, fmt, freecell, importcmd, lint, render,
+               score, view)
+from .common import EXIT_FINDINGS, EXIT_USAGE, Parser, UsageError, err, usage_error
 
 __all__ = ["COMMANDS", "main"]
 
-COMMANDS = (lint, fmt, convert, score, importcmd, exportcmd, render, view, freecell)
+COMMANDS = (lint, fmt, convert, score, importcmd, exportcmd, render, view, freecell, explain,
+            completion)
 
 _MAIN_EXAMPLES = """\
 examples:
@@ -35,6 +37,8 @@ examples:
   lcn render match.lcn -o end.svg     a picture of the final position
   lcn view match.lcn -o match.html    a page that replays the games
   lcn freecell deal 1                 FreeCell deal 1 in Standard FreeCell Notation
+  lcn explain S102                    what a code means, with an example
+  lcn completion bash > ~/.local/share/bash-completion/completions/lcn
 
 Run 'lcn COMMAND --help' for a command's options and more examples.
 """
@@ -82,11 +86,15 @@ def _tolerant_output() -> Iterator[None]:
 def _main(argv: Optional[Sequence[str]]) -> int:
     parser = _build_parser()
     try:
-        args = parser.parse_args(argv)
+        args, extra = parser.parse_known_args(argv)
     except SystemExit as exc:
         return int(exc.code or 0)
+    if extra:  # argparse would blame "lcn", not the subcommand whose options they are
+        return usage_error(args.command, f"unrecognized arguments: {' '.join(extra)}")
     try:
-        return args.handler(args)
+        return int(args.handler(args))
+    except UsageError as exc:
+        return usage_error(args.command, str(exc))
     except ConfigError as exc:
         err(str(exc))
         return EXIT_USAGE

@@ -11,9 +11,11 @@ from typing import Callable, Iterator, List, Optional, Sequence, Tuple
 from ..text.ast import Game
 from ..text.errors import NotationError
 from ..text.reader import parse_games
-from ..tools.config import ConfigError, find_config, load_config, parse_codes
+from ..tools.config import ConfigCache, ConfigError, ProjectConfig, parse_codes, project_for
 from ..tools.files import SourceFile, decode_source, read_source, write_atomic
-from ..tools.lint import LintConfig, iter_lcn_files
+from ..tools.lint import LintConfig
+from ..tools.walk import iter_lcn_files
+from ..tools.newlines import LINE_END_NAMES
 from ..tools.output import printable
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
@@ -37,20 +39,86 @@ def err(message: str) -> None:
     print(printable(f"lcn: {message}"), file=sys.stderr)
 
 
+def usage_error(command: str, message: str) -> int:
+    """Say what is wrong with the command line of ``lcn command``, as argparse
+    does, naming the command's help; the exit status."""
+    print(printable(f"lcn {command}: error: {message} (see 'lcn {command} --help')"),
+          file=sys.stderr)
+    return EXIT_USAGE
+
+
+class UsageError(ConfigError):
+    """An option of the command line that cannot be used."""
+
+
 def code_list(value: Optional[str], what: str) -> Optional[Tuple[str, ...]]:
     if value is None:
         return None
-    return parse_codes([c for c in value.split(",") if c.strip()], what)
+    try:
+        return parse_codes([c for c in value.split(",") if c.strip()], what)
+    except ConfigError as exc:
+        raise UsageError(str(exc)) from None
 
 
-def lint_config(args: argparse.Namespace) -> LintConfig:
-    if args.config and not os.path.isfile(args.config):
-        raise ConfigError(f"{args.config}: no such configuration file")
-    config = load_config(args.config if args.config else find_config("."))
-    select, ignore = code_list(args.select, "--select"), code_list(args.ignore, "--ignore")
-    return LintConfig(select if select is not None else config.select,
-                      ignore if ignore is not None else config.ignore,
-                      config.colors, config.dialect)
+def add_config_options(parser: argparse.ArgumentParser) -> None:
+    """``--config`` and ``--stdin-filename``, shared by the commands that read
+    the configuration."""
+    parser.add_argument("--config", metavar="FILE",
+                        help="a pyproject.toml to read [tool.lcnotation] from (default: the "
+                        "nearest one above each file, as ruff finds its own)")
+    parser.add_argument("--stdin-filename", metavar="PATH",
+                        help="the name of the file read from standard input (-): its "
+                        "configuration, per-file ignores and the name in messages")
+
+
+class Settings:
+    """The settings of one run: the command line's options over the
+    configuration of each file (:func:`~lcnotation.tools.config.project_for`)."""
+
+    def __init__(self, args: argparse.Namespace) -> None:
+        self.explicit: Optional[str] = getattr(args, "config", None)
+        if self.explicit is not None and not os.path.isfile(self.explicit):
+            raise ConfigError(f"{self.explicit}: no such configuration file")
+        self.select = code_list(getattr(args, "select", None), "--select")
+        self.ignore = code_list(getattr(args, "ignore", None), "--ignore")
+        self.extend_select = code_list(getattr(args, "extend_select", None),
+                                       "--extend-select") or ()
+        self.extend_ignore = code_list(getattr(args, "extend_ignore", None),
+                                       "--extend-ignore") or ()
+        self.dialect: Optional[str] = getattr(args, "dialect", None)
+        self.stdin_filename: Optional[str] = getattr(args, "stdin_filename", None)
+        self.cache = ConfigCache()
+
+    def project(self, path: str) -> ProjectConfig:
+        return project_for(self.named(path), self.explicit, self.cache)
+
+    def named(self, path: str) -> str:
+        """The name of ``path`` in messages: ``--stdin-filename`` for ``-``."""
+        return self.stdin_filename if path == "-" and self.stdin_filename else path
+
+    def lint(self, path: str) -> LintConfig:
+        """The lint settings of the file ``path``."""
+        config = self.project(path).for_file(self.named(path))
+        select = (self.select if self.select is not None else config.select) \
+            + self.extend_select
+        ignore = (self.ignore if self.ignore is not None else config.ignore) \
+            + self.extend_ignore
+        dialect = self.dialect if self.dialect is not None else config.dialect
+        if (select, ignore, dialect) == (config.select, config.ignore, config.dialect):
+            return config
+        return LintConfig(select, ignore, config.colors, dialect)
+
+    def expand(self, paths: Sequence[str]) -> Iterator[str]:
+        """The files to work on: folders expanded (skipping what the configuration
+        excludes and what .gitignore ignores), ``-`` (standard input) kept."""
+        for path in paths:
+            if path == "-":
+                yield path
+            else:
+                yield from iter_lcn_files([path], skip=self._excluded)
+
+    def _excluded(self, path: str) -> bool:
+        return self.project(path).excludes(path)
 
 
 def expand_paths(paths: Sequence[str]) -> Iterator[str]:
@@ -93,30 +161,33 @@ def write_stdout(data: bytes) -> None:
     buffer.flush()
 
 
-def deliver_formatted(path: str, source: SourceFile, new: str, check: bool, diff: bool
-                      ) -> int:
+def deliver_formatted(path: str, source: SourceFile, new: str, check: bool, diff: bool,
+                      name: Optional[str] = None, quiet: bool = False) -> int:
     """Deliver ``new``, the formatted text of ``source``: to standard output for
     ``-``, as a diff with ``diff``, as a line with ``check``, else over the file
-    (its line ends and BOM kept); the exit status that calls for."""
+    (its line ends and BOM kept; a file that mixes line ends gets the one most
+    of its lines use, as S107's fix); the exit status that calls for.
+    ``name`` is the file's name in messages (default: ``path``)."""
+    name = name if name is not None else path
+    newline = source.newline if source.newline is not None else source.majority
     if path == "-" and not (check or diff):
         # As bytes: the input's line ends and BOM, UTF-8 whatever the locale.
-        write_stdout(source.encode(new) if source.newline is not None
-                     else new.encode("utf-8"))
+        write_stdout(source.encode(new, newline))
         return EXIT_OK
-    if new == source.text:
+    if new == source.text and newline == source.newline:
         return EXIT_OK
     if diff:
         sys.stdout.writelines(difflib.unified_diff(
-            source.text.splitlines(True), new.splitlines(True), path, path))
+            source.text.splitlines(True), new.splitlines(True), name, name))
+        if newline != source.newline:
+            print(printable(f"{name}: every line would end with {LINE_END_NAMES[newline]}"))
     if check or diff:
         if check:
-            print(printable(f"would reformat {path}"))
+            print(printable(f"would reformat {name}"))
         return EXIT_FINDINGS
-    if source.newline is None:
-        err(f"{path}: not formatted: the file mixes line ends")
-        return EXIT_FINDINGS
-    if write_file(path, source.encode(new)):
-        print(printable(f"reformatted {path}"), file=sys.stderr)
+    if write_file(path, source.encode(new, newline)):
+        if not quiet:
+            print(printable(f"reformatted {name}"), file=sys.stderr)
         return EXIT_OK
     return EXIT_USAGE
 

@@ -6,6 +6,7 @@ import argparse
 import contextlib
 import io
 import json
+import os
 import shutil
 import sys
 import tempfile
@@ -16,7 +17,7 @@ from ..text.errors import NotationError
 from ..tools.convert import JSON, convert_lines, convert_text, dialect_names
 from ..tools.files import BOM, atomic_writer, decode_text
 from ..tools.output import printable
-from .common import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Parser, add_command, err
+from .common import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Parser, add_command, err, usage_error
 
 _CONVERT_EXAMPLES = """\
 examples:
@@ -24,6 +25,7 @@ examples:
   lcn convert match.lcn --to json -o m.json  the JSON interchange form
   lcn convert m.json --from json --to v1     back to .lcn
   lcn convert old.lcn --to v1 --in-place     rewrite the file itself
+  lcn convert *.lcn --to json -o out/        one JSON file per record, in out/
 
 Only the moves are rewritten: comments, headers, layout, line ends and BOM
 are kept. A conversion that would lose information is refused: every problem
@@ -33,14 +35,17 @@ is listed (path:line:col: CODE message), nothing is written, exit status 1.
 def register(sub: "argparse._SubParsersAction[Parser]") -> None:
     convert = add_command(sub, "convert", "convert a record to another dialect",
                           _CONVERT_EXAMPLES + f"Dialects: {', '.join(dialect_names())}.\n")
-    convert.add_argument("path", metavar="PATH", help="a file, or - for standard input")
+    convert.add_argument("paths", nargs="+", metavar="PATH",
+                         help="files, or - for standard input; several files need -o DIR "
+                         "or --in-place")
     convert.add_argument("--to", required=True, metavar="DIALECT", help="target dialect")
     convert.add_argument("--from", dest="source", metavar="DIALECT",
                          help="source dialect (default: detected)")
     target = convert.add_mutually_exclusive_group()
-    target.add_argument("-o", "--output", metavar="FILE",
-                        help="write here instead of standard output")
-    target.add_argument("--in-place", action="store_true", help="rewrite PATH itself")
+    target.add_argument("-o", "--output", metavar="FILE|DIR",
+                        help="write here instead of standard output; with several files "
+                        "(or an existing folder), the folder to write each one into")
+    target.add_argument("--in-place", action="store_true", help="rewrite each PATH itself")
     convert.set_defaults(handler=run)
 
 def run(args: argparse.Namespace) -> int:
@@ -49,9 +54,41 @@ def run(args: argparse.Namespace) -> int:
         if name is not None and name not in known:
             err(f"unknown dialect {name!r}; known dialects: {', '.join(known)}")
             return EXIT_USAGE
-    if args.in_place and args.path == "-":
+    if args.in_place and "-" in args.paths:
         err("--in-place needs a file, not standard input")
         return EXIT_USAGE
+    output: Optional[str] = args.output
+    folder = output if output is not None and (len(args.paths) > 1 or os.path.isdir(output)) \
+        else None
+    if len(args.paths) > 1 and not (folder or args.in_place):
+        return usage_error("convert", "several files need -o DIR (a folder to write them "
+                           "into) or --in-place")
+    if folder is not None:
+        try:
+            os.makedirs(folder, exist_ok=True)
+        except OSError as exc:
+            err(f"{args.output}: cannot make the folder: {exc.strerror or exc}")
+            return EXIT_USAGE
+    status = EXIT_OK
+    for path in args.paths:
+        one = argparse.Namespace(**vars(args))
+        one.path = path
+        if folder is not None:
+            one.output = os.path.join(folder, _output_name(path, args.to))
+        status = max(status, _run_one(one))
+    return status
+
+
+def _output_name(path: str, dialect: str) -> str:
+    """The name of the converted ``path`` in the output folder: the same,
+    with the suffix of the target form (``.json`` or ``.lcn``)."""
+    stem, suffix = os.path.splitext(os.path.basename(path) if path != "-" else "stdin.lcn")
+    if dialect == JSON:
+        return stem + ".json"
+    return stem + (".lcn" if suffix == ".json" else suffix)
+
+
+def _run_one(args: argparse.Namespace) -> int:
     target = args.path if args.in_place else args.output
     if target is None:
         # Nothing reaches standard output unless the whole conversion succeeds.

@@ -25,6 +25,7 @@ from typing import IO, Iterator, Optional, Tuple
 from ..text.ast import Span
 from ..text.errors import NotationError
 from ..text.lineends import as_lf, newline_style, not_utf8
+from .newlines import majority_line_end_of
 
 __all__ = ["BOM", "SourceFile", "decode_text", "decode_source", "read_source",
            "atomic_writer", "write_atomic"]
@@ -43,13 +44,17 @@ class SourceFile:
     #: "\n", "\r\n" or "\r"; None when the file mixes them.
     newline: Optional[str]
     bom: bool
+    #: The line end most lines use (the same as ``newline`` unless mixed).
+    majority: str = "\n"
 
-    def encode(self, text: str) -> bytes:
-        """``text`` (LF line ends) as this file's bytes."""
-        if self.newline is None:
+    def encode(self, text: str, newline: Optional[str] = None) -> bytes:
+        """``text`` (LF line ends) as this file's bytes; ``newline`` chooses the
+        line end of a file that mixes them (see S107)."""
+        newline = newline if newline is not None else self.newline
+        if newline is None:
             raise ValueError("the file mixes line ends; it is not rewritten")
-        if self.newline != "\n":
-            text = text.replace("\n", self.newline)
+        if newline != "\n":
+            text = text.replace("\n", newline)
         return (BOM if self.bom else b"") + text.encode("utf-8")
 
 
@@ -81,12 +86,14 @@ def decode_source(data: bytes) -> SourceFile:
     """Decode the bytes of a record; raises NotationError (N001) for non-UTF-8 data.
 
     >>> decode_source(b"R3-D\\r\\nB4-D\\r\\n")
-    SourceFile(text='R3-D\\nB4-D\\n', newline='\\r\\n', bom=False)
+    SourceFile(text='R3-D\\nB4-D\\n', newline='\\r\\n', bom=False, majority='\\r\\n')
     >>> decode_source(b"R3-D\\nB4-D\\r\\n").newline is None
     True
     """
     text, bom = decode_text(data)
-    return SourceFile(as_lf(text), newline_style(text), bom)
+    newline = newline_style(text)
+    majority = newline if newline is not None else majority_line_end_of(text)
+    return SourceFile(as_lf(text), newline, bom, majority)
 
 
 def read_source(path: str) -> SourceFile:
@@ -118,7 +125,7 @@ def atomic_writer(path: str) -> Iterator[IO[bytes]]:
                              or os.path.abspath(given).startswith(_DEVICE_FOLDERS)):
         # Nothing to replace, nor to undo once written: keep it all until the end.
         with tempfile.SpooledTemporaryFile(max_size=1 << 22) as buffer:
-            yield buffer  # type: ignore[misc]
+            yield buffer
             buffer.seek(0)
             with open(given, "wb") as handle:
                 shutil.copyfileobj(buffer, handle)

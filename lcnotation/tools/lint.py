@@ -10,21 +10,24 @@ directly.
 
 from __future__ import annotations
 
-import os
+import io
 import re
 from dataclasses import dataclass, field
-from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
+from typing import IO, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 from ..text.ast import Comment, Game
 from ..game.checker import check
 from ..text.dialects import get_dialect
 from ..text.errors import Diagnostic, Severity
 from ..text.headers import DEFAULT_COLORS
-from ..text.lineends import lone_cr_as_lf
-from ..text.reader import _decoded_lines, _parse, split_games
+from ..text.lineends import as_lf, lone_cr_as_lf, newline_style
+from ..text.reader import Piece, _decoded_lines, _parse, split_games
 from .style import Finding, Fix, StyleState, apply_fixes, check_style
+from .walk import iter_lcn_files
+from .newlines import CountingReader, mixed_line_ends
 
-__all__ = ["LintConfig", "FileReport", "lint_text", "lint_file", "lint_lines", "fix_text",
+__all__ = ["LintConfig", "FileReport", "lint_text", "lint_file", "lint_stream", "lint_lines",
+           "fix_text",
            "iter_lcn_files"]
 
 # "lcn: ignore" alone silences every finding of its line; "lcn: ignore[R101, S1]" those
@@ -54,6 +57,10 @@ class LintConfig:
     dialect: Optional[str] = None
 
     def wants(self, code: str) -> bool:
+        """Whether findings of ``code`` are reported.  Syntax errors (N) always
+        are, as in ruff: a record that cannot be read is never "all clear"."""
+        if code.startswith("N"):
+            return True
         return (any(code.startswith(p) for p in self.select)
                 and not any(code.startswith(p) for p in self.ignore))
 
@@ -83,19 +90,53 @@ class FileReport:
 
 def lint_text(text: str, path: str = "<string>", config: Optional[LintConfig] = None) -> FileReport:
     """Lint the text of a record (one game or more)."""
-    return lint_lines([lone_cr_as_lf(text)], path, config)
+    report = lint_lines([lone_cr_as_lf(text)], path, config)
+    if "\r" in text:  # it may mix line ends (S107)
+        counted = CountingReader(io.BytesIO(text.encode("utf-8", "surrogatepass")))
+        while counted.read(1 << 20):
+            pass
+        _add_line_ends(report, counted, config or LintConfig())
+    return report
 
 
-def lint_file(path: str, config: Optional[LintConfig] = None) -> FileReport:
-    """Lint a file, reading it as a stream; unreadable files are reported, not raised."""
+def lint_file(path: str, config: Optional[LintConfig] = None,
+              progress: Optional[Callable[[int], None]] = None) -> FileReport:
+    """Lint a file, reading it as a stream; unreadable files are reported, not raised.
+
+    ``progress(bytes_read)`` is called as the file is read.
+    """
     try:
         with open(path, "rb") as handle:
-            return lint_lines(_decoded_lines(handle), path, config)
+            return lint_stream(handle, path, config, progress)
     except OSError as exc:
         return FileReport(path, unreadable=exc.strerror or str(exc))
 
 
-def lint_lines(lines: Iterable[object], path: str,
+def lint_stream(handle: IO[bytes], path: str, config: Optional[LintConfig] = None,
+                progress: Optional[Callable[[int], None]] = None) -> FileReport:
+    """Lint a binary stream (a file, standard input) named ``path``, as a stream.
+
+    Besides what :func:`lint_lines` finds, a file that mixes line ends gets S107.
+    """
+    config = config or LintConfig()
+    counted = CountingReader(handle, progress)
+    report = lint_lines(_decoded_lines(counted), path, config)  # type: ignore[arg-type]
+    _add_line_ends(report, counted, config)
+    return report
+
+
+def _add_line_ends(report: FileReport, counted: CountingReader, config: LintConfig) -> None:
+    """Add S107, in its place, when the text ``counted`` read mixes line ends."""
+    mixed = mixed_line_ends(counted)
+    if mixed is not None and config.wants(mixed.diagnostic.code):
+        line = mixed.diagnostic.line
+        at = next((i for i, f in enumerate(report.findings)
+                   if (f.diagnostic.line, f.diagnostic.column) > (line, 1)),
+                  len(report.findings))
+        report.findings.insert(at, Finding(mixed.diagnostic.with_path(report.path), mixed.fix))
+
+
+def lint_lines(lines: Iterable[Piece], path: str,
                config: Optional[LintConfig] = None) -> FileReport:
     """Lint a stream of lines (as read by the reader) of the file ``path``."""
     config = config or LintConfig()
@@ -144,6 +185,14 @@ def fix_text(text: str, path: str = "<string>", config: Optional[LintConfig] = N
             break
         text, applied = fixed, applied + count
         report = lint_text(text, path, config)
+    newline = next((f.newline for f in report.fixes if f.newline is not None), None)
+    if newline is not None and newline_style(text) is None:
+        # S107: a text that mixes line ends gets the majority's (a file's text
+        # read with LF line ends gets them when it is written back).
+        text = as_lf(text)
+        text = text.replace("\n", newline) if newline != "\n" else text
+        applied += 1
+        report = lint_text(text, path, config)
     return text, applied, report
 
 
@@ -168,7 +217,7 @@ def _suppressed(findings: List[Finding], game: Game, config: LintConfig) -> List
     for c in _all_comments(game):
         m = _SUPPRESSION.search(c.text)
         if m is not None and c.span.known:
-            codes = None if m.group(1) is None else [
+            codes: Optional[Sequence[str]] = None if m.group(1) is None else [
                 code.strip().upper() for code in m.group(1).split(",") if code.strip()]
             rules.setdefault(c.span.line, []).append((c, codes))
     if not rules:
@@ -199,23 +248,3 @@ def _suppressed(findings: List[Finding], game: Game, config: LintConfig) -> List
                         Severity.WARNING)))
     kept.sort(key=lambda f: (f.diagnostic.span.start, f.diagnostic.code))
     return kept
-
-
-def iter_lcn_files(paths: Sequence[str]) -> Iterator[str]:
-    """Expand folders into the ``*.lcn`` files below them (sorted); keep files as given.
-
-    A folder that cannot be listed is yielded itself, so that reading it
-    fails and is reported rather than the folder silently skipped.
-    """
-    for path in paths:
-        if os.path.isdir(path):
-            found = []
-            for root, dirs, files in os.walk(path, onerror=lambda err: found.append(
-                    err.filename if err.filename is not None else path)):
-                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-                found.extend(os.path.join(root, f) for f in files if f.endswith(".lcn"))
-            yield from sorted(found)
-        else:
-            yield path
-
-
