@@ -119,3 +119,23 @@ def test_fc_solve_import_of_damaged_output(name: str, lcn: Callable[..., Ran],
     assert re.match(f"lcn: {re.escape(str(path))}:1:[0-9]+: F40[12] ", ran.err)
     assert ran.err.count("\n") == 1
     assert len(ran.err) < 300
+
+
+def test_render_and_view_take_the_colours_of_the_files_own_configuration(
+        lcn: Callable[..., Ran], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """As lcn lint does: the nearest [tool.lcnotation] above the file, not the
+    working folder (main crashed here with a NameError after the merge of the
+    per-file configuration)."""
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "pyproject.toml").write_text('[tool.lcnotation]\ncolors = "RGWBYK"\n', "utf-8")
+    record = project / "six.lcn"
+    record.write_text("K5D-D R3-K\n", "utf-8")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    assert lcn("lint", str(record)).status == 0  # K is a colour of the game
+    ran = lcn("render", str(record))
+    assert ran.status == 0 and 'data-slot="e0K"' in ran.out, ran.err
+    ran = lcn("view", str(record))
+    assert ran.status == 0 and '"dK"' in ran.out, ran.err

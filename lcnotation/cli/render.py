@@ -8,7 +8,8 @@ from typing import Optional
 
 from ..game.state import GameState, read_setup
 from ..svg import board_svg
-from .common import (EXIT_USAGE, Parser, add_command, configured_colors, count, err,
+from ..tools.config import config_for_file
+from .common import (EXIT_USAGE, Parser, add_command, count, err,
                      read_records, write_output)
 
 _RENDER_EXAMPLES = """\
@@ -19,7 +20,7 @@ examples:
   lcn render match.lcn -o end.png             PNG (needs: pip install 'lcnotation[png]')
 
 A game without a Colors header has the colours of [tool.lcnotation] in the
-nearest pyproject.toml, as for 'lcn lint' (else RGWBY).
+pyproject.toml nearest the file, as for 'lcn lint' (else RGWBY).
 Moves are numbered as the record counts turns, from 1 (the page of 'lcn view'
 numbers them the same way); an unreadable move shows the position before it.
 A record with mistakes is drawn as the checker replays it.
@@ -74,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
         err(f"{args.path}: no move {args.move} in game {args.game} (the last is {last})")
         return EXIT_USAGE
     at = len(moves) if args.move is None else bisect.bisect_right(numbers, args.move)
-    state = GameState.from_setup(read_setup(game, configured_colors()))
+    state = GameState.from_setup(read_setup(game, config_for_file(args.path).colors))
     state.play(moves[:at])
     svg = board_svg(state, perspective=args.perspective - 1,
                     last_move=moves[at - 1] if at else None, size=args.size)
