@@ -139,3 +139,33 @@ def test_render_and_view_take_the_colours_of_the_files_own_configuration(
     assert ran.status == 0 and 'data-slot="e0K"' in ran.out, ran.err
     ran = lcn("view", str(record))
     assert ran.status == 0 and '"dK"' in ran.out, ran.err
+
+
+CHIKINN = ROOT / "tests" / "data" / "formats" / "chikinn" / "chikinn-seed01-kenny-committer.txt"
+
+
+@pytest.mark.parametrize("where", ["round", "score"])
+def test_a_chikinn_transcript_with_a_number_too_long(where: str, lcn: Callable[..., Ran],
+                                                     tmp_path: Path) -> None:
+    from lcnotation.formats import import_games
+    from lcnotation.text.errors import NotationError
+
+    text = CHIKINN.read_text(encoding="utf-8")
+    big = "9" * 5000
+    text = (text.replace("ROUND 0:", f"ROUND {big}:", 1) if where == "round"
+            else re.sub(r"Player 0 scores -?[0-9]+", f"Player 0 scores {big}", text, count=1))
+    line = next(i for i, t in enumerate(text.splitlines(), 1) if big in t)
+    with pytest.raises(NotationError) as caught:  # not ValueError
+        import_games(text, "chikinn")
+    assert caught.value.line == line
+    path = tmp_path / "round.txt"
+    path.write_text(text, encoding="utf-8")
+    for argv in (["import", str(path)], ["import", "--from", "chikinn", str(path)],
+                 ["lint", "--from", "chikinn", str(path)],
+                 ["score", "--from", "chikinn", str(path)]):
+        ran = lcn(*argv)
+        assert ran.status in (1, 2), argv
+        # (lcn lint says "FILE: cannot read: LINE:COLUMN: ..." for every unreadable file)
+        assert re.search(f"{re.escape(str(path))}(: cannot read: |:){line}:[0-9]+: ",
+                         ran.err + ran.out), argv
+        assert len(ran.err) < 400, argv

@@ -40,7 +40,7 @@ _LETTER_OF = {colour: suit for suit, colour in SUITS.items()}
 _DIGIT_OF = {rank: digit for digit, rank in DIGITS.items()}
 _COLOR_RANK = {c: i for i, c in enumerate(COLORS)}
 
-_ROUND = re.compile(r"ROUND (\d+):\Z")
+_ROUND = re.compile(r"ROUND ([0-9]+):\Z")
 _HAND = re.compile(r"([^\s:][^:]*?) *: (.*)\Z")
 _ACTION = re.compile(r"( +)(Plays|Discards) (\S+)\Z")
 _DRAWS = re.compile(r"( +)Draws (\S+)\Z")
@@ -48,6 +48,9 @@ _DASHES = re.compile(r"-{3,}\Z")
 _SCORE = re.compile(r"Player ([01]) scores (-?[0-9]+)\Z")
 _WINNER = re.compile(r"Winner: (.*?) *\Z")
 _STATS = re.compile(r"\S.* wins [0-9.]+ \+/- [0-9.]+\Z")
+
+#: The most digits of a round number or a score (the engine's are far shorter).
+_MOST_DIGITS = 9
 
 #: Every card as the engine writes it.
 _CARDS = frozenset(s + d for s in SUITS for d in DIGITS)
@@ -95,6 +98,16 @@ class _Reader:
         line = self.lines[index]
         return repr(line if len(line) <= 40 else line[:37] + "...") if line else "a blank line"
 
+    def number(self, match: "re.Match[str]", group: int, index: int) -> int:
+        """The number of ``match``'s ``group`` on line ``index``; I101 when it is
+        longer than any the engine prints (it is then never converted)."""
+        digits = match.group(group)
+        if len(digits.lstrip("-").lstrip("0")) > _MOST_DIGITS:
+            raise self.fail(f"a number of {len(digits.lstrip('-')):,} digits: the engine "
+                            f"prints none longer than {_MOST_DIGITS}", "I101", index,
+                            match.start(group) + 1, len(digits))
+        return int(digits)
+
     def skip_blank(self) -> None:
         while self.i < len(self.lines) and not self.lines[self.i]:
             self.i += 1
@@ -116,7 +129,7 @@ class _Reader:
             if m is not None:
                 start = self.i
                 self.i += 1
-                games.append(self.round(int(m.group(1)), start))
+                games.append(self.round(self.number(m, 1, start), start))
             elif not games and _HAND.match(line) and not _WINNER.match(line):
                 games.append(self.round(None, self.i))
             elif games and _STATS.match(line):
@@ -231,7 +244,7 @@ class _Reader:
                 code = "I103" if self.i >= len(self.lines) else "I101"
                 raise self.fail(f"expected 'Player {player} scores N', found "
                                 f"{self.found(self.i)}", code, self.i)
-            found.append(int(m.group(2)))
+            found.append(self.number(m, 2, self.i))
             self.i += 1
         return found[0], found[1]
 
