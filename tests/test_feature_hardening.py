@@ -169,3 +169,14 @@ def test_a_chikinn_transcript_with_a_number_too_long(where: str, lcn: Callable[.
         assert re.search(f"{re.escape(str(path))}(: cannot read: |:){line}:[0-9]+: ",
                          ran.err + ran.out), argv
         assert len(ran.err) < 400, argv
+
+
+@pytest.mark.parametrize("number", ["1_000", " 1", "\u0661", "+1", "9" * 5000, "-1",
+                                    str(2 ** 33)])
+def test_lcn_freecell_deal_takes_plain_numbers_only(number: str, lcn: Callable[..., Ran]
+                                                    ) -> None:
+    ran = lcn("freecell", "deal", number)
+    assert ran.status == 2 and ran.out == ""
+    assert ran.err.count("\n") == 1 and len(ran.err) < 200
+    ran = lcn("freecell", "import", "--from", "fc-solve", "-", "--deal", number)
+    assert ran.status == 2 and ran.out == "" and len(ran.err) < 200

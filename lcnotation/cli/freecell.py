@@ -32,13 +32,14 @@ spec/freecell.md describes the notation and every F code.
 
 
 def _deal_number(value: str) -> int:
-    try:
-        number = int(value)
-    except ValueError:
-        number = -1
+    """An argparse type: a deal number as the notation writes it (ASCII digits,
+    0 to 2**33 - 1)."""
+    number = (int(value) if value.isascii() and value.isdigit()
+              and len(value.lstrip("0")) <= 12 else -1)
     if not 0 <= number < DEAL_LIMIT:
+        shown = repr(value) if len(value) <= 20 else f"a text of {len(value):,} characters"
         raise argparse.ArgumentTypeError(f"a deal number is 0 to {DEAL_LIMIT - 1}, "
-                                         f"not {value!r}")
+                                         f"not {shown}")
     return number
 
 

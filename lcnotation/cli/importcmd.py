@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Iterator, List, Optional, Sequence
 from ..text.ast import Game
 from ..text.errors import NotationError
 from .common import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Parser, add_command, err,
-                     read_input, write_file, write_stdout)
+                     read_input, write_output)
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..formats import Format
@@ -127,14 +127,6 @@ def run(args: argparse.Namespace) -> int:
         err(f"cannot write the games as one file: {exc}; nothing written")
         return EXIT_FINDINGS
     return write_output(args.output, text.encode("utf-8"))
-
-
-def write_output(path: Optional[str], data: bytes) -> int:
-    """Write ``data`` to the file ``path`` (standard output for None); the exit status."""
-    if path is None:
-        write_stdout(data)
-        return EXIT_OK
-    return EXIT_OK if write_file(path, data) else EXIT_USAGE
 
 
 def imported_reports(paths: Sequence[str], name: str,
