@@ -180,3 +180,20 @@ def test_lcn_freecell_deal_takes_plain_numbers_only(number: str, lcn: Callable[.
     assert ran.err.count("\n") == 1 and len(ran.err) < 200
     ran = lcn("freecell", "import", "--from", "fc-solve", "-", "--deal", number)
     assert ran.status == 2 and ran.out == "" and len(ran.err) < 200
+
+
+def test_a_freecell_deal_number_too_long_is_said_in_words() -> None:
+    from lcnotation import freecell
+
+    record = freecell.parse("Game #" + "9" * 5000 + "\n")
+    messages = [d.message for d in record.errors if d.code == "F103"]
+    assert messages == ["a deal number of 5,000 digits does not exist: standard deals are "
+                        "numbered below 2**33 (8589934592)"]
+
+
+@pytest.mark.parametrize("option", ["--game", "--move"])
+def test_lcn_render_of_a_game_or_move_far_past_the_end(option: str, lcn: Callable[..., Ran]
+                                                       ) -> None:
+    ran = lcn("render", str(MATCH), option, "9" * 4000)
+    assert ran.status == 2 and ran.out == ""
+    assert ran.err.count("\n") == 1 and len(ran.err) < 200, ran.err

@@ -64,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     games = [g for g in games if g.moves or g.headers or g.errors]
     if args.game > len(games):
-        err(f"{args.path}: no game {args.game} (the file has {len(games)})")
+        err(f"{args.path}: no game {_shown(args.game)} (the file has {len(games)})")
         return EXIT_USAGE
     game = games[args.game - 1]
     moves = game.moves
@@ -72,7 +72,8 @@ def run(args: argparse.Namespace) -> int:
     numbers = [i + 1 if m.turn is None else m.turn + 1 for i, m in enumerate(moves)]
     last = numbers[-1] if numbers else 0
     if args.move is not None and args.move > last:
-        err(f"{args.path}: no move {args.move} in game {args.game} (the last is {last})")
+        err(f"{args.path}: no move {_shown(args.move)} in game {args.game} (the last is "
+            f"{last})")
         return EXIT_USAGE
     at = len(moves) if args.move is None else bisect.bisect_right(numbers, args.move)
     state = GameState.from_setup(read_setup(game, config_for_file(args.path).colors))
@@ -86,6 +87,12 @@ def run(args: argparse.Namespace) -> int:
             return EXIT_USAGE
         data = png
     return write_output(args.output, data)
+
+
+def _shown(number: int) -> str:
+    """``number`` as a message quotes it: a long one by its length."""
+    text = str(number)
+    return text if len(text) <= 20 else f"of {len(text):,} digits"
 
 
 def _png(svg: bytes) -> Optional[bytes]:
