@@ -11,7 +11,8 @@ from typing import Callable, Iterator, List, Optional, Sequence, Tuple
 from ..text.ast import Game
 from ..text.errors import NotationError
 from ..text.reader import parse_games
-from ..tools.config import ConfigCache, ConfigError, ProjectConfig, parse_codes, project_for
+from ..tools.config import (ConfigCache, ConfigError, ProjectConfig, config_for_file, parse_codes,
+                            project_for)
 from ..tools.files import SourceFile, decode_source, read_source, write_atomic
 from ..tools.lint import LintConfig
 from ..tools.walk import iter_lcn_files
@@ -217,11 +218,12 @@ def refused_for_errors(source: SourceFile, path: str, done: str,
     return True
 
 
-
-def configured_colors() -> Tuple[str, ...]:
-    """The colours of games without a Colors header, as ``lcn lint`` takes them:
-    from the nearest ``[tool.lcnotation]`` table (raises ConfigError when it is wrong)."""
-    return load_config(find_config(".")).colors
+def configured_colors(path: str) -> Tuple[str, ...]:
+    """The colours of games without a Colors header in the file ``path`` (``-``:
+    standard input, configured from the working folder), as ``lcn lint`` takes
+    them: from the file's own ``[tool.lcnotation]`` table (raises ConfigError
+    when it is wrong)."""
+    return config_for_file("." if path == "-" else path).colors
 
 
 def read_records(path: str) -> Optional[List[Game]]:

@@ -8,8 +8,7 @@ from typing import Optional
 
 from ..game.state import GameState, read_setup
 from ..svg import board_svg
-from ..tools.config import config_for_file
-from .common import (EXIT_USAGE, Parser, add_command, count, err,
+from .common import (EXIT_USAGE, Parser, add_command, configured_colors, count, err,
                      read_records, write_output)
 
 _RENDER_EXAMPLES = """\
@@ -76,7 +75,11 @@ def run(args: argparse.Namespace) -> int:
             f"{last})")
         return EXIT_USAGE
     at = len(moves) if args.move is None else bisect.bisect_right(numbers, args.move)
-    state = GameState.from_setup(read_setup(game, config_for_file(args.path).colors))
+<<<<<<< HEAD
+    state = GameState.from_setup(read_setup(game, configured_colors(args.path)))
+=======
+    state = GameState.from_setup(read_setup(game, configured_colors(args.path)))
+>>>>>>> main
     state.play(moves[:at])
     svg = board_svg(state, perspective=args.perspective - 1,
                     last_move=moves[at - 1] if at else None, size=args.size)

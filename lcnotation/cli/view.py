@@ -5,9 +5,8 @@ from __future__ import annotations
 import argparse
 import os
 
-from ..tools.config import config_for_file
 from ..view import view_html
-from .common import (EXIT_USAGE, Parser, add_command, read_records,
+from .common import (EXIT_USAGE, Parser, add_command, configured_colors, read_records,
                      write_output)
 
 _VIEW_EXAMPLES = """\
@@ -36,6 +35,5 @@ def run(args: argparse.Namespace) -> int:
     title = args.title or ("standard input" if args.path == "-" else os.path.basename(args.path))
     games = [g for g in games if g.moves or g.headers or g.errors]
     path = None if args.path == "-" else args.path
-    html = view_html(games, title=title, path=path,
-                     default_colors=config_for_file(args.path).colors)
+    html = view_html(games, title=title, path=path, default_colors=configured_colors(args.path))
     return write_output(args.output, html.encode("utf-8"))
