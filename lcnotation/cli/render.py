@@ -75,11 +75,7 @@ def run(args: argparse.Namespace) -> int:
             f"{last})")
         return EXIT_USAGE
     at = len(moves) if args.move is None else bisect.bisect_right(numbers, args.move)
-<<<<<<< HEAD
     state = GameState.from_setup(read_setup(game, configured_colors(args.path)))
-=======
-    state = GameState.from_setup(read_setup(game, configured_colors(args.path)))
->>>>>>> main
     state.play(moves[:at])
     svg = board_svg(state, perspective=args.perspective - 1,
                     last_move=moves[at - 1] if at else None, size=args.size)
