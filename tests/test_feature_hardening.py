@@ -197,3 +197,101 @@ def test_lcn_render_of_a_game_or_move_far_past_the_end(option: str, lcn: Callabl
     ran = lcn("render", str(MATCH), option, "9" * 4000)
     assert ran.status == 2 and ran.out == ""
     assert ran.err.count("\n") == 1 and len(ran.err) < 200, ran.err
+
+
+FC_DEAL = ROOT / "tests" / "data" / "freecell" / "deal-1.txt"
+METAPYZIKS = ROOT / "tests" / "data" / "formats" / "metapyziks" / "replay-v3.txt"
+
+
+def feature_runs(record: str, transcript: str, solution: str) -> "list[list[str]]":
+    """A run of each feature command and output format on the given inputs."""
+    return [["render", record], ["view", record], ["export", "--to", "metapyziks", record],
+            ["import", transcript], ["import", "--from", "metapyziks", transcript],
+            ["freecell", "check", solution], ["freecell", "check", "--format", "json",
+                                               solution],
+            ["freecell", "check", "--format", "sarif", solution],
+            ["freecell", "fmt", "--check", solution],
+            ["freecell", "import", "--from", "fc-solve", solution, "--deal", "1"]]
+
+
+UNREADABLE = {"missing": None, "folder": "", "not UTF-8": b"R3-D\n\xff\xfe\n",
+              "binary": bytes(range(256)) * 4}
+
+
+@pytest.mark.parametrize("kind", sorted(UNREADABLE))
+def test_feature_commands_on_unreadable_input(kind: str, lcn: Callable[..., Ran],
+                                              tmp_path: Path) -> None:
+    """Exit 2, one line naming the file (with the line and column of the first
+    byte that is not UTF-8), nothing on standard output."""
+    path = tmp_path / "input.txt"
+    content = UNREADABLE[kind]
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    elif content == "":
+        path.mkdir()
+    for argv in feature_runs(str(path), str(path), str(path)):
+        ran = lcn(*argv)
+        assert ran.status == 2, argv
+        lines = ran.err.splitlines()
+        assert lines[0].startswith(f"lcn: {path}") and "cannot read" in lines[0], argv
+        if kind == "not UTF-8":
+            assert lines[0].startswith(f"lcn: {path}:2:1: "), argv
+        # (check --format json and sarif still write their document, with no file in it)
+        assert ran.out == "" or argv[2:4] == ["--format", argv[3]], argv
+
+
+@pytest.mark.xfail(strict=True, reason="issue 17, break 2: cli.main is to turn a failed "
+                   "write to standard output into one line and exit 2 (core)")
+def test_feature_commands_on_a_full_standard_output(capsys: pytest.CaptureFixture[str],
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    import errno
+    import io
+    import os
+    import sys
+
+    from lcnotation.cli import main
+
+    class FullDisk(io.RawIOBase):
+        def writable(self) -> bool:
+            return True
+
+        def write(self, data: object) -> int:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    failures = []
+    for argv in feature_runs(str(MATCH), str(METAPYZIKS), str(FC_DEAL)) + [
+            ["freecell", "deal", "1"], ["freecell", "fmt", "-"]]:
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(FC_DEAL.read_bytes())))
+        monkeypatch.setattr(sys, "stdout", io.TextIOWrapper(io.BufferedWriter(FullDisk()),
+                                                            encoding="utf-8"))
+        try:
+            status = main(argv)
+        except OSError:
+            status = -1
+        err = capsys.readouterr().err
+        if status != 2 or err.count("\n") != 1:
+            failures.append(argv)
+    assert not failures
+
+
+@pytest.mark.xfail(strict=True, reason="issue 17, break 3: cli.common.read_input is to "
+                   "report a file too large for memory as 'cannot read', exit 2 (core)")
+def test_feature_commands_on_input_too_large_for_memory(lcn: Callable[..., Ran],
+                                                        monkeypatch: pytest.MonkeyPatch
+                                                        ) -> None:
+    from lcnotation.cli import common
+
+    def too_large(path: str) -> None:
+        raise MemoryError()
+
+    monkeypatch.setattr(common, "read_source", too_large)
+    failures = []
+    for argv in feature_runs(str(MATCH), str(METAPYZIKS), str(FC_DEAL)):
+        try:
+            ran = lcn(*argv)
+        except MemoryError:
+            failures.append(argv)
+            continue
+        if ran.status != 2 or "cannot read" not in ran.err:
+            failures.append(argv)
+    assert not failures
