@@ -295,3 +295,27 @@ def test_feature_commands_on_input_too_large_for_memory(lcn: Callable[..., Ran],
         if ran.status != 2 or "cannot read" not in ran.err:
             failures.append(argv)
     assert not failures
+
+
+def test_feature_commands_writing_where_they_cannot(lcn: Callable[..., Ran], tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    for target in (tmp_path / "missing" / "out", folder, Path("/dev/full")):
+        for argv in (["render", str(MATCH)], ["view", str(MATCH)], ["import", str(METAPYZIKS)],
+                     ["export", "--to", "metapyziks", str(MATCH)]):
+            ran = lcn(*argv, "-o", str(target))
+            assert ran.status == 2 and ran.out == "", (argv, target)
+            assert ran.err == f"lcn: {target}: cannot write: {ran.err.split(': ')[-1]}"
+    assert list(folder.iterdir()) == [] and not (tmp_path / "missing").exists()
+    cairosvg = pytest.importorskip("cairosvg")
+    kept = tmp_path / "kept.png"
+    kept.write_bytes(b"the old picture")
+
+    def fails(**_: object) -> bytes:
+        raise ValueError("cannot draw")
+
+    monkeypatch.setattr(cairosvg, "svg2png", fails)
+    ran = lcn("render", str(MATCH), "-o", str(kept))
+    assert ran.status == 2 and kept.read_bytes() == b"the old picture"
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
