@@ -319,3 +319,21 @@ def test_feature_commands_writing_where_they_cannot(lcn: Callable[..., Ran], tmp
     ran = lcn("render", str(MATCH), "-o", str(kept))
     assert ran.status == 2 and kept.read_bytes() == b"the old picture"
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
+
+
+@pytest.mark.parametrize("argv", [["render"], ["view"], ["export", "--to", "metapyziks"],
+                                  ["import", "--from", "metapyziks"]], ids=" ".join)
+def test_an_output_over_the_input_is_refused(argv: "list[str]", lcn: Callable[..., Ran],
+                                             tmp_path: Path) -> None:
+    """-o naming the file read would replace the record with a picture, a page
+    or another format: refused, the record kept."""
+    source = METAPYZIKS if argv[0] == "import" else MATCH
+    record = tmp_path / "record.txt"
+    record.write_bytes(source.read_bytes())
+    link = tmp_path / "link.txt"
+    link.symlink_to(record)
+    for output in (record, link, tmp_path / "." / "record.txt"):
+        ran = lcn(*argv, str(record), "-o", str(output))
+        assert ran.status == 2 and ran.out == "", output
+        assert ran.err.count("\n") == 1 and "input" in ran.err
+        assert record.read_bytes() == source.read_bytes()

@@ -7,7 +7,7 @@ import argparse
 from ..text.errors import NotationError
 from .common import (EXIT_FINDINGS, EXIT_USAGE, Parser, add_command, err, read_records,
                      write_output)
-from .importcmd import say_error
+from .importcmd import overwrites_input, say_error
 
 _EXPORT_EXAMPLES = """\
 examples:
@@ -40,6 +40,8 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     if fmt.write is None:
         err(f"the format {fmt.name!r} can be read but not written")
+        return EXIT_USAGE
+    if overwrites_input(args.output, [args.path]):
         return EXIT_USAGE
     games = read_records(args.path)
     if games is None:

@@ -10,6 +10,7 @@ from ..game.state import GameState, read_setup
 from ..svg import board_svg
 from .common import (EXIT_USAGE, Parser, add_command, configured_colors, count, err,
                      read_records, write_output)
+from .importcmd import overwrites_input
 
 _RENDER_EXAMPLES = """\
 examples:
@@ -58,6 +59,8 @@ def register(sub: "argparse._SubParsersAction[Parser]") -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if overwrites_input(args.output, [args.path]):
+        return EXIT_USAGE
     games = read_records(args.path)
     if games is None:
         return EXIT_USAGE

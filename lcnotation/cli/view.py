@@ -8,6 +8,7 @@ import os
 from ..view import view_html
 from .common import (EXIT_USAGE, Parser, add_command, configured_colors, read_records,
                      write_output)
+from .importcmd import overwrites_input
 
 _VIEW_EXAMPLES = """\
 examples:
@@ -29,6 +30,8 @@ def register(sub: "argparse._SubParsersAction[Parser]") -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if overwrites_input(args.output, [args.path]):
+        return EXIT_USAGE
     games = read_records(args.path)
     if games is None:
         return EXIT_USAGE
