@@ -9,8 +9,8 @@ from typing import Optional
 from ..game.state import GameState, read_setup
 from ..svg import board_svg
 from .common import (EXIT_USAGE, Parser, add_command, configured_colors, count, err,
-                     read_records, write_output)
-from .importcmd import overwrites_input
+                     write_output)
+from .view import drawn_games
 
 _RENDER_EXAMPLES = """\
 examples:
@@ -59,12 +59,9 @@ def register(sub: "argparse._SubParsersAction[Parser]") -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if overwrites_input(args.output, [args.path]):
-        return EXIT_USAGE
-    games = read_records(args.path)
+    games = drawn_games(args.path, args.output)
     if games is None:
         return EXIT_USAGE
-    games = [g for g in games if g.moves or g.headers or g.errors]
     if args.game > len(games):
         err(f"{args.path}: no game {_shown(args.game)} (the file has {len(games)})")
         return EXIT_USAGE
