@@ -48,7 +48,9 @@ from html import escape
 from typing import (Dict, Iterable, List, Mapping, NamedTuple, Optional, Sequence, Tuple,
                     Union)
 
-from .game.state import CARDS_PER_COLOR, GameState, card_name, color_name
+from .game.setup import CARDS_PER_COLOR
+from .game.state import GameState
+from .game.violations import card_name, color_name
 from .text.ast import Card, Move
 from .text.lexical import RANK_TEXT
 from .tools.output import printable

@@ -26,6 +26,7 @@ from hypothesis import given
 
 from lcnotation.text.ast import Span
 from lcnotation.cli import main
+from lcnotation.game.checker import score
 from lcnotation.tools.codes import ALL_CODES
 from lcnotation.text.errors import Diagnostic, Severity
 from lcnotation.text.headers import parse_result
@@ -33,7 +34,6 @@ from lcnotation.tools.lint import fix_text, lint_text
 from lcnotation.tools.output import github_line
 from lcnotation.tools.progress import Progress
 from lcnotation.text.reader import parse_game, read_games
-from lcnotation.game.scoring import score
 from running import Ran
 from strategies import examples, written_games
 
@@ -179,7 +179,7 @@ def test_lint_text_lines_summary_and_unreadable_file(ran):
         f"{os.path.join('lint', 'sub', 'warn.lcn')}:2:8: R110 the record ends with 42 cards "
         "in the draw pile: the round is incomplete, and is scored as it stands\n"
         "Found 4 errors, 5 warnings, 2 info in 3 files, 5 games, 157 moves. "
-        "3 fixable with --fix. 1 could not be read.\n")
+        "3 fixable with --fix. 1 file could not be read.\n")
     assert r.out == expected
     # Piped stderr: the message about the missing file, and no progress bar.
     assert r.err == "lcn: lint/missing.lcn: cannot read: No such file or directory\n"

@@ -24,6 +24,7 @@ from lcnotation.formats import (FORMATS, Format, UnknownFormatError, detect_form
                                 export_game, import_games, load_plugins)
 from lcnotation.formats.metapyziks import engine_scores
 from lcnotation.text.ast import HANDSHAKE, Card
+from lcnotation.text.lineends import as_lf
 from strategies import examples
 
 DATA = Path(__file__).parent / "data" / "formats"
@@ -382,12 +383,21 @@ def test_fuzz_metapyziks(data):
     _imports_or_says_where(data.draw(st.text("AQgw+/=x \n", max_size=40)), "metapyziks")
 
 
+def test_a_lone_cr_ends_a_line_in_the_position_of_an_error():
+    # Found by test_fuzz_chikinn: the importer counts a lone CR as a line end,
+    # as every reader does; the error stands on the line after it.
+    with pytest.raises(lcn.NotationError) as caught:
+        import_games("ROUND 0:\r", format="chikinn")
+    assert (caught.value.line, caught.value.column, caught.value.code) == (2, 1, "I103")
+    _imports_or_says_where("ROUND 0:\r", "chikinn")
+
+
 def _imports_or_says_where(text, fmt):
     try:
         games = import_games(text, format=fmt)
     except lcn.NotationError as err:
         assert err.code.startswith("I") and err.message
-        lines = text.split("\n")
+        lines = as_lf(text).split("\n")  # a lone CR ends a line too, as everywhere
         assert 1 <= err.line <= len(lines)
         assert 1 <= err.column <= len(lines[err.line - 1]) + 1
         return

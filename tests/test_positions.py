@@ -110,3 +110,16 @@ def test_no_span_is_a_span_of_zeros_and_known_only_from_text():
     assert NO_SPAN == Span(0, 0, 0, 0, 0, 0) and not NO_SPAN.known
     assert Span(1, 1, 1, 2, 0, 1).known
     assert Move(Placement(Card("R", 3)), Draw(None)).card_span is NO_SPAN
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_the_discard_marker_of_a_game_without_positions_is_not_known(kind):
+    # The style code reads the marker from the text; without positions there
+    # is no text to read (it used to fail: ''.index('-')).
+    from lcnotation.tools.style import discard_marker, first_discard_marker
+
+    game = KINDS[kind]
+    discard = next(m for m in game.moves if m.placement.discard)
+    assert discard_marker(discard, TEXT) is None
+    assert first_discard_marker(game, TEXT) is None
+    assert first_discard_marker(READ, TEXT) == "D"

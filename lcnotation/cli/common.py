@@ -3,21 +3,20 @@
 from __future__ import annotations
 
 import argparse
-import difflib
 import os
 import sys
-from typing import Callable, Iterator, List, Optional, Sequence, Tuple
+from typing import IO, Callable, Iterator, List, Optional, Sequence, Tuple
 
 from ..text.ast import Game
 from ..text.errors import NotationError
 from ..text.reader import parse_games
 from ..tools.config import (ConfigCache, ConfigError, ProjectConfig, config_for_file, parse_codes,
                             project_for)
-from ..tools.files import SourceFile, decode_source, read_source, write_atomic
+from ..tools.files import SourceFile, decode_source, not_regular, write_atomic
 from ..tools.lint import LintConfig
 from ..tools.walk import iter_lcn_files
 from ..tools.newlines import LINE_END_NAMES
-from ..tools.output import printable
+from ..tools.output import printable, printable_diff
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
@@ -26,7 +25,9 @@ class Parser(argparse.ArgumentParser):
     """argparse, but a usage error is one line, not a usage dump."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+        # The message may quote an argument: escaped, like everything we print.
+        self.exit(EXIT_USAGE, printable(f"{self.prog}: error: {message} (see '{self.prog} "
+                                        "--help')") + "\n")
 
 
 def add_command(sub: "argparse._SubParsersAction[Parser]", name: str, help_text: str,
@@ -133,13 +134,47 @@ def expand_paths(paths: Sequence[str]) -> Iterator[str]:
 
 def read_input(path: str) -> Optional[SourceFile]:
     """The decoded file (or standard input); None, with a message, when it cannot be read."""
+    refused = not_regular(path)
+    if refused is not None:
+        err(f"{path}: cannot read: {refused}")
+        return None
     try:
-        return decode_source(sys.stdin.buffer.read()) if path == "-" else read_source(path)
+        if path == "-":
+            return decode_source(_read_whole(sys.stdin.buffer))
+        with open(path, "rb") as handle:
+            return decode_source(_read_whole(handle))
     except OSError as exc:
         err(f"{path}: cannot read: {exc.strerror or exc}")
     except NotationError as exc:
         err(f"{path}:{exc.line}:{exc.column}: cannot read: {exc.message}")
+    except _TooLarge:
+        err(f"{path}: cannot read: more than {MAX_WHOLE:,} bytes, the most a command that "
+            "reads a file whole takes")
+    except MemoryError:
+        err(f"{path}: cannot read: out of memory")
     return None
+
+
+#: The most the commands that read a file whole (fmt, score, ...) read: endless
+#: input (``lcn score /dev/zero``) must end.
+MAX_WHOLE = 1 << 30
+
+
+class _TooLarge(Exception):
+    """A file longer than :data:`MAX_WHOLE`."""
+
+
+def _read_whole(handle: IO[bytes]) -> bytes:
+    pieces: List[bytes] = []
+    size = 0
+    while True:
+        data = handle.read(1 << 20)
+        if not data:
+            return b"".join(pieces)
+        size += len(data)
+        if size > MAX_WHOLE:
+            raise _TooLarge()
+        pieces.append(data)
 
 
 def write_file(path: str, data: bytes) -> bool:
@@ -178,8 +213,7 @@ def deliver_formatted(path: str, source: SourceFile, new: str, check: bool, diff
     if new == source.text and newline == source.newline:
         return EXIT_OK
     if diff:
-        sys.stdout.writelines(difflib.unified_diff(
-            source.text.splitlines(True), new.splitlines(True), name, name))
+        sys.stdout.writelines(printable_diff(source.text, new, name))
         if newline != source.newline:
             print(printable(f"{name}: every line would end with {LINE_END_NAMES[newline]}"))
     if check or diff:

@@ -3,19 +3,23 @@
 from __future__ import annotations
 
 import argparse
-import difflib
+import io
 import os
 import sys
 from concurrent.futures import ProcessPoolExecutor
 from typing import IO, Dict, Iterator, List, Optional, Sequence, Tuple
 
 from .. import __version__
-from ..text.errors import Severity
+from ..text.errors import NotationError, Severity
+from ..text.reader import _decoded_lines
 from ..tools.codes import ALL_CODES
 from ..tools.colour import CHOICES, Palette, wants_colour
-from ..tools.lint import FileReport, LintConfig, fix_text, lint_file, lint_stream
+from ..tools.files import (LineEndCounter, TextWriter, WriteFailed, atomic_writer, guarded,
+                           not_regular)
+from ..tools.lint import (FileReport, FixResult, LintConfig, fix_stream, fix_text, lint_file,
+                          lint_stream)
 from ..tools.newlines import LINE_END_NAMES
-from ..tools.output import (Tally, github_line, printable, source_excerpt, statistics,
+from ..tools.output import (Tally, github_line, printable, printable_diff, source_excerpt, statistics,
                             summary, text_line, to_json, to_sarif)
 from ..tools.progress import Progress
 from .importcmd import chosen_format, imported_reports
@@ -153,6 +157,7 @@ class _Run:
     """What one ``lcn lint`` has seen so far, and where it writes."""
 
     def __init__(self, args: argparse.Namespace, out: IO[str]) -> None:
+        self.unwritten = 0  # files --fix could not write
         self.args = args
         self.out = out
         fmt = args.format
@@ -291,7 +296,12 @@ def _run(args: argparse.Namespace, settings: Settings, paths: List[str], jobs: i
     tally = Tally()
     unreadable = unwritten = 0
     with Progress(0, enabled=False if args.no_progress else None, unit="MB") as bar:
-        if args.from_format is None:
+        streamed = args.fix and not (args.diff or args.show_fixes) and args.from_format is None
+        if streamed:
+            # A file at a time, fixed as it is read: no report of the file
+            # before fixing is kept (memory holds one game).
+            found = _fixed_reports(list(settings.expand(paths)), settings, bar, state)
+        elif args.from_format is None:
             found = _reports(list(settings.expand(paths)), settings, jobs, bar)
         else:
             config = settings.lint(paths[0])
@@ -307,7 +317,7 @@ def _run(args: argparse.Namespace, settings: Settings, paths: List[str], jobs: i
                 err(f"{report.path}: cannot read: {report.unreadable}")
                 unreadable += 1
                 continue
-            if args.fix or args.diff:
+            if (args.fix or args.diff) and not streamed:
                 report, written = _fix(report, config, bar, state)
                 unwritten += not written
             state.show(report, bar)
@@ -324,11 +334,8 @@ def _run(args: argparse.Namespace, settings: Settings, paths: List[str], jobs: i
     elif args.format == "sarif":
         out.write(to_sarif(readable, __version__) + "\n")
     if args.format in ("full", "concise", "text") and not args.quiet:
-        line = summary(tally)
-        if unreadable:
-            line += f" {unreadable} could not be read."
-        out.write(line + "\n")
-    if unreadable or unwritten:
+        out.write(summary(tally, unreadable) + "\n")
+    if unreadable or unwritten or state.unwritten:
         return EXIT_USAGE
     if args.exit_zero:
         return EXIT_OK
@@ -371,8 +378,7 @@ def _fix(report: FileReport, config: LintConfig, bar: Progress,
         return report, True
     state.changed = True
     if args.diff:
-        state.out.writelines(difflib.unified_diff(
-            source.text.splitlines(True), text.splitlines(True), report.path, report.path))
+        state.out.writelines(printable_diff(source.text, text, report.path))
         if newline != source.newline:
             state.out.write(f"{report.path}: every line would end with "
                             f"{LINE_END_NAMES[newline]}\n")
@@ -400,3 +406,85 @@ def _list_fixes(before: FileReport, after: FileReport, state: _Run) -> None:
         if counts[code] > 0:
             state.out.write(f"fixed {counts[code]} \u00d7 {code} in {printable(before.path)}: "
                             f"{ALL_CODES.get(code, (None, ''))[1]}\n")
+
+
+class _Unchanged(Exception):
+    """Leaves the file as it was (the atomic writer removes its temporary file)."""
+
+
+def _fixed_reports(files: Sequence[str], settings: Settings, bar: Progress,
+                   state: _Run) -> Iterator[Tuple[FileReport, LintConfig]]:
+    """Each file fixed as a stream (see :func:`_fix_file`), with its settings.
+    A file that mixes line ends goes the way of --diff and --show-fixes: whole
+    (S107 decides its line end)."""
+    for f in files:
+        config = settings.lint(f)
+        done = _fix_file(f, config, bar, state.args.force)
+        report, written = (done if done is not None
+                           else _fix(lint_file(f, config), config, bar, state))
+        state.unwritten += not written
+        yield report, config
+
+
+def _fix_file(path: str, config: LintConfig, bar: Progress,
+              force: bool) -> Optional[Tuple[FileReport, bool]]:
+    """Apply the safe fixes to the file ``path`` as a stream, a game at a time,
+    straight into the temporary file that replaces it: the report of the fixed
+    file (of the file as it is when it is not rewritten), and False when it
+    could not be written; None, with nothing written, for a file that mixes
+    line ends."""
+    refused = not_regular(path)
+    if refused is not None:
+        return FileReport(path, unreadable=refused), True
+    result: Optional[FixResult] = None
+    mixed = False
+    try:
+        with open(path, "rb") as handle:
+            try:
+                with atomic_writer(path) as out:
+                    counter = LineEndCounter(handle)
+                    writer = TextWriter(counter, guarded(out.write))
+                    lines = _decoded_lines(io.BufferedReader(counter, 1 << 16))
+                    try:
+                        result = fix_stream(lines, path, config, writer)
+                    except (OSError, NotationError, MemoryError) as exc:
+                        # Reading failed: lint the file as it is, which says why.
+                        raise _Unchanged() from exc
+                    if not writer.faithful:
+                        mixed = True
+                        raise _Unchanged()
+                    if not result.applied or not _may_fix(result, path, bar, force):
+                        raise _Unchanged()
+            except _Unchanged:
+                return None if mixed else (lint_file(path, config), True)
+    except WriteFailed as exc:
+        bar.clear()
+        cause = exc.__cause__
+        err(f"{path}: cannot write: {getattr(cause, 'strerror', None) or cause}")
+        return lint_file(path, config), False
+    except OSError as exc:
+        bar.clear()
+        if result is not None:  # the file was read: the atomic writer failed
+            err(f"{path}: cannot write: {exc.strerror or exc}")
+            return lint_file(path, config), False
+        return FileReport(path, unreadable=exc.strerror or str(exc)), True
+    bar.clear()
+    assert result is not None
+    err(f"{path}: applied {result.applied} fix{'es' if result.applied != 1 else ''}")
+    return result.report, True
+
+
+def _may_fix(result: FixResult, path: str, bar: Progress, force: bool) -> bool:
+    """Whether the fixed text may replace the file (else why not, on stderr)."""
+    first = result.first_error
+    if first is not None and (first.code == "N001" or not force):
+        if first.code != "N001":
+            # Where the reader lost its way (a '{' never closed), what it read
+            # as moves may be the author's prose: no fix is certain there.
+            bar.clear()
+            n = result.error_count
+            err(f"{path}:{first.line}:{first.column}: not fixed: {n} syntax "
+                f"error{'s' if n != 1 else ''} (first: {first.message}); "
+                "fix them or use --force")
+        return False  # bytes that are not UTF-8 are never rewritten
+    return True

@@ -7,8 +7,8 @@ import io
 import sys
 from typing import Dict, List, Tuple
 
-from ..game.checker import check
-from ..game.scoring import GameScore, match_totals
+from ..game.checker import check, match_totals
+from ..game.scoring import GameScore
 from ..text.ast import Game
 from ..text.errors import Diagnostic, Severity
 from ..text.reader import parse_games

@@ -13,6 +13,7 @@ from typing import Callable, Dict, List, Optional
 
 from ..text.ast import Game, Span
 from ..text.errors import NotationError
+from ..tools.codes import FORMAT_CODES
 
 __all__ = ["Format", "FORMAT_CODES", "Reader", "Writer", "Detector", "TextLines",
            "UnknownFormatError"]
@@ -26,25 +27,6 @@ Writer = Callable[[Game], str]
 #: ``detect(text)``: True when ``text`` is surely in the format.
 Detector = Callable[[str], bool]
 
-#: Every code of an import or export error: what it reports.
-FORMAT_CODES: Dict[str, str] = {
-    "I100": "the format of the input cannot be told (give it by name)",
-    "I101": "a transcript line that is not what the transcript has at that point",
-    "I102": "a card that does not exist (a suit or digit the engine does not use)",
-    "I103": "a transcript that ends in the middle of a turn or before the final scores",
-    "I104": "a transcript that contradicts itself (hands, draws, winner)",
-    "I201": "a replay string that is not base64 (a bad character, length or padding)",
-    "I202": "a replay string of a version other than 3",
-    "I203": "a replay that ends in the middle of a field, or has bytes after its actions",
-    "I204": "a replay header or card-list field with a value the format does not allow",
-    "I205": "a replay card byte that is no card (colour or value out of range)",
-    "I206": "a replay action whose hand index is past the hand, or names a card that "
-            "cannot be known",
-    "I207": "a replay that starts from a position with cards on the table",
-    "I208": "a replay whose winner or scores disagree with its actions",
-    "I301": "a record that cannot be written in the format (no deal, colours it cannot "
-            "hold, rule errors, syntax errors)",
-}
 
 
 @dataclass(frozen=True)

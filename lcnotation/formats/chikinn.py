@@ -20,10 +20,11 @@ import re
 from collections import Counter
 from typing import Iterable, List, NamedTuple, Optional, Sequence, Tuple
 
-from ..game.state import _COPIES as COPIES
+from ..game.setup import COPIES
 from ..text.ast import Card, Comment, Draw, Game, Header, Move, Placement, Span
 from ..text.formatter import format_card
 from ..text.lexical import RANKS
+from ..text.numbers import read_decimal, too_long
 from .base import Format, TextLines
 
 __all__ = ["FORMAT", "SUITS", "COLORS", "DIGITS", "read", "detect", "engine_card"]
@@ -48,9 +49,6 @@ _DASHES = re.compile(r"-{3,}\Z")
 _SCORE = re.compile(r"Player ([01]) scores (-?[0-9]+)\Z")
 _WINNER = re.compile(r"Winner: (.*?) *\Z")
 _STATS = re.compile(r"\S.* wins [0-9.]+ \+/- [0-9.]+\Z")
-
-#: The most digits of a round number or a score (the engine's are far shorter).
-_MOST_DIGITS = 9
 
 #: Every card as the engine writes it.
 _CARDS = frozenset(s + d for s in SUITS for d in DIGITS)
@@ -99,14 +97,14 @@ class _Reader:
         return repr(line if len(line) <= 40 else line[:37] + "...") if line else "a blank line"
 
     def number(self, match: "re.Match[str]", group: int, index: int) -> int:
-        """The number of ``match``'s ``group`` on line ``index``; I101 when it is
-        longer than any the engine prints (it is then never converted)."""
+        """The number of ``match``'s ``group`` on line ``index``; I101, at its
+        column, when it is too long to read."""
         digits = match.group(group)
-        if len(digits.lstrip("-").lstrip("0")) > _MOST_DIGITS:
-            raise self.fail(f"a number of {len(digits.lstrip('-')):,} digits: the engine "
-                            f"prints none longer than {_MOST_DIGITS}", "I101", index,
-                            match.start(group) + 1, len(digits))
-        return int(digits)
+        value = read_decimal(digits)
+        if value is None:
+            raise self.fail(too_long(digits), "I101", index, match.start(group) + 1,
+                            len(digits))
+        return value
 
     def skip_blank(self) -> None:
         while self.i < len(self.lines) and not self.lines[self.i]:

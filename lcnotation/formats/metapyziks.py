@@ -31,8 +31,8 @@ import re
 import struct
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from ..game.checker import check
-from ..game.scoring import BONUS, BONUS_LENGTH, score, score_expedition
+from ..game.checker import check, score
+from ..game.scoring import BONUS, BONUS_LENGTH, score_expedition
 from ..text.ast import Card, Comment, Draw, Game, Header, Move, Placement, Span
 from ..text.errors import NotationError
 from ..text.formatter import format_card

@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Dict, Tuple
 
 from ..text.errors import Severity
+from ..tools.codes import register_codes
 
 __all__ = ["FREECELL_CODES"]
 
@@ -51,3 +52,5 @@ FREECELL_CODES: Dict[str, Tuple[Severity, str]] = {
     "F401": (_E, "the other program's output cannot be read"),
     "F402": (_E, "a move of the other program cannot be made or written in the notation"),
 }
+
+register_codes("F", "FreeCell notation", FREECELL_CODES)

@@ -21,6 +21,7 @@ from lark import Lark
 
 from .ast import Card, Comment, Draw, Move, Placement, Span
 from .lexical import LEXICON, without_lookbehind
+from .numbers import read_decimal
 
 if TYPE_CHECKING:  # pragma: no cover
     from .builder import Builder
@@ -137,7 +138,14 @@ class _Numbers(Dict[str, int]):
     """Move numbers as written (``"12."``) and their values."""
 
     def __missing__(self, written: str) -> int:
-        return int(written[:-1])
+        value = read_decimal(written[:-1])
+        if value is None:
+            raise _TooLong  # the full parser reports it
+        return value
+
+
+class _TooLong(Exception):
+    """A move number too long to read: the fast path gives way."""
 
 
 _INFO = _MoveInfo()
@@ -150,7 +158,13 @@ def fast_parse(b: "Builder", pattern: Pattern[str]) -> bool:
     Returns False, with ``b`` in an undefined state, when the text needs the
     full parser.
     """
-    text = b.text
+    try:
+        return _fill(b, pattern, b.text)
+    except _TooLong:
+        return False
+
+
+def _fill(b: "Builder", pattern: Pattern[str], text: str) -> bool:
     count = text.count
     rindex = text.rindex
     new = _new

@@ -95,8 +95,7 @@ def format_comment(comment: Comment) -> str:
 
 def format_header(header: Header) -> str:
     """``[Name "value"]`` with ``"`` and ``\\`` escaped."""
-    if not header.name or not header.name[0].isascii() or not header.name[0].isalpha() \
-            or not all(c.isascii() and (c.isalnum() or c == "_") for c in header.name):
+    if not LEXICON.header_name_only.match(header.name):
         raise ValueError(f"cannot write header name {header.name!r}")
     if has_line_break(header.value):
         raise ValueError(f"header {header.name} has a line break in its value")

@@ -24,6 +24,7 @@ from .errors import NotationError
 from .formatter import format_card
 from .lexical import COLOR_LETTERS, RESERVED_WHY
 from .lexical import RESERVED_LETTERS as _RESERVED
+from .numbers import read_decimal, too_long
 from .parser import parser
 
 __all__ = ["KNOWN_TAGS", "DEFAULT_COLORS", "RESERVED_LETTERS", "parse_colors",
@@ -179,7 +180,14 @@ def parse_result(value: Union[str, Header]) -> Optional[Tuple[int, int]]:
         raise _fail(f"Result: expected two scores such as \"87-42\" (or \"*\"), found "
                     f"{text.strip()!r}", "N122", start, max(start, len(text.rstrip())),
                     text, line, offset)
-    return int(m.group(1)), int(m.group(2))
+    scores = []
+    for group in (1, 2):
+        points = read_decimal(m.group(group))
+        if points is None:
+            raise _fail(f"Result: {too_long(m.group(group))}", "N122", m.start(group),
+                        m.end(group), text, line, offset)
+        scores.append(points)
+    return scores[0], scores[1]
 
 
 def game_colors(game: Game) -> Tuple[str, ...]:

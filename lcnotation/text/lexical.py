@@ -126,8 +126,8 @@ class Lexicon:
 
     def __init__(self, text: str) -> None:
         t = self.terminals = grammar_terminals(text)
-        missing = {"COLOR", "RANK", "DISCARD", "MINUS", "DRAW_COLOR", "DRAW_PILE", "HEADER",
-                   "BRACE_COMMENT", "WS"} - set(t)
+        missing = {"COLOR", "RANK", "DISCARD", "MINUS", "DRAW_COLOR", "DRAW_PILE", "HEADER_NAME",
+                   "HEADER", "BRACE_COMMENT", "WS"} - set(t)
         if missing:
             raise ValueError(f"the grammar lacks the terminals {', '.join(sorted(missing))}")
         colors = _letters(t["COLOR"])
@@ -154,6 +154,9 @@ class Lexicon:
         self.rank_text: Dict[int, str] = {
             value: w for w, value in sorted(self.rank_of.items(), key=lambda i: i[0].islower(),
                                             reverse=True)}
+        #: A header's name, and the whole of a text that is one.
+        self.header_name: Pattern[str] = re.compile(t["HEADER_NAME"])
+        self.header_name_only: Pattern[str] = re.compile(t["HEADER_NAME"] + r"\Z")
         #: The grammar's header: ``[Name "value"]``.
         self.header: Pattern[str] = re.compile(t["HEADER"])
         #: The grammar's ``{`` comment.

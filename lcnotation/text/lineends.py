@@ -69,10 +69,26 @@ def newline_style(text: str) -> Optional[str]:
     >>> newline_style("a\\r\\nb\\r\\n"), newline_style("a"), newline_style("a\\nb\\r\\n")
     ('\\r\\n', '\\n', None)
     """
+    return newline_of(line_end_counts(text))
+
+
+#: How many CRLF, lone CR and LF line ends a text has.
+LineEndCounts = Tuple[int, int, int]
+
+
+def line_end_counts(text: str) -> LineEndCounts:
+    r"""The CRLF, lone CR and LF line ends of ``text``, counted.
+
+    >>> line_end_counts("a\r\nb\rc\nd\r\n")
+    (2, 1, 1)
+    """
     crlf = text.count("\r\n")
-    cr = text.count("\r") - crlf
-    lf = text.count("\n") - crlf
-    used = [nl for count, nl in ((crlf, "\r\n"), (cr, "\r"), (lf, "\n")) if count]
+    return crlf, text.count("\r") - crlf, text.count("\n") - crlf
+
+
+def newline_of(counts: LineEndCounts) -> Optional[str]:
+    """The line end of a text with these counts (see :func:`newline_style`)."""
+    used = [nl for count, nl in zip(counts, ("\r\n", "\r", "\n")) if count]
     return "\n" if not used else (used[0] if len(used) == 1 else None)
 
 

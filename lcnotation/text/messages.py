@@ -200,7 +200,7 @@ def _explain_item(text: str, bad: int, char: str, found: str, end: Callable[[], 
             "a move number or a comment", bad, end())
 
 
-_TAG = re.compile(r"\[[ \t]*([A-Za-z][A-Za-z0-9_]*)")
+_TAG = re.compile(rf"\[[ \t]*({LEXICON.terminals['HEADER_NAME']})")
 _VALUE = re.compile(r'[ \t]+"([^"\\\r\n]*(?:\\.[^"\\\r\n]*)*)("?)')
 
 

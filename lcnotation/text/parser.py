@@ -25,6 +25,7 @@ from .fastpath import fast_parse, fast_pattern, move_parts
 from .larkstate import Interactive, Tok
 from .lexical import LEXICON, grammar_text
 from .recovery import MOVE_PARTS, recover, spaced_move_pattern
+from .numbers import read_decimal, too_long
 
 __all__ = ["grammar_text", "GameParser"]
 
@@ -82,7 +83,12 @@ class _LarkCallbacks:
             i -= 1
         rank_tok = parts[i]
         color_tok = parts[i - 1]
-        number = int(parts[0][:-1]) if parts[0].type == "MOVE_NUMBER" else None
+        number = None
+        if parts[0].type == "MOVE_NUMBER":
+            number = read_decimal(parts[0][:-1])
+            if number is None:
+                self.b.error("N101", f"move number: {too_long(parts[0][:-1])}",
+                             parts[0].start_pos, parts[0].end_pos)
         placement, draw = move_parts(_UPPER[color_tok], _RANKS[rank_tok], discard_tok is not None,
                                      None if draw_tok.type == "DRAW_PILE" else _UPPER[draw_tok])
         b = self.b

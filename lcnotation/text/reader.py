@@ -183,6 +183,19 @@ def _lines_of(text: str) -> Iterator[str]:
         start = end + 1
 
 
+#: The most a game's text may hold, in characters, and a line read from a
+#: file, in bytes (or characters from a text file): past it, reading stops
+#: with NotationError N002, so that endless input (/dev/zero, ``yes``) ends
+#: and one game's memory has a bound (about 70 bytes a character of moves).
+MAX_GAME = 1 << 24
+
+
+def _too_long(what: str, unit: str, line: int, offset: int) -> NotationError:
+    return NotationError(f"{what} longer than {MAX_GAME:,} {unit}: the reader stops here "
+                         f"(see 'Limits' in spec/file-format.md)",
+                         Span(line, 1, line, 1, offset, offset), code="N002")
+
+
 def _joined(pieces: List[AnyStr]) -> AnyStr:
     """The pieces (all text or all bytes) joined."""
     # mypy checks AnyStr as str, then as bytes; pyright needs the casts.
@@ -193,19 +206,34 @@ def _joined(pieces: List[AnyStr]) -> AnyStr:
 
 def _line_blocks(handle: IO[AnyStr], size: int = 1 << 20) -> Iterator[AnyStr]:
     """Read ``handle`` (text or binary) in pieces of about ``size`` that end at a
-    line end (the last one may not), so that a CRLF is never cut in two."""
+    line end (the last one may not), so that a CRLF is never cut in two.
+
+    A line longer than :data:`MAX_GAME` raises NotationError (N002).
+    """
     pending: List[AnyStr] = []
-    newline = cast(AnyStr, "\n" if isinstance(handle.read(0), str) else b"\n")
+    text = isinstance(handle.read(0), str)
+    lf = cast(AnyStr, "\n" if text else b"\n")
+    cr = cast(AnyStr, "\r" if text else b"\r")
+    crlf = cast(AnyStr, "\r\n" if text else b"\r\n")
+    waiting = 0   # the length of the line still open
+    lines = 1     # the line it is on
     while True:
         data = handle.read(size)
         if not data:
             if pending:
                 yield _joined(pending)
             return
-        cut = data.rfind(newline) + 1
+        # The last line end: a LF, or a lone CR (one that is not the last
+        # character read, which may be the first half of a CRLF).
+        cut = max(data.rfind(lf), data.rfind(cr, 0, len(data) - 1)) + 1
         if not cut:
             pending.append(data)
+            waiting += len(data)
+            if waiting > MAX_GAME:
+                raise _too_long("a line", "characters" if text else "bytes", lines, -1)
             continue
+        lines += data.count(lf, 0, cut) + data.count(cr, 0, cut) - data.count(crlf, 0, cut)
+        waiting = len(data) - cut
         pending.append(data[:cut])
         yield _joined(pending)
         pending = [data[cut:]] if cut < len(data) else []
@@ -329,6 +357,7 @@ def split_games(items: Iterable[Piece]) -> Iterator[GameText]:
     it: it is not a game.
     """
     pieces: List[str] = []
+    size = 0  # characters of the game so far (and of the item being split)
     problems: List[NotationError] = []
     first_line = line_no = 1
     first_offset = offset = 0
@@ -351,6 +380,9 @@ def split_games(items: Iterable[Piece]) -> Iterator[GameText]:
                 if not scan.has_moves and (scan.in_brace or not _HEADER_ALONE.match(piece)):
                     scan.feed(piece)
                 pieces.append(piece)
+                size += len(piece)
+                if size > MAX_GAME:
+                    raise _too_long("a game", "characters", first_line, first_offset)
             if scan.header_line():
                 line_at += item.count("\n", counted, h)
                 counted = h
@@ -359,6 +391,7 @@ def split_games(items: Iterable[Piece]) -> Iterator[GameText]:
                 problems = [p for p in problems if p.span.start >= end]
                 yield GameText("".join(pieces), first_line, first_offset, tuple(mine))
                 pieces = []
+                size = 0
                 first_line, first_offset = line_at, end
                 scan = _GameStart()
             pos = h
@@ -366,6 +399,9 @@ def split_games(items: Iterable[Piece]) -> Iterator[GameText]:
             if not scan.has_moves:
                 scan.feed(item[pos:])
             pieces.append(item[pos:])
+            size += len(item) - pos
+            if size > MAX_GAME:
+                raise _too_long("a game", "characters", first_line, first_offset)
         line_no += item.count("\n")
         offset += len(item)
     if pieces or problems:

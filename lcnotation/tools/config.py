@@ -81,6 +81,9 @@ def _table(path: str) -> Optional[Mapping[str, Any]]:
             data = tomllib.load(handle)
     except (OSError, tomllib.TOMLDecodeError) as exc:
         raise ConfigError(f"{path}: cannot read configuration: {exc}") from None
+    except ValueError:  # an integer too long for Python to read (more than 4,300 digits)
+        raise ConfigError(f"{path}: cannot read configuration: a number is too long to "
+                          "read") from None
     tool = data.get("tool")
     table = tool.get("lcnotation") if isinstance(tool, dict) else None
     return table if isinstance(table, dict) else None

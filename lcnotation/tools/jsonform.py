@@ -52,10 +52,24 @@ from ..text.errors import NotationError
 from ..text.formatter import format_move
 from ..text.lexical import LEXICON, RANK_OF
 from ..text.lineends import has_line_break
+from ..text.numbers import read_decimal, too_long
 from ..text.reader import parse_move
 
 __all__ = ["FORMAT", "VERSION", "JSONFormError", "to_json", "iter_json", "from_json",
-           "decode", "from_data", "locate"]
+           "decode", "from_data", "locate", "JSON_CODES"]
+
+#: Every code of a problem with a JSON form document (family J), with what it
+#: reports; each is an error.
+JSON_CODES: Dict[str, str] = {
+    "J101": "not JSON, or nested too deeply to read",
+    "J102": "the wrong shape: a missing, unknown or repeated key, or a value of the "
+            "wrong type or range",
+    "J103": "a move text that is not a move, or not in the canonical spelling",
+    "J104": "a move whose fields do not say what its text says",
+    "J105": "a value the .lcn format cannot hold (a header name that is not a name, a "
+            "line break in a header value or a line comment, '}' in a brace comment)",
+    "J106": "games in an order a file cannot hold",
+}
 
 #: The value of the document's ``"format"`` field.
 FORMAT = "lcnotation"
@@ -68,7 +82,7 @@ JSONPath = Tuple[Union[str, int], ...]
 # A move as the canonical dialect writes it (the "text" of a move).
 _MOVE = LEXICON.canonical_move(V1.discard)
 _RANK_OF = {written: rank for written, rank in RANK_OF.items() if written == written.upper()}
-_HEADER_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*\Z")
+_HEADER_NAME = LEXICON.header_name_only
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _RANKS = frozenset(_RANK_OF.values())
 
@@ -184,7 +198,32 @@ def _path_text(path: JSONPath) -> str:
     return "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path)
 
 
+class _LongNumber(float):
+    """A JSON number too long to read: a number no field accepts (infinity),
+    which remembers its digits for the message."""
+
+    digits = ""
+
+
+def _int(text: str) -> Union[int, float]:
+    value = read_decimal(text)
+    if value is not None:
+        return value
+    number = _LongNumber("-inf" if text.startswith("-") else "inf")
+    number.digits = text
+    return number
+
+
+def _shown(value: Any) -> str:
+    """A value of the document, as JSON (a number too long to read is described)."""
+    if isinstance(value, _LongNumber):
+        return too_long(value.digits)
+    return json.dumps(value, ensure_ascii=False)
+
+
 def _kind(value: Any) -> str:
+    if isinstance(value, _LongNumber):
+        return too_long(value.digits)
     if value is None:
         return "null"
     if isinstance(value, bool):
@@ -228,7 +267,7 @@ def decode(text: str, *, path: Optional[str] = None) -> Any:
     if text.startswith("\ufeff"):
         text = " " + text[1:]  # same length, so positions stay those of the file
     try:
-        return json.loads(text, object_pairs_hook=_object)
+        return json.loads(text, object_pairs_hook=_object, parse_int=_int)
     except json.JSONDecodeError as exc:
         span = _span_at(text, exc.pos, min(exc.pos + 1, len(text)))
         raise ConversionError([NotationError(f"not JSON: {exc.msg}", span, code="J101",
@@ -308,7 +347,7 @@ class _Reader:
             kind, text = c["kind"], self.string(c["text"], at + ("text",), "the comment text")
             if kind not in ("brace", "line"):
                 self.fail(at + ("kind",), "J102",
-                          f"a comment's kind is \"brace\" or \"line\", not {json.dumps(kind)}")
+                          f"a comment's kind is \"brace\" or \"line\", not {_shown(kind)}")
                 continue
             if text is None:
                 continue
@@ -352,18 +391,18 @@ class _Reader:
         ok = True
         if not (isinstance(color, str) and color in COLOR_LETTERS):
             self.fail(at + ("color",), "J102", "expected a colour letter (upper case, not D, "
-                      f"H or X), found {json.dumps(color, ensure_ascii=False)}")
+                      f"H or X), found {_shown(color)}")
             ok = False
         if isinstance(rank, bool) or not isinstance(rank, int) or rank not in _RANKS:
             self.fail(at + ("rank",), "J102", "expected a rank: 2 to 10, or 0 for a "
-                      f"handshake, found {json.dumps(rank)}")
+                      f"handshake, found {_shown(rank)}")
             ok = False
         if not isinstance(discard, bool):
             self.fail(at + ("discard",), "J102", f"expected true or false, found {_kind(discard)}")
             ok = False
         if draw is not None and not (isinstance(draw, str) and draw in COLOR_LETTERS):
             self.fail(at + ("draw",), "J102", "expected null (the draw pile) or a colour "
-                      f"letter, found {json.dumps(draw, ensure_ascii=False)}")
+                      f"letter, found {_shown(draw)}")
             ok = False
         if not ok or parsed is None:
             return None
@@ -395,11 +434,11 @@ class _Reader:
             return []
         if top["format"] != FORMAT:
             self.fail(("format",), "J102", f"expected \"{FORMAT}\", found "
-                      f"{json.dumps(top['format'], ensure_ascii=False)}")
+                      f"{_shown(top['format'])}")
         version = top["version"]
         if isinstance(version, bool) or version != VERSION:
             self.fail(("version",), "J102", f"this is version {VERSION} of the form; "
-                      f"cannot read version {json.dumps(version)}")
+                      f"cannot read version {_shown(version)}")
             return []
         games: List[Game] = []
         items = self.array(top["games"], ("games",), "games")

@@ -10,24 +10,27 @@ directly.
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import re
+import stat
 from dataclasses import dataclass, field
 from typing import IO, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 from ..text.ast import Comment, Game
 from ..game.checker import check
 from ..text.dialects import get_dialect
-from ..text.errors import Diagnostic, Severity
+from ..text.errors import Diagnostic, NotationError, Severity
 from ..text.headers import DEFAULT_COLORS
 from ..text.lineends import as_lf, lone_cr_as_lf, newline_style
-from ..text.reader import Piece, _decoded_lines, _parse, split_games
-from .style import Finding, Fix, StyleState, apply_fixes, check_style
+from ..text.reader import GameText, Piece, _decoded_lines, _parse, split_games
+from .files import not_regular
+from .style import Edit, Finding, Fix, StyleState, apply_fixes, check_style
 from .walk import iter_lcn_files
 from .newlines import CountingReader, mixed_line_ends
 
-__all__ = ["LintConfig", "FileReport", "lint_text", "lint_file", "lint_stream", "lint_lines",
-           "fix_text",
+__all__ = ["LintConfig", "FileReport", "FixResult", "lint_text", "lint_file", "lint_stream",
+           "lint_lines", "fix_text", "fix_stream",
            "iter_lcn_files"]
 
 # "lcn: ignore" alone silences every finding of its line; "lcn: ignore[R101, S1]" those
@@ -105,6 +108,9 @@ def lint_file(path: str, config: Optional[LintConfig] = None,
 
     ``progress(bytes_read)`` is called as the file is read.
     """
+    refused = not_regular(path)
+    if refused is not None:
+        return FileReport(path, unreadable=refused)
     try:
         with open(path, "rb") as handle:
             return lint_stream(handle, path, config, progress)
@@ -117,10 +123,19 @@ def lint_stream(handle: IO[bytes], path: str, config: Optional[LintConfig] = Non
     """Lint a binary stream (a file, standard input) named ``path``, as a stream.
 
     Besides what :func:`lint_lines` finds, a file that mixes line ends gets S107.
+    A file that stops being readable raises OSError; a game beyond the
+    reader's bound (N002) or too large for memory makes the report
+    ``unreadable``.
     """
     config = config or LintConfig()
     counted = CountingReader(handle, progress)
-    report = lint_lines(_decoded_lines(counted), path, config)  # type: ignore[arg-type]
+    try:
+        report = lint_lines(_decoded_lines(counted), path, config)  # type: ignore[arg-type]
+    except NotationError as exc:
+        return FileReport(path, unreadable=f"line {exc.line}, column {exc.column}: "
+                          f"{exc.message}")
+    except MemoryError:
+        return FileReport(path, unreadable="out of memory")
     _add_line_ends(report, counted, config)
     return report
 
@@ -144,18 +159,81 @@ def lint_lines(lines: Iterable[Piece], path: str,
     style = StyleState(dialect=None if config.dialect is None else get_dialect(config.dialect),
                        default_colors=config.colors)
     for part in split_games(lines):
-        game = _parse(part, False, path)
+        game, findings = _lint_game(part, path, config, style)
         report.games += 1
         report.moves += len(game.moves)
-        findings = [Finding(d) for d in check(game, default_colors=config.colors).diagnostics]
-        findings.extend(check_style(game, part.text, part.offset, style))
-        if len(findings) > 1:
-            findings.sort(key=lambda f: (f.diagnostic.span.start, f.diagnostic.code))
-        if "lcn:" in part.text:  # only then can a comment suppress anything
-            findings = _suppressed(findings, game, config)
-        if findings:
-            report.findings.extend(_filtered(findings, config, path))
+        report.findings.extend(findings)
     return report
+
+
+def _lint_game(part: GameText, path: str, config: LintConfig,
+               style: StyleState) -> Tuple[Game, List[Finding]]:
+    """One game of a file and its findings (``style`` carries what the style
+    checks remember from the games before)."""
+    game = _parse(part, False, path)
+    findings = [Finding(d) for d in check(game, default_colors=config.colors).diagnostics]
+    findings.extend(check_style(game, part.text, part.offset, style))
+    if len(findings) > 1:
+        findings.sort(key=lambda f: (f.diagnostic.span.start, f.diagnostic.code))
+    if "lcn:" in part.text:  # only then can a comment suppress anything
+        findings = _suppressed(findings, game, config)
+    return game, list(_filtered(findings, config, path)) if findings else []
+
+
+@dataclass
+class FixResult:
+    """What :func:`fix_stream` did: the report of the fixed text, the fixes
+    applied, and the syntax errors met (a file with some is not rewritten
+    unless forced)."""
+
+    report: FileReport
+    applied: int = 0
+    error_count: int = 0
+    first_error: Optional[NotationError] = None
+
+
+def fix_stream(lines: Iterable[Piece], path: str, config: Optional[LintConfig],
+               write: Callable[[str], object]) -> FixResult:
+    """Apply the safe fixes of ``config``'s findings game by game, as
+    :func:`fix_text` does for a whole text, writing each game's fixed text
+    (LF line ends) to ``write`` as soon as it is done: memory holds one game
+    and the findings left after fixing."""
+    config = config or LintConfig()
+    result = FixResult(FileReport(path))
+    report = result.report
+    style = StyleState(dialect=None if config.dialect is None else get_dialect(config.dialect),
+                       default_colors=config.colors)
+    shift = 0  # how much longer the fixed text is than the text read, so far
+    for part in split_games(lines):
+        part = part._replace(offset=part.offset + shift)
+        start = dataclasses.replace(style)
+        game, findings = _lint_game(part, path, config, style)
+        if game.errors:
+            result.error_count += len(game.errors)
+            result.first_error = result.first_error or game.errors[0]
+        text = part.text
+        for _ in range(FIX_ROUNDS):
+            fixes = [f.fix for f in findings if f.fix is not None]
+            if not fixes:
+                break
+            fixed, count = apply_fixes(text, _moved(fixes, -part.offset))
+            if fixed == text:
+                break
+            text, result.applied = fixed, result.applied + count
+            style = dataclasses.replace(start)
+            game, findings = _lint_game(part._replace(text=text), path, config, style)
+        shift += len(text) - len(part.text)
+        write(text)
+        report.games += 1
+        report.moves += len(game.moves)
+        report.findings.extend(findings)
+    return result
+
+
+def _moved(fixes: Sequence[Fix], by: int) -> List[Fix]:
+    """``fixes`` with their edits moved by ``by`` characters."""
+    return [Fix(f.description, tuple(Edit(e.start + by, e.end + by, e.replacement)
+                                     for e in f.edits)) for f in fixes]
 
 
 #: How many times :func:`fix_text` lints and fixes again: the fixes of one
@@ -226,20 +304,20 @@ def _suppressed(findings: List[Finding], game: Game, config: LintConfig) -> List
     kept: List[Finding] = []
     for f in findings:
         silenced = False
-        for comment, codes in rules.get(f.diagnostic.line, ()):
-            for code in (codes if codes is not None else ["*"]):
+        for comment, named in rules.get(f.diagnostic.line, ()):
+            for code in (named if named is not None else ["*"]):
                 if code == "*" or f.diagnostic.code.startswith(code):
                     used[(id(comment), code)] = True
                     silenced = True
         if not silenced:
             kept.append(f)
     for line_rules in rules.values():
-        for comment, codes in line_rules:
-            if codes == []:
+        for comment, named in line_rules:
+            if named == []:
                 kept.append(Finding(Diagnostic(
                     "S100", "this suppression names no code: write lcn: ignore[CODE] "
                     "(or lcn: ignore for every code)", comment.span, Severity.WARNING)))
-            for code in (codes if codes is not None else ["*"]):
+            for code in (named if named is not None else ["*"]):
                 if not used.get((id(comment), code)):
                     what = "anything" if code == "*" else code
                     kept.append(Finding(Diagnostic(

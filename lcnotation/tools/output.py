@@ -10,11 +10,12 @@ a.lcn:2:4: N103 bad rank
 
 from __future__ import annotations
 
+import difflib
 import json
 import os
 import re
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Dict, Iterator, List, Optional, Sequence
 from urllib.parse import quote
 
 from .codes import ALL_CODES
@@ -24,7 +25,7 @@ from .colour import Palette
 from .lint import FileReport
 from .style import Fix
 
-__all__ = ["printable", "text_line", "source_excerpt", "github_line", "diagnostic_json",
+__all__ = ["printable", "printable_diff", "text_line", "source_excerpt", "github_line", "diagnostic_json",
            "json_text", "to_json", "to_sarif", "summary", "Tally", "statistics",
            "documentation_url", "fix_record"]
 
@@ -49,6 +50,22 @@ def printable(text: str) -> str:
 
 _CONTROL = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f]")
 _ESCAPES = {"\n": "\\n", "\r": "\\r"}
+
+
+def printable_diff(old: str, new: str, path: str) -> Iterator[str]:
+    r"""The unified diff of two texts of the file ``path``, line by line,
+    each escaped as :func:`printable` does (the file name and the record's
+    text are shown, never obeyed).
+
+    >>> print("".join(printable_diff("R3-D\n", "R4-D\n", "a\x1b.lcn")), end="")
+    --- a\x1b.lcn
+    +++ a\x1b.lcn
+    @@ -1 +1 @@
+    -R3-D
+    +R4-D
+    """
+    for line in difflib.unified_diff(old.splitlines(True), new.splitlines(True), path, path):
+        yield printable(line[:-1] if line.endswith("\n") else line) + "\n"
 
 
 def text_line(d: Diagnostic, fixable: bool = False, palette: Optional[Palette] = None) -> str:
@@ -148,20 +165,22 @@ def diagnostic_json(d: Diagnostic, fixable: bool = False,
 
 def json_text(value: Any) -> str:
     r"""``value`` as indented JSON, characters as they are, except the lone
-    surrogates of a file name that is not UTF-8: those are escaped, so that
-    the text can always be written as UTF-8.
+    surrogates of a file name that is not UTF-8 (so that the text can always
+    be written as UTF-8) and the controls JSON leaves alone, DEL and the C1
+    controls U+0080 to U+009F (so that the text cannot drive a terminal):
+    those are escaped.
 
-    >>> json_text({"path": "caf\udce9.lcn"})
-    '{\n  "path": "caf\\udce9.lcn"\n}'
+    >>> json_text({"path": "caf\udce9\x9b.lcn"})
+    '{\n  "path": "caf\\udce9\\u009b.lcn"\n}'
     """
     text = json.dumps(value, indent=2, ensure_ascii=False)
-    if _SURROGATE.search(text) is None:
+    if _UNSAFE.search(text) is None:
         return text
-    # A surrogate can only stand inside a JSON string, where its escape means the same.
-    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    # These can only stand inside a JSON string, where their escape means the same.
+    return _UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
+_UNSAFE = re.compile("[\x7f-\x9f\ud800-\udfff]")
 
 
 def to_json(reports: Sequence[FileReport]) -> str:
@@ -260,8 +279,9 @@ class Tally:
             self.fixable += f.fix is not None
 
 
-def summary(reports: "Sequence[FileReport] | Tally") -> str:
-    """One line: what was found, in how many files, games and moves."""
+def summary(reports: "Sequence[FileReport] | Tally", unreadable: int = 0) -> str:
+    """One line: what was found, in how many files, games and moves, and how
+    many files could not be read (then nothing is "all clear")."""
     if isinstance(reports, Tally):
         tally = reports
     else:
@@ -272,13 +292,14 @@ def summary(reports: "Sequence[FileReport] | Tally") -> str:
     errors, warnings, infos = (tally.severities[s] for s in
                                (Severity.ERROR, Severity.WARNING, Severity.INFO))
     scope = f"{_plural(files, 'file')}, {_plural(games, 'game')}, {_plural(moves, 'move')}"
+    unread = f"{_plural(unreadable, 'file')} could not be read." if unreadable else ""
     if not (errors or warnings or infos):
-        return f"All clear: {scope}."
+        return f"No findings in {scope}; {unread}" if unread else f"All clear: {scope}."
     parts = [_plural(errors, "error"), _plural(warnings, "warning"), f"{infos} info"]
     line = f"Found {', '.join(parts)} in {scope}."
     if fixable:
         line += f" {fixable} fixable with --fix."
-    return line
+    return f"{line} {unread}" if unread else line
 
 
 def statistics(counts: Dict[str, List[int]]) -> str:

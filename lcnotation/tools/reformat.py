@@ -94,7 +94,7 @@ def format_parts(parts: Iterable[GameText], path: str, dialect: Optional[str], f
         try:
             yield format_game(game, resolve_dialect(dialect, marker))
         except ValueError as exc:
-            line = game.span.line if game.span is not None else part.line
+            line = game.span.line if game.span.known else part.line
             raise FormatRefused(f"{line}:1: not formatted: game {index} cannot be written: "
                                 f"{exc}") from None
 

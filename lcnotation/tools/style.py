@@ -116,7 +116,7 @@ def discard_marker(move: Move, text: str, offset: int = 0) -> Optional[str]:
     """The discard marker of ``move`` as written (``D``, ``d``, ``X`` or ``x``), or
     None when the move is not a discard; ``text`` is the source from file offset ``offset``."""
     span = move.span
-    if not move.placement.discard or span is None:
+    if not move.placement.discard or not span.known:
         return None
     written = text[span.start - offset:span.end - offset]
     return written[written.index("-") - 1]  # the marker stands right before the hyphen
@@ -287,7 +287,7 @@ def _check_numbers(game: Game, text: str, offset: int, findings: List[Finding]) 
     shift = 0    # turns to add to a move's turn after the last error
     for m in numbered:
         number, turn = m.number or 0, (m.turn or 0)
-        before = bisect_right(errors, m.span.start) if errors and m.span is not None else 0
+        before = bisect_right(errors, m.span.start) if errors and m.span.known else 0
         if before > passed:
             passed = before
             # The first number after an error: taken as written.

@@ -11,7 +11,10 @@ rules of git (read by :mod:`pathspec`, which black uses too).
 from __future__ import annotations
 
 import os
+import stat
 from typing import Callable, Dict, Iterator, List, Optional, Sequence, Tuple
+
+from .files import NotRegularFile
 
 __all__ = ["GitIgnored", "iter_lcn_files"]
 
@@ -40,9 +43,21 @@ def iter_lcn_files(paths: Sequence[str], skip: Optional[Callable[[str], bool]] =
                 err.filename if err.filename is not None else path)):
             dirs[:] = sorted(d for d in dirs if not d.startswith(".")
                              and not left_out(os.path.join(root, d), True))
-            found.extend(p for p in (os.path.join(root, f) for f in files if f.endswith(".lcn"))
+            found.extend(_regular(p) for p in (os.path.join(root, f) for f in files
+                                                if f.endswith(".lcn"))
                          if not left_out(p, False))
         yield from sorted(found)
+
+
+def _regular(path: str) -> str:
+    """``path``, marked when it is not a regular file (a FIFO, a device): a walk
+    takes regular files only, and reading one could wait forever.  One that
+    cannot be looked at is left to the reading, which reports why."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return path
+    return path if stat.S_ISREG(mode) else NotRegularFile.of(path, mode)
 
 
 class GitIgnored:

@@ -26,7 +26,8 @@ from importlib import resources
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from ..game.checker import check
-from ..game.state import GameState, read_setup
+from ..game.setup import read_setup
+from ..game.state import GameState
 from ..svg import Layout, Picture, layout, markup_text, move_words, picture
 from ..text.ast import Game
 from ..text.formatter import format_move
