@@ -337,3 +337,86 @@ def test_an_output_over_the_input_is_refused(argv: "list[str]", lcn: Callable[..
         assert ran.status == 2 and ran.out == "", output
         assert ran.err.count("\n") == 1 and "input" in ran.err
         assert record.read_bytes() == source.read_bytes()
+
+
+# ---------------------------------------------------------------- any text
+
+
+def _seeds() -> "list[str]":
+    data = ROOT / "tests" / "data"
+    return [p.read_text(encoding="utf-8") for p in sorted(
+        [*(data / "formats" / "chikinn").glob("*.txt")][:1]
+        + [data / "formats" / "metapyziks" / "replay-v3.txt"]
+        + sorted((data / "freecell").glob("*.txt")))] + [
+        # fc-solve -m without -sn: its moves in words
+        "Move a card from stack 3 to freecell 0\nMove 3 cards from stack 1 to stack 7\n"
+        "Move a card from freecell 0 to the foundations\n"]
+
+
+_PIECES = ["9" * 5000, "99", "8", "0", "\x00", "\x1b[2J", "\u0661", "\r", "\n", " ", "-", ":", "#", "v",
+           "Move ", " cards from stack ", " to freecell ", "ROUND ", "Player 0 scores ",
+           "Foundations: H-", "Freecells:", '"Replay": "', "\\u002B", "=", "Game #"]
+
+
+def test_the_feature_readers_raise_only_notation_errors_on_any_text() -> None:
+    """Damaged inputs of every feature reader (other programs' records, fc-solve's
+    output, FreeCell records): a NotationError or a result, nothing else."""
+    from hypothesis import given, settings, strategies as st
+
+    from lcnotation import freecell
+    from lcnotation.formats import FORMATS, import_games
+    from lcnotation.text.errors import NotationError
+
+    seeds = _seeds()
+
+    @settings(max_examples=60, deadline=None)
+    @given(st.sampled_from(seeds), st.lists(st.tuples(
+        st.integers(0, 10 ** 6), st.integers(0, 40),
+        st.one_of(st.sampled_from(_PIECES), st.text(max_size=8))), max_size=4))
+    def damaged(seed: str, edits: "list[tuple[int, int, str]]") -> None:
+        text = seed
+        for at, cut, piece in edits:
+            at %= len(text) + 1
+            text = text[:at] + piece + text[at + cut:]
+        for fmt in [None, *sorted(FORMATS)]:
+            try:
+                import_games(text, fmt)
+            except NotationError:
+                pass
+        for number in (None, 1):
+            try:
+                freecell.import_fc_solve(text, number)
+            except NotationError:
+                pass
+        record = freecell.parse(text)
+        freecell.check(record)
+        if not record.errors:
+            freecell.format(record)
+
+    damaged()
+
+
+def test_fc_solve_moves_in_words_with_any_numbers() -> None:
+    """fc-solve's sentences with any stack, freecell and card counts: a
+    solution imported or a NotationError, nothing else."""
+    from hypothesis import given, settings, strategies as st
+
+    from lcnotation.freecell import import_fc_solve
+    from lcnotation.text.errors import NotationError
+
+    number = st.one_of(st.integers(0, 15).map(str), st.just("9" * 5000), st.just("007"))
+    sentence = st.one_of(
+        st.builds("Move a card from stack {} to freecell {}".format, number, number),
+        st.builds("Move a card from freecell {} to stack {}".format, number, number),
+        st.builds("Move a card from stack {} to the foundations".format, number),
+        st.builds("Move {} cards from stack {} to stack {}".format, number, number, number))
+
+    @settings(max_examples=80, deadline=None)
+    @given(st.lists(sentence, min_size=1, max_size=6))
+    def imported(lines: "list[str]") -> None:
+        try:
+            import_fc_solve("\n".join(lines) + "\n", 1)
+        except NotationError:
+            pass
+
+    imported()
