@@ -71,7 +71,8 @@ def main() -> None:
     options.add_argument("--mb", type=float, default=200, help="size of the file (MB)")
     options.add_argument("--cache", default=os.path.join(tempfile.gettempdir(), "lcn-bench"))
     options.add_argument("--only", help="run only the commands whose name contains this")
-    options.add_argument("--skip", help="skip the commands whose name contains this")
+    options.add_argument("--skip", action="append", default=[],
+                         help="skip the command of this name (repeatable)")
     args = options.parse_args()
     cache = Path(args.cache)
     cache.mkdir(parents=True, exist_ok=True)
@@ -85,7 +86,7 @@ def main() -> None:
     print(f"{'command':<24} {'peak MB':>8} {'seconds':>8} {'MB/s':>6} {'status':>6}")
     copy = cache / "memory-copy.lcn"
     for name, argv in COMMANDS:
-        if (args.only and args.only not in name) or (args.skip and args.skip in name):
+        if (args.only and args.only not in name) or name in args.skip:
             continue
         shutil.copyfile(source, copy)
         peak, elapsed, status = run([a.format(file=source, copy=copy) for a in argv],
