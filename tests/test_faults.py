@@ -439,10 +439,10 @@ def test_lcn_lint_of_dev_zero_under_a_memory_limit(tmp_path):
                                  "longer than 16,777,216 bytes"), ran.stderr
 
 
-@pytest.mark.parametrize("argv", [["lint", "."], ["lint", "--fix", "."]], ids=" ".join)
-def test_running_out_of_memory_names_the_file_and_goes_on(run, tmp_path, monkeypatch, argv):
+@pytest.fixture
+def big_game(tmp_path, monkeypatch):
+    """a.lcn, whose second game (the one with B4-D) is too large for memory."""
     (tmp_path / "a.lcn").write_text("1. R3-D\n[Event \"big\"]\n1. B4-D\n")
-    (tmp_path / "b.lcn").write_text("1. r3-d\n")
     real = parser_module.GameParser.run
 
     def run_or_fail(self, start, text, *args, **kwargs):
@@ -451,6 +451,11 @@ def test_running_out_of_memory_names_the_file_and_goes_on(run, tmp_path, monkeyp
         return real(self, start, text, *args, **kwargs)
 
     monkeypatch.setattr(parser_module.GameParser, "run", run_or_fail)
+
+
+@pytest.mark.parametrize("argv", [["lint", "."], ["lint", "--fix", "."]], ids=" ".join)
+def test_running_out_of_memory_names_the_file_and_goes_on(run, tmp_path, big_game, argv):
+    (tmp_path / "b.lcn").write_text("1. r3-d\n")
     ran = run(*argv)
     assert ran.status == 2
     assert "a.lcn: cannot read: out of memory" in ran.err
@@ -458,17 +463,7 @@ def test_running_out_of_memory_names_the_file_and_goes_on(run, tmp_path, monkeyp
 
 
 @pytest.mark.parametrize("argv", [["fmt", "--check", "."], ["score", "."]], ids=" ".join)
-def test_running_out_of_memory_in_a_command_that_reads_whole_files(run, tmp_path, monkeypatch,
-                                                                    argv):
-    (tmp_path / "a.lcn").write_text("1. R3-D\n[Event \"big\"]\n1. B4-D\n")
-    real = parser_module.GameParser.run
-
-    def run_or_fail(self, start, text, *args, **kwargs):
-        if "B4-D" in text:
-            raise MemoryError
-        return real(self, start, text, *args, **kwargs)
-
-    monkeypatch.setattr(parser_module.GameParser, "run", run_or_fail)
+def test_running_out_of_memory_in_a_command_that_reads_whole_files(run, big_game, argv):
     ran = run(*argv)
     assert (ran.status, ran.err) == (2, "lcn: out of memory\n")
 
