@@ -48,13 +48,15 @@ from html import escape
 from typing import (Dict, Iterable, List, Mapping, NamedTuple, Optional, Sequence, Tuple,
                     Union)
 
+from .game.setup import CARDS_PER_COLOR
 from .game.state import GameState
 from .game.violations import card_name, color_name
 from .text.ast import Card, Move
 from .text.lexical import RANK_TEXT
+from .tools.output import printable
 
 __all__ = ["board_svg", "board_html", "NOTEBOOK_SIZE", "layout", "picture", "fill", "Layout", "Picture", "PALETTE",
-           "card_code", "move_words"]
+           "card_code", "move_words", "markup_text"]
 
 #: Fill colours of the usual expedition colours, from the Okabe-Ito palette
 #: (told apart by most colour-blind viewers); every card also shows its letter.
@@ -76,7 +78,7 @@ _MARGIN = 12
 _STEP = 17            # how much of a card shows under the next in an expedition
 _HAND_STEP = 24       # the same in a hand
 _PILE_STEP = 3        # the same in a discard pile: its depth shows
-_MOST_CARDS = 12      # an expedition holds at most this many cards
+_MOST_CARDS = CARDS_PER_COLOR  # an expedition holds at most this many cards
 _PANEL = 104          # width of the right-hand panel (draw pile, totals)
 
 #: A placeholder in a template that :func:`fill` replaces by ``x,y``.
@@ -153,6 +155,22 @@ def board_svg(state: GameState, *, perspective: int = 0, last_move: Optional[Mov
                 picture(state, last_move=last_move, highlight=highlight))
 
 
+def markup_text(text: str) -> str:
+    r"""``text`` as the text of an SVG or HTML element: ``& < >`` escaped, and
+    what no XML document may hold or what drives a terminal (control
+    characters, U+FFFE and U+FFFF) shown as escapes, as the command's
+    messages show them.
+
+    >>> markup_text("Ann & <Bob>\x1b[2J\uffff")
+    'Ann &amp; &lt;Bob&gt;\\x1b[2J\\uffff'
+    """
+    return escape(_NONCHARACTER.sub(lambda m: f"\\u{ord(m.group()):04x}", printable(text)),
+                  quote=False)
+
+
+_NONCHARACTER = re.compile("[\ufffe\uffff]")
+
+
 #: The width in pixels of the pictures a notebook shows.
 NOTEBOOK_SIZE = 400
 
@@ -165,7 +183,7 @@ def board_html(state: GameState, *, perspective: int = 0,
     a, b = state.players
     first, second = state.scores().totals
     return (f'<figure style="max-width:{NOTEBOOK_SIZE}px;margin:0">{svg}<figcaption>'
-            f'{escape(a)} {first}, {escape(b)} {second}</figcaption></figure>')
+            f'{markup_text(a)} {first}, {markup_text(b)} {second}</figcaption></figure>')
 
 
 # ------------------------------------------------------------------ layout
@@ -365,7 +383,7 @@ def picture(state: GameState, *, last_move: Optional[Move] = None,
     texts: Dict[str, str] = {}
     score = state.scores()
     for p in (0, 1):
-        texts[f"n{p}"] = escape(state.players[p], quote=False)
+        texts[f"n{p}"] = markup_text(state.players[p])
         slots[f"h{p}"] = (tuple(map(card_code, state.known_cards(p)))
                           + (BACK,) * state.unknown_count(p))
         for k, c in enumerate(colors):
@@ -379,7 +397,7 @@ def picture(state: GameState, *, last_move: Optional[Move] = None,
     slots["draw"] = (BACK,) if high else ()
     texts["draw"] = str(high) if low == high else f"{low}-{high}"
     texts["turn"] = ("round over" if state.is_over
-                     else escape(f"{state.players[state.to_move]} to move", quote=False))
+                     else markup_text(f"{state.players[state.to_move]} to move"))
     marks: List[Tuple[str, str, int]] = []
     if last_move is not None:
         mover = 1 - state.to_move

@@ -299,6 +299,23 @@ def test_the_manifest_contributes_the_language_the_grammar_and_the_settings() ->
             assert set(fallback) <= scopes
 
 
+def test_each_named_colour_has_one_colour_with_and_without_the_server() -> None:
+    """Colour letters are coloured by their colour: by the semantic tokens
+    when the server runs, by the TextMate scopes before (or without) it, the
+    same colour for both."""
+    contributes = json.loads((EXT / "package.json").read_text("utf-8"))["contributes"]
+    defaults = contributes["configurationDefaults"]
+    semantic = {rule.split(":")[0].split(".")[1]: colour for rule, colour in
+                defaults["editor.semanticTokenColorCustomizations"]["rules"].items()}
+    textmate = {rule["scope"].split(".")[3]: rule["settings"]["foreground"]
+                for rule in defaults["editor.tokenColorCustomizations"]["textMateRules"]}
+    grammar = json.loads(GRAMMAR.read_text("utf-8"))
+    named = {r["name"].split(".")[3] for r in grammar["repository"]["color"]["patterns"]} - {"custom"}
+    assert semantic == textmate and set(semantic) == named
+    modifiers = {m["id"] for m in contributes["semanticTokenModifiers"]}
+    assert named <= modifiers
+
+
 def test_the_manifest_declares_the_servers_semantic_token_types() -> None:
     """The token types and modifiers of lcnotation.lsp's legend that LSP does
     not define are declared, so that themes (and the TextMate fallbacks)

@@ -3,7 +3,7 @@
 The grammar is derived, not written by hand: every lexical rule comes from
 ``grammar/lcnotation.lark`` through ``lcnotation.text.lexical.LEXICON`` (the
 colour letters, ranks, discard markers, draw sources, move numbers, headers
-and comments), the colour names from ``lcnotation.game.state.color_name``, the
+and comments), the colour names from ``lcnotation.game.violations.color_name``, the
 tags with a structured value from ``lcnotation.text.headers.KNOWN_TAGS`` and
 the suppression comment from the linter.  A change there is a rerun here:
 
@@ -23,7 +23,7 @@ import sys
 from pathlib import Path
 from typing import Dict, List, Union
 
-from lcnotation.game.state import color_name
+from lcnotation.game.violations import color_name
 from lcnotation.text.ast import HANDSHAKE
 from lcnotation.text.headers import KNOWN_TAGS
 from lcnotation.text.lexical import LEXICON, Lexicon, without_lookbehind

@@ -5,8 +5,9 @@ from __future__ import annotations
 import argparse
 
 from ..text.errors import NotationError
-from .common import EXIT_FINDINGS, EXIT_USAGE, Parser, add_command, err, read_input
-from .importcmd import say_error, write_output
+from .common import (EXIT_FINDINGS, EXIT_USAGE, Parser, add_command, err, read_records,
+                     write_output)
+from .importcmd import overwrites_input, say_error
 
 _EXPORT_EXAMPLES = """\
 examples:
@@ -31,7 +32,6 @@ def register(sub: "argparse._SubParsersAction[Parser]") -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..formats import get_format
-    from ..text.reader import parse_games
 
     try:
         fmt = get_format(args.to)
@@ -41,12 +41,14 @@ def run(args: argparse.Namespace) -> int:
     if fmt.write is None:
         err(f"the format {fmt.name!r} can be read but not written")
         return EXIT_USAGE
-    source = read_input(args.path)
-    if source is None:
+    if overwrites_input(args.output, [args.path]):
+        return EXIT_USAGE
+    games = read_records(args.path)
+    if games is None:
         return EXIT_USAGE
     written = []
     problems = 0
-    for game in parse_games(source.text, path=args.path):
+    for game in games:
         try:
             written.append(fmt.write(game))
         except NotationError as exc:

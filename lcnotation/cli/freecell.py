@@ -17,6 +17,7 @@ from ..tools.output import (diagnostic_json, github_line, json_text, printable, 
 from ..tools.style import Finding
 from .common import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Parser, add_command,
                      deliver_formatted, err, read_input)
+from .importcmd import say_error
 
 _EXAMPLES = """\
 examples:
@@ -31,13 +32,14 @@ spec/freecell.md describes the notation and every F code.
 
 
 def _deal_number(value: str) -> int:
-    try:
-        number = int(value)
-    except ValueError:
-        number = -1
+    """An argparse type: a deal number as the notation writes it (ASCII digits,
+    0 to 2**33 - 1)."""
+    number = (int(value) if value.isascii() and value.isdigit()
+              and len(value.lstrip("0")) <= 12 else -1)
     if not 0 <= number < DEAL_LIMIT:
+        shown = repr(value) if len(value) <= 20 else f"a text of {len(value):,} characters"
         raise argparse.ArgumentTypeError(f"a deal number is 0 to {DEAL_LIMIT - 1}, "
-                                         f"not {value!r}")
+                                         f"not {shown}")
     return number
 
 
@@ -133,7 +135,8 @@ def _import(args: argparse.Namespace) -> int:
     try:
         text = import_fc_solve(source.text, args.deal)
     except NotationError as exc:
-        err(f"{args.path}:{exc.line}: {exc.code} {exc.message}")
+        exc.path = args.path
+        say_error(exc)
         return EXIT_FINDINGS
     except ValueError as exc:
         err(f"{args.path}: {exc}")

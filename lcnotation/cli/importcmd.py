@@ -4,12 +4,13 @@ of ``lcn lint`` and ``lcn score``."""
 from __future__ import annotations
 
 import argparse
+import os
 from typing import TYPE_CHECKING, Iterator, List, Optional, Sequence
 
 from ..text.ast import Game
 from ..text.errors import NotationError
 from .common import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Parser, add_command, err,
-                     read_input, write_file, write_stdout)
+                     read_input, write_output)
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..formats import Format
@@ -95,6 +96,23 @@ def imported_or_none(path: str, name: str) -> Optional[Iterator[Game]]:
     return None
 
 
+def overwrites_input(output: Optional[str], inputs: Sequence[str]) -> bool:
+    """Whether ``-o output`` names one of the files read (said on stderr): the
+    commands that write another kind of file (import, export, render, view)
+    would replace the record with it."""
+    if output is None:
+        return False
+    for path in inputs:
+        try:
+            same = path != "-" and os.path.samefile(path, output)
+        except OSError:  # the output does not exist yet (or the input cannot be read)
+            same = False
+        if same:
+            err(f"{output}: not written: it is the input {path}; name another file")
+            return True
+    return False
+
+
 def say_error(exc: NotationError) -> None:
     """``path:line:column: CODE message`` on standard error."""
     err(f"{exc.path}:{exc.line}:{exc.column}: {exc.code} {exc.message}")
@@ -107,6 +125,8 @@ def run(args: argparse.Namespace) -> int:
         fmt = chosen_format(args.from_format)
     except ValueError as exc:
         err(str(exc))
+        return EXIT_USAGE
+    if overwrites_input(args.output, args.paths):
         return EXIT_USAGE
     games: List[Game] = []
     status = EXIT_OK
@@ -127,14 +147,6 @@ def run(args: argparse.Namespace) -> int:
         err(f"cannot write the games as one file: {exc}; nothing written")
         return EXIT_FINDINGS
     return write_output(args.output, text.encode("utf-8"))
-
-
-def write_output(path: Optional[str], data: bytes) -> int:
-    """Write ``data`` to the file ``path`` (standard output for None); the exit status."""
-    if path is None:
-        write_stdout(data)
-        return EXIT_OK
-    return EXIT_OK if write_file(path, data) else EXIT_USAGE
 
 
 def imported_reports(paths: Sequence[str], name: str,

@@ -41,7 +41,7 @@ _LETTER_OF = {colour: suit for suit, colour in SUITS.items()}
 _DIGIT_OF = {rank: digit for digit, rank in DIGITS.items()}
 _COLOR_RANK = {c: i for i, c in enumerate(COLORS)}
 
-_ROUND = re.compile(r"ROUND (\d+):\Z")
+_ROUND = re.compile(r"ROUND ([0-9]+):\Z")
 _HAND = re.compile(r"([^\s:][^:]*?) *: (.*)\Z")
 _ACTION = re.compile(r"( +)(Plays|Discards) (\S+)\Z")
 _DRAWS = re.compile(r"( +)Draws (\S+)\Z")
@@ -84,13 +84,6 @@ class _Reader:
 
     # -- helpers ------------------------------------------------------------
 
-    def number(self, digits: str, index: int) -> int:
-        """The number ``digits`` of line ``index``; refused when too long to read."""
-        value = read_decimal(digits)
-        if value is None:
-            raise self.fail(too_long(digits), "I101", index)
-        return value
-
     def fail(self, message: str, code: str, index: int, column: int = 1,
              length: Optional[int] = None) -> Exception:
         if length is None:
@@ -102,6 +95,16 @@ class _Reader:
             return "the end of the transcript"
         line = self.lines[index]
         return repr(line if len(line) <= 40 else line[:37] + "...") if line else "a blank line"
+
+    def number(self, match: "re.Match[str]", group: int, index: int) -> int:
+        """The number of ``match``'s ``group`` on line ``index``; I101, at its
+        column, when it is too long to read."""
+        digits = match.group(group)
+        value = read_decimal(digits)
+        if value is None:
+            raise self.fail(too_long(digits), "I101", index, match.start(group) + 1,
+                            len(digits))
+        return value
 
     def skip_blank(self) -> None:
         while self.i < len(self.lines) and not self.lines[self.i]:
@@ -124,7 +127,7 @@ class _Reader:
             if m is not None:
                 start = self.i
                 self.i += 1
-                games.append(self.round(self.number(m.group(1), self.i - 1), start))
+                games.append(self.round(self.number(m, 1, start), start))
             elif not games and _HAND.match(line) and not _WINNER.match(line):
                 games.append(self.round(None, self.i))
             elif games and _STATS.match(line):
@@ -239,7 +242,7 @@ class _Reader:
                 code = "I103" if self.i >= len(self.lines) else "I101"
                 raise self.fail(f"expected 'Player {player} scores N', found "
                                 f"{self.found(self.i)}", code, self.i)
-            found.append(self.number(m.group(2), self.i))
+            found.append(self.number(m, 2, self.i))
             self.i += 1
         return found[0], found[1]
 

@@ -30,7 +30,7 @@ from typing import List, Optional, Sequence, Tuple
 
 from ..text.errors import NotationError
 from .ast import Span
-from .cards import SUITS, Card, parse_card
+from .cards import RANKS, SUITS, Card, parse_card
 from .deals import COLUMNS, deal
 from .formatter import MOVES_PER_LINE, layout_text
 from .state import FREECELLS, IllegalMove, Position, fits_on
@@ -58,24 +58,57 @@ class FcSolveMove:
         return f"fc-solve's move {index + 1} ({self.text}, line {self.line})"
 
 
+_WORD = re.compile(r"\S+")
 _SHORT = re.compile(r"^([1-8a-d])([1-8a-dh])(?:v([0-9a-fA-F]+))?$")
 _VERBOSE = [
-    (re.compile(r"Move a card from stack (\d{1,9}) to freecell (\d{1,9})\b"), "s", "f"),
-    (re.compile(r"Move a card from stack (\d{1,9}) to the foundations"), "s", "h"),
-    (re.compile(r"Move a card from freecell (\d{1,9}) to stack (\d{1,9})\b"), "f", "s"),
-    (re.compile(r"Move a card from freecell (\d{1,9}) to the foundations"), "f", "h"),
-    (re.compile(r"Move a card from freecell (\d{1,9}) to freecell (\d{1,9})\b"), "f", "f"),
-    (re.compile(r"Move a card from stack (\d{1,9}) to stack (\d{1,9})\b"), "s", "s"),
+    (re.compile(r"Move a card from stack ([0-9]+) to freecell ([0-9]+)"), "s", "f"),
+    (re.compile(r"Move a card from stack ([0-9]+) to the foundations"), "s", "h"),
+    (re.compile(r"Move a card from freecell ([0-9]+) to stack ([0-9]+)"), "f", "s"),
+    (re.compile(r"Move a card from freecell ([0-9]+) to the foundations"), "f", "h"),
+    (re.compile(r"Move a card from freecell ([0-9]+) to freecell ([0-9]+)"), "f", "f"),
+    (re.compile(r"Move a card from stack ([0-9]+) to stack ([0-9]+)"), "s", "s"),
 ]
-# Numbers of at most nine digits: a longer one is no stack (and no int to read).
-_RUN = re.compile(r"Move (\d{1,9}) cards from stack (\d{1,9}) to stack (\d{1,9})\b")
+_RUN = re.compile(r"Move ([0-9]+) cards from stack ([0-9]+) to stack ([0-9]+)")
 _FOUNDATIONS = re.compile(r"^Foundations:((?:\s+[HCDS]-[0-9A-Z]+)+)\s*$")
 _FREECELLS = re.compile(r"^Freecells:(.*)$")
 _COLUMN = re.compile(r"^:((?: [2-9AJQKT][CDHS]| 10[CDHS])*)\s*$")
 
 
-def _error(message: str, line: int, code: str = "F401") -> NotationError:
-    return NotationError(message, Span(line, 1, line, 1, 0, 0), code=code)
+def _error(message: str, line: int, code: str = "F401", column: int = 1) -> NotationError:
+    return NotationError(message, Span(line, column, line, column, 0, 0), code=code)
+
+
+#: How many of each place fc-solve's moves name (stacks and freecells from 0).
+_PLACES = {"s": ("stack", COLUMNS), "f": ("freecell", FREECELLS)}
+
+
+_RUN_WORDS = "a run of {} cards: a run is 1 to {} cards"
+
+
+def _number(match: "re.Match[str]", group: int, most: int, what: str, line: int, *,
+            least: int = 0, base: int = 10, offset: int = 0) -> int:
+    """The number of ``match``'s ``group``, ``least`` to ``most``; raises F401
+    (at its column, ``offset`` being where the match's text starts in the
+    line) for any other.  ``what`` says what is wrong with it: ``{}`` stands
+    for the number, a second ``{}`` for ``most``."""
+    digits = match.group(group)
+    significant = digits.lstrip("0")
+    # Never converted when long: no place or run has more than a few digits.
+    value = int(significant, base) if 0 < len(significant) <= 4 else (0 if not significant
+                                                                      else most + 1)
+    if not least <= value <= most:
+        shown = digits if len(digits) <= 12 else f"({len(digits):,} digits)"
+        raise _error(what.format(shown, most), line, "F401",
+                     offset + match.start(group) + 1)
+    return value
+
+
+def _place(kind: str, match: "re.Match[str]", group: int, line: int) -> Place:
+    """A stack or freecell of a verbose move, checked to exist."""
+    name, count = _PLACES[kind]
+    return (kind, _number(match, group, count - 1,
+                          f"there is no {name} {{}} (fc-solve counts them from 0 to {{}})",
+                          line))
 
 
 def _short_place(char: str) -> Place:
@@ -106,8 +139,11 @@ def read_fc_solve(text: str) -> Tuple[Optional[Position], List[FcSolveMove]]:
             if found:
                 for item in found.group(1).split():
                     suit, rank = item.split("-")
-                    homes[suit] = 0 if rank == "0" else "A23456789TJQK".index(
-                        rank.replace("10", "T")) + 1
+                    home = parse_card(rank.replace("10", "T") + suit)
+                    if home is None and rank != "0":
+                        raise _error(f"the foundation {item!r} holds no card of its suit",
+                                     number, "F401", line.find(item) + 1)
+                    homes[suit] = 0 if home is None else home.rank
                 continue
             cells = _FREECELLS.match(line)
             if cells:
@@ -118,6 +154,8 @@ def read_fc_solve(text: str) -> Tuple[Optional[Position], List[FcSolveMove]]:
                 continue
             column = _COLUMN.match(stripped) if stripped.startswith(":") else None
             if column:
+                if len(columns) == COLUMNS:
+                    raise _error(f"the board has more than {COLUMNS} columns", number)
                 columns.append([c for c in (_card(t) for t in column.group(1).split()) if c])
                 continue
         if columns and not board_done:
@@ -126,25 +164,30 @@ def read_fc_solve(text: str) -> Tuple[Optional[Position], List[FcSolveMove]]:
                              columns + [[] for _ in range(COLUMNS - len(columns))])
         run = _RUN.search(line)
         if run:
-            moves.append(FcSolveMove(("s", int(run.group(2))), ("s", int(run.group(3))),
-                                     int(run.group(1)), number, run.group()))
+            moves.append(FcSolveMove(_place("s", run, 2, number), _place("s", run, 3, number),
+                                     _number(run, 1, len(RANKS), _RUN_WORDS, number, least=1),
+                                     number, run.group()))
             continue
         for pattern, source, target in _VERBOSE:
             found = pattern.search(line)
             if found:
-                groups = [int(g) for g in found.groups()] + [0]
-                moves.append(FcSolveMove((source, groups[0]), (target, groups[1]),
-                                         1, number, found.group()))
+                moves.append(FcSolveMove(
+                    _place(source, found, 1, number),
+                    _place(target, found, 2, number) if target != "h" else ("h", 0),
+                    1, number, found.group()))
                 break
         else:
-            words = stripped.removeprefix("Move:").split()
-            parsed = [_SHORT.match(w) for w in words]
+            words = list(_WORD.finditer(line.replace("Move:", "     ", 1)
+                                        if stripped.startswith("Move:") else line))
+            parsed = [_SHORT.match(w.group()) for w in words]
             if words and all(parsed):
-                for m in parsed:
+                for m, w in zip(parsed, words):
                     assert m is not None
+                    count = (_number(m, 3, len(RANKS), _RUN_WORDS, number, least=1, base=16,
+                                     offset=w.start())
+                             if m.group(3) else None)
                     moves.append(FcSolveMove(_short_place(m.group(1)), _short_place(
-                        m.group(2)), int(m.group(3), 16) if m.group(3) else None, number,
-                        m.group()))
+                        m.group(2)), count, number, m.group()))
     if columns and not board_done:
         board = Position(freecells, [False] * FREECELLS, homes,
                          columns + [[] for _ in range(COLUMNS - len(columns))])

@@ -121,8 +121,9 @@ class _Reader:
         # No deal has more digits than the limit; longer numbers are not even converted.
         number = int(number_token) if len(digits) <= len(str(DEAL_LIMIT)) else DEAL_LIMIT
         if number >= DEAL_LIMIT:
-            shown = str(number_token) if len(str(number_token)) <= 20 else "this number"
-            self.error("F103", f"deal {shown} does not exist: standard deals are numbered "
+            shown = (f"deal {number_token}" if len(str(number_token)) <= 20
+                     else f"a deal number of {len(digits):,} digits")
+            self.error("F103", f"{shown} does not exist: standard deals are numbered "
                        "below 2**33 (8589934592)", number_span)
         return GameLine(line.text, number, line.whole, number_span)
 

@@ -76,7 +76,7 @@ class Violation:
 
     __slots__ = ("span", "turn")
     code: ClassVar[str] = ""
-    span: Optional[Span]
+    span: Span
     turn: Optional[int]
 
     def _fill(self, span: Span, turn: Optional[int], **facts: object) -> None:

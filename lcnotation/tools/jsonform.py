@@ -97,7 +97,7 @@ class JSONFormError(NotationError):
         super().__init__(f"{json_path}: {message}", span, code=code, path=path)
         self.json_path = json_path
 
-    def __reduce__(self):
+    def __reduce__(self) -> Tuple[Any, ...]:
         return (_rebuild, (self.message, self.span, self.code, self.json_path, self.path))
 
 
@@ -237,19 +237,25 @@ def _kind(value: Any) -> str:
     return "an object"
 
 
-class _Pairs(dict):
+class _Pairs(Dict[str, Any]):
     """A decoded JSON object that remembers the keys it had more than once."""
 
     __slots__ = ("repeated",)
+    repeated: List[str]
 
 
-def _object(pairs: List[Tuple[str, Any]]) -> dict:
+def _object(pairs: List[Tuple[str, Any]]) -> Dict[str, Any]:
     d = dict(pairs)
     if len(d) != len(pairs):
         # A repeated key would silently lose a value: keep the evidence.
-        d = _Pairs(pairs)
+        repeated = _Pairs(pairs)
         seen: Set[str] = set()
-        d.repeated = [k for k, _ in pairs if k in seen or seen.add(k)]
+        repeated.repeated = []
+        for k, _ in pairs:
+            if k in seen:
+                repeated.repeated.append(k)
+            seen.add(k)
+        return repeated
     return d
 
 
@@ -297,7 +303,7 @@ class _Reader:
         self.problems.append((where, code, message))
 
     def fields(self, value: Any, where: JSONPath, what: str, required: Sequence[str],
-               optional: Sequence[str] = ()) -> Optional[dict]:
+               optional: Sequence[str] = ()) -> Optional[Dict[str, Any]]:
         """``value`` if it is an object with the required keys and no unknown ones."""
         if not isinstance(value, dict):
             self.fail(where, "J102", f"expected {what}, found {_kind(value)}")
@@ -336,7 +342,7 @@ class _Reader:
             return None
         return value
 
-    def comments(self, obj: dict, where: JSONPath) -> Tuple[Comment, ...]:
+    def comments(self, obj: Dict[str, Any], where: JSONPath) -> Tuple[Comment, ...]:
         result: List[Comment] = []
         items = self.array(obj.get("comments", []), where + ("comments",), "comments")
         for i, item in enumerate(items):
@@ -423,9 +429,11 @@ class _Reader:
                    for k, h in enumerate(self.array(g["headers"], at + ("headers",), "headers"))]
         moves = [self.move(m, at + ("moves", j), j)
                  for j, m in enumerate(self.array(g["moves"], at + ("moves",), "moves"))]
-        if any(h is None for h in headers) or any(m is None for m in moves):
+        read_headers = tuple(h for h in headers if h is not None)
+        read_moves = tuple(m for m in moves if m is not None)
+        if len(read_headers) != len(headers) or len(read_moves) != len(moves):
             return None
-        return Game(tuple(headers), tuple(moves), comments)
+        return Game(read_headers, read_moves, comments)
 
     def document(self, data: Any) -> List[Game]:
         top = self.fields(data, (), "a JSON form document (an object)",
@@ -485,7 +493,7 @@ def errors_at(text: str, problems: Sequence[Tuple[JSONPath, str, str]], *,
     """Errors for ``(json path, code, message)`` problems, located in ``text``
     and sorted by position."""
     places = locate(text, {p for p, _, _ in problems})
-    errors = [JSONFormError(message, places.get(where) or _span_at(text, 0, 0), code=code,
+    errors: List[NotationError] = [JSONFormError(message, places.get(where) or _span_at(text, 0, 0), code=code,
                             json_path=_path_text(where), path=path)
               for where, code, message in problems]
     errors.sort(key=lambda e: e.span.start)
@@ -502,6 +510,14 @@ _SCALAR = re.compile(r"[^,\]}\s]+")
 _SKIP = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]', re.S)
 
 
+def _end(pattern: "re.Pattern[str]", text: str, i: int) -> int:
+    """Where ``pattern``'s match at ``i`` ends; the text is JSON that
+    :func:`json.loads` has read, so the token is there."""
+    m = pattern.match(text, i)
+    assert m is not None, (pattern.pattern, i)
+    return m.end()
+
+
 def _span_at(text: str, start: int, end: int) -> Span:
     line = text.count("\n", 0, start) + 1
     column = start - text.rfind("\n", 0, start)
@@ -514,9 +530,9 @@ def _skip_value(text: str, i: int) -> int:
     """The end of the JSON value that starts at ``i`` (no recursion)."""
     c = text[i]
     if c == '"':
-        return _STRING.match(text, i).end()
+        return _end(_STRING, text, i)
     if c not in "[{":
-        return _SCALAR.match(text, i).end()
+        return _end(_SCALAR, text, i)
     depth = 0
     for m in _SKIP.finditer(text, i):
         token = m.group()
@@ -542,25 +558,25 @@ def locate(text: str, paths: Iterable[JSONPath]) -> Dict[JSONPath, Span]:
     found: Dict[JSONPath, Tuple[int, int]] = {}
 
     def walk(i: int, at: JSONPath) -> int:
-        i = _WS.match(text, i).end()
+        i = _end(_WS, text, i)
         start = i
         if at not in prefixes:
             return _skip_value(text, i)
         c = text[i]
         if c in "[{":
-            i = _WS.match(text, i + 1).end()
+            i = _end(_WS, text, i + 1)
             index = 0
             while text[i] not in "]}":
                 if c == "{":
-                    m = _STRING.match(text, i)
-                    key: Union[str, int] = json.loads(m.group())
-                    i = _WS.match(text, m.end()).end() + 1  # past the ':'
+                    end = _end(_STRING, text, i)
+                    key: Union[str, int] = json.loads(text[i:end])
+                    i = _end(_WS, text, end) + 1  # past the ':'
                 else:
                     key = index
                     index += 1
-                i = _WS.match(text, walk(i, at + (key,))).end()
+                i = _end(_WS, text, walk(i, at + (key,)))
                 if text[i] == ",":
-                    i = _WS.match(text, i + 1).end()
+                    i = _end(_WS, text, i + 1)
             end = i + 1
         else:
             end = _skip_value(text, i)

@@ -22,14 +22,13 @@ from __future__ import annotations
 import bisect
 import json
 import re
-from html import escape
 from importlib import resources
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from ..game.checker import check
 from ..game.setup import read_setup
 from ..game.state import GameState
-from ..svg import Layout, Picture, layout, move_words, picture
+from ..svg import Layout, Picture, layout, markup_text, move_words, picture
 from ..text.ast import Game
 from ..text.formatter import format_move
 from ..text.headers import DEFAULT_COLORS
@@ -58,7 +57,7 @@ def game_data(game: Game, layout_index: int, *, path: Optional[str] = None,
         after = picture(state, last_move=move)
         # Numbered as the record counts turns (unreadable moves too).
         number = k if move.turn is None else move.turn + 1
-        moves.append([f"{number}. {format_move(move)}", escape(words, quote=False),
+        moves.append([f"{number}. {format_move(move)}", markup_text(words),
                       _changed_slots(before, after), _changed_texts(before, after),
                       [list(m) for m in after.marks]])
         before = after
@@ -67,8 +66,8 @@ def game_data(game: Game, layout_index: int, *, path: Optional[str] = None,
     for d in report.diagnostics:
         # A diagnostic without a position (line 0) belongs to the start.
         at = bisect.bisect_right(starts, d.span.start) if d.span.line else 0
-        diagnostics.append([at, d.severity.name.lower(), escape(str(d), quote=False)])
-    return {"title": escape(_title(game), quote=False), "layout": layout_index,
+        diagnostics.append([at, d.severity.name.lower(), markup_text(str(d))])
+    return {"title": markup_text(_title(game)), "layout": layout_index,
             "start": {"slots": {k: " ".join(v) for k, v in first.slots.items()},
                       "texts": first.texts, "marks": []},
             "moves": moves, "diagnostics": diagnostics}
@@ -111,7 +110,7 @@ def view_html(games: Sequence[Game], *, title: str, path: Optional[str] = None,
                          ensure_ascii=False, separators=(",", ":"))
     # Nothing in the data may close the script element or open a comment.
     payload = payload.replace("<", "\\u003c")
-    parts = {"title": escape(title), "style": _asset("page.css"), "data": payload,
+    parts = {"title": markup_text(title), "style": _asset("page.css"), "data": payload,
              "script": _asset("page.js")}
     # One pass, so that nothing put in is read again as a placeholder.
     return re.sub(r"\{\{(\w+)\}\}", lambda m: parts[m.group(1)], _asset("page.html"))
