@@ -15,15 +15,16 @@ import re
 from dataclasses import dataclass, field
 from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
-from ..text.ast import Comment, Game
+from ..text.ast import Comment, Game, Span
 from ..game.checker import check
 from ..text.dialects import get_dialect
 from ..text.errors import Diagnostic, Severity
 from ..text.headers import DEFAULT_COLORS
-from ..text.reader import _decoded_lines, _lone_cr_as_lf, _parse, split_games
+from ..text.reader import GameText, _decoded_lines, _lone_cr_as_lf, _parse, split_games
 from .style import Finding, Fix, StyleState, apply_fixes, check_style
 
-__all__ = ["LintConfig", "FileReport", "lint_text", "lint_file", "lint_lines", "fix_text",
+__all__ = ["LintConfig", "FileReport", "lint_text", "lint_file", "lint_lines", "lint_game",
+           "style_state", "fix_text",
            "iter_lcn_files"]
 
 # "lcn: ignore" alone silences every finding of its line; "lcn: ignore[R101, S1]" those
@@ -99,21 +100,36 @@ def lint_lines(lines: Iterable[object], path: str,
     """Lint a stream of lines (as read by the reader) of the file ``path``."""
     config = config or LintConfig()
     report = FileReport(path)
-    style = StyleState(dialect=None if config.dialect is None else get_dialect(config.dialect),
-                       default_colors=config.colors)
+    style = style_state(config)
     for part in split_games(lines):
-        game = _parse(part, False, path)
+        game, findings = lint_game(part, style, config, path)
         report.games += 1
         report.moves += len(game.moves)
-        findings = [Finding(d) for d in check(game, default_colors=config.colors).diagnostics]
-        findings.extend(check_style(game, part.text, part.offset, style))
-        if len(findings) > 1:
-            findings.sort(key=lambda f: (f.diagnostic.span.start, f.diagnostic.code))
-        if "lcn:" in part.text:  # only then can a comment suppress anything
-            findings = _suppressed(findings, game, config)
-        if findings:
-            report.findings.extend(_filtered(findings, config, path))
+        report.findings.extend(findings)
     return report
+
+
+def style_state(config: LintConfig) -> StyleState:
+    """What the style checks of a file start from, under ``config``."""
+    return StyleState(dialect=None if config.dialect is None else get_dialect(config.dialect),
+                      default_colors=config.colors)
+
+
+def lint_game(part: GameText, style: StyleState, config: LintConfig,
+              path: Optional[str]) -> Tuple[Game, List[Finding]]:
+    """One game of a file (a piece from ``split_games``): its tree and findings.
+
+    ``style`` is the file's :func:`style_state`, passed to every game in turn
+    (it remembers the file's first discard marker).
+    """
+    game = _parse(part, False, path)
+    findings = [Finding(d) for d in check(game, default_colors=config.colors).diagnostics]
+    findings.extend(check_style(game, part.text, part.offset, style))
+    if len(findings) > 1:
+        findings.sort(key=lambda f: (f.diagnostic.span.start, f.diagnostic.code))
+    if "lcn:" in part.text:  # only then can a comment suppress anything
+        findings = _suppressed(findings, game, config)
+    return game, list(_filtered(findings, config, path)) if findings else findings
 
 
 #: How many times :func:`fix_text` lints and fixes again: the fixes of one
@@ -146,7 +162,8 @@ def fix_text(text: str, path: str = "<string>", config: Optional[LintConfig] = N
     return text, applied, report
 
 
-def _filtered(findings: Iterable[Finding], config: LintConfig, path: str) -> Iterator[Finding]:
+def _filtered(findings: Iterable[Finding], config: LintConfig,
+              path: Optional[str]) -> Iterator[Finding]:
     for f in findings:
         if config.wants(f.diagnostic.code):
             yield Finding(f.diagnostic.with_path(path), f.fix)
@@ -163,20 +180,20 @@ def _all_comments(game: Game) -> Iterator[Comment]:
 def _suppressed(findings: List[Finding], game: Game, config: LintConfig) -> List[Finding]:
     """Drop findings silenced by ``lcn: ignore[CODES]`` comments on their line, and
     report (S100) suppressions that silence nothing."""
-    rules: Dict[int, List[Tuple[Comment, Optional[Sequence[str]]]]] = {}
+    rules: Dict[int, List[Tuple[Comment, Span, Optional[Sequence[str]]]]] = {}
     for c in _all_comments(game):
         m = _SUPPRESSION.search(c.text)
         if m is not None and c.span is not None:
-            codes = None if m.group(1) is None else [
+            codes: Optional[Sequence[str]] = None if m.group(1) is None else [
                 code.strip().upper() for code in m.group(1).split(",") if code.strip()]
-            rules.setdefault(c.span.line, []).append((c, codes))
+            rules.setdefault(c.span.line, []).append((c, c.span, codes))
     if not rules:
         return findings
     used: Dict[Tuple[int, str], bool] = {}
     kept: List[Finding] = []
     for f in findings:
         silenced = False
-        for comment, codes in rules.get(f.diagnostic.line, ()):
+        for comment, _, codes in rules.get(f.diagnostic.line, ()):
             for code in (codes if codes is not None else ["*"]):
                 if code == "*" or f.diagnostic.code.startswith(code):
                     used[(id(comment), code)] = True
@@ -184,17 +201,17 @@ def _suppressed(findings: List[Finding], game: Game, config: LintConfig) -> List
         if not silenced:
             kept.append(f)
     for line_rules in rules.values():
-        for comment, codes in line_rules:
+        for comment, span, codes in line_rules:
             if codes == []:
                 kept.append(Finding(Diagnostic(
                     "S100", "this suppression names no code: write lcn: ignore[CODE] "
-                    "(or lcn: ignore for every code)", comment.span, Severity.WARNING)))
+                    "(or lcn: ignore for every code)", span, Severity.WARNING)))
             for code in (codes if codes is not None else ["*"]):
                 if not used.get((id(comment), code)):
                     what = "anything" if code == "*" else code
                     kept.append(Finding(Diagnostic(
                         "S100", f"this suppression does not suppress {what}: nothing on "
-                        f"line {comment.span.line} reports it", comment.span,
+                        f"line {span.line} reports it", span,
                         Severity.WARNING)))
     kept.sort(key=lambda f: (f.diagnostic.span.start, f.diagnostic.code))
     return kept

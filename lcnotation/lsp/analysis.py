@@ -1,0 +1,156 @@
+"""Linting an open document again after each change, game by game.
+
+The linter itself is :func:`lcnotation.tools.lint.lint_game`; this module
+only remembers its results.  A document is split into its games (as the
+linter splits a file); a game whose text, and whose style state on entry
+(the file's first discard marker), are those of a game linted before gets
+that game's findings back, moved to where the game now stands.  So after a
+keystroke only the game that changed is read and checked again.
+
+>>> linter = Linter()
+>>> doc = linter.lint('[Round "1"]\\n1. R3-D 2. r11-d\\n')
+>>> [(f.diagnostic.code, f.diagnostic.line) for f in doc.findings]
+[('R110', 2), ('N103', 2)]
+>>> doc = linter.lint('[Round "0"]\\n1. G4-D\\n\\n' + doc.text)
+>>> [(f.diagnostic.code, f.diagnostic.line) for f in doc.findings], linter.linted
+([('R110', 2), ('R110', 5), ('N103', 5)], 2)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Dict, Iterator, List, Optional, Tuple
+
+from ..text.ast import Comment, Game, Span
+from ..text.errors import NotationError
+from ..text.reader import GameText, _lone_cr_as_lf, split_games
+from ..tools.lint import LintConfig, lint_game, style_state
+from ..tools.style import Edit, Finding, Fix
+
+__all__ = ["GamePart", "Analysis", "Linter"]
+
+
+class GamePart:
+    """One game of a document: where its text starts, its tree and findings,
+    all in the document's positions (the tree is moved there when first asked
+    for: most games of a long document are never looked at)."""
+
+    __slots__ = ("text", "line", "offset", "findings", "_local", "_game")
+
+    def __init__(self, part: GameText, game: Game, findings: Tuple[Finding, ...]) -> None:
+        self.text, self.line, self.offset = part.text, part.line, part.offset
+        lines, chars = part.line - 1, part.offset
+        if lines or chars:
+            findings = tuple(_moved(f, lines, chars) for f in findings)
+        self.findings = findings
+        self._local = game
+        self._game: Optional[Game] = None if lines or chars else game
+
+    @property
+    def end(self) -> int:
+        return self.offset + len(self.text)
+
+    @property
+    def game(self) -> Game:
+        if self._game is None:
+            self._game = _moved_game(self._local, self.line - 1, self.offset)
+        return self._game
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """A linted document."""
+
+    text: str
+    games: Tuple[GamePart, ...]
+
+    @property
+    def findings(self) -> List[Finding]:
+        return [f for g in self.games for f in g.findings]
+
+    def game_at(self, offset: int) -> Optional[GamePart]:
+        """The game whose text holds ``offset`` (the last game for the end)."""
+        lo, hi = 0, len(self.games)
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if self.games[mid].offset <= offset:
+                lo = mid + 1
+            else:
+                hi = mid
+        return self.games[lo - 1] if lo else None
+
+
+# A game linted where it stood at line 1, offset 0: its tree, findings and
+# the discard marker it left the file's style state with.
+_Linted = Tuple[Game, Tuple[Finding, ...], Optional[str]]
+
+
+class Linter:
+    """Lints the versions of one document, reusing what it linted before."""
+
+    def __init__(self, config: Optional[LintConfig] = None) -> None:
+        self.config = config or LintConfig()
+        self._seen: Dict[Tuple[str, Optional[str]], _Linted] = {}
+        #: How many games were read and checked (not reused) so far.
+        self.linted = 0
+
+    def lint(self, text: str) -> Analysis:
+        """Lint ``text`` (the whole document), as ``lint_text`` would."""
+        style = style_state(self.config)
+        seen: Dict[Tuple[str, Optional[str]], _Linted] = {}
+        games: List[GamePart] = []
+        for part in split_games([_lone_cr_as_lf(text)]):
+            key = (part.text, style.marker)
+            done = self._seen.get(key)
+            if done is None:
+                game, found = lint_game(GameText(part.text, 1, 0, part.problems),
+                                        style, self.config, None)
+                done = (game, tuple(found), style.marker)
+                self.linted += 1
+            seen[key] = done
+            game, findings, style.marker = done
+            games.append(GamePart(part, game, findings))
+        self._seen = seen
+        return Analysis(text, tuple(games))
+
+
+def _span(s: Span, lines: int, chars: int) -> Span:
+    return Span(s.line + lines, s.column, s.end_line + lines, s.end_column,
+                s.start + chars, s.end + chars)
+
+
+def _moved(f: Finding, lines: int, chars: int) -> Finding:
+    d = f.diagnostic
+    fix = f.fix
+    if fix is not None:
+        fix = Fix(fix.description, tuple(Edit(e.start + chars, e.end + chars, e.replacement)
+                                         for e in fix.edits))
+    return Finding(replace(d, span=_span(d.span, lines, chars)), fix)
+
+
+def _moved_game(game: Game, lines: int, chars: int) -> Game:
+    """``game`` with every span moved down ``lines`` lines and on ``chars`` characters."""
+
+    def sp(s: Optional[Span]) -> Optional[Span]:
+        return None if s is None else _span(s, lines, chars)
+
+    def comments(cs: Tuple[Comment, ...]) -> Tuple[Comment, ...]:
+        return tuple(c._replace(span=sp(c.span)) for c in cs)
+
+    return game._replace(
+        headers=tuple(h._replace(span=sp(h.span), value_span=sp(h.value_span),
+                                 comments=comments(h.comments)) for h in game.headers),
+        moves=tuple(m._replace(span=sp(m.span), comments=comments(m.comments))
+                    for m in game.moves),
+        comments=comments(game.comments),
+        errors=tuple(_moved_error(e, lines, chars) for e in game.errors),
+        span=sp(game.span))
+
+
+def _moved_error(e: NotationError, lines: int, chars: int) -> NotationError:
+    return NotationError(e.message, _span(e.span, lines, chars), code=e.code, path=e.path)
+
+
+def parts(text: str) -> Iterator[GameText]:
+    """The games of ``text`` as the linter splits them."""
+    return split_games([_lone_cr_as_lf(text)])
