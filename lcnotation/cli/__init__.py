@@ -18,12 +18,12 @@ from typing import Iterator, Optional, Sequence
 
 from .. import __version__
 from ..tools.config import ConfigError
-from . import convert, fmt, lint, score
+from . import convert, fmt, lint, score, server
 from .common import EXIT_FINDINGS, EXIT_USAGE, Parser, err
 
 __all__ = ["COMMANDS", "main"]
 
-COMMANDS = (lint, fmt, convert, score)
+COMMANDS = (lint, fmt, convert, score, server)
 
 _MAIN_EXAMPLES = """\
 examples:
@@ -31,6 +31,7 @@ examples:
   lcn fmt games/ --check              are the files in the canonical layout?
   lcn convert match.lcn --to json     the JSON interchange form
   lcn score match.lcn                 scores per game and match totals
+  lcn server                          the language server, for editors
 
 Run 'lcn COMMAND --help' for a command's options and more examples.
 """
