@@ -312,11 +312,13 @@ def make_server() -> LcnLanguageServer:
         actions: List[lsp.CodeAction] = []
         if wanted(lsp.CodeActionKind.QuickFix):
             start, end = doc.offset(params.range.start), doc.offset(params.range.end)
-            for f in doc.lint().findings:
-                span = f.diagnostic.span
-                if span.start > end or span.end < start:
+            for part in doc.lint().games:
+                if part.offset > end or part.end + 1 < start:
                     continue
-                actions += _quick_fixes(ls, doc, f)
+                for f in part.findings:
+                    span = f.diagnostic.span
+                    if span.start <= end and span.end >= start:
+                        actions += _quick_fixes(ls, doc, part, f)
         if wanted(FIX_ALL):
             fixed, applied, _ = fix_text(doc.text, config=doc.linter.config)
             if applied:
@@ -504,7 +506,8 @@ def _all_comments(part: GamePart) -> List[Any]:
             *(c for m in game.moves for c in m.comments)]
 
 
-def _quick_fixes(ls: LcnLanguageServer, doc: Document, f: Finding) -> List[lsp.CodeAction]:
+def _quick_fixes(ls: LcnLanguageServer, doc: Document, part: GamePart,
+                 f: Finding) -> List[lsp.CodeAction]:
     d = f.diagnostic
     diagnostic = ls.diagnostic(doc, f)
     actions = []
@@ -514,7 +517,7 @@ def _quick_fixes(ls: LcnLanguageServer, doc: Document, f: Finding) -> List[lsp.C
             is_preferred=True, edit=lsp.WorkspaceEdit(changes={doc.uri: [
                 lsp.TextEdit(doc.range(e.start, e.end), e.replacement) for e in f.fix.edits]})))
     if d.code != "S100":
-        edit = _ignore_edit(doc, d.line, d.code)
+        edit = _ignore_edit(doc, part, d.line, d.code)
         if edit is not None:
             actions.append(lsp.CodeAction(
                 f"Ignore {d.code} on this line", kind=lsp.CodeActionKind.QuickFix,
@@ -522,15 +525,21 @@ def _quick_fixes(ls: LcnLanguageServer, doc: Document, f: Finding) -> List[lsp.C
     return actions
 
 
-def _ignore_edit(doc: Document, line: int, code: str) -> Optional[lsp.TextEdit]:
-    """Add ``code`` to the line's ``lcn: ignore[...]`` comment, or write one at its end."""
+def _ignore_edit(doc: Document, part: GamePart, line: int,
+                 code: str) -> Optional[lsp.TextEdit]:
+    """Add ``code`` to the line's ``lcn: ignore[...]`` comment, or write one at its end.
+
+    None where no comment can silence the finding: a line of another game (a
+    game without moves reports its end there), or a blank line (a comment
+    there would move the game's end, and the finding with it).
+    """
     index = doc.index
     if line < 1 or line > index.line_count:
         return None
     start, end = index.starts[line - 1], index.ends[line - 1]
-    part = doc.lint().game_at(start)
-    comments = _all_comments(part) if part is not None else []
-    for c in comments:
+    if not doc.text[start:end].strip() or start < part.offset or end > part.end:
+        return None
+    for c in _all_comments(part):
         s = c.span
         if s is None:
             continue
@@ -543,7 +552,7 @@ def _ignore_edit(doc: Document, line: int, code: str) -> Optional[lsp.TextEdit]:
                 close = s.start + 1 + m.end() - 1
                 sep = ", " if m.group(1).strip() else ""
                 return lsp.TextEdit(doc.range(close, close), f"{sep}{code}")
-    gap = "" if start == end or doc.text[end - 1] in " \t" else " "
+    gap = "" if doc.text[end - 1] in " \t" else " "
     return lsp.TextEdit(doc.range(end, end), f"{gap}; lcn: ignore[{code}]")
 
 
