@@ -19,7 +19,7 @@ keystroke only the game that changed is read and checked again.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Dict, Iterator, List, Optional, Tuple
+from typing import Dict, Iterator, List, NamedTuple, Optional, Tuple
 
 from ..text.ast import Comment, Game, Span
 from ..text.errors import NotationError
@@ -32,19 +32,18 @@ __all__ = ["GamePart", "Analysis", "Linter"]
 
 class GamePart:
     """One game of a document: where its text starts, its tree and findings,
-    all in the document's positions (the tree is moved there when first asked
-    for: most games of a long document are never looked at)."""
+    all in the document's positions (a tree linted elsewhere is moved here
+    when first asked for: most games of a long document are never looked at)."""
 
-    __slots__ = ("text", "line", "offset", "findings", "_local", "_game")
+    __slots__ = ("text", "line", "offset", "findings", "_linted", "_game")
 
-    def __init__(self, part: GameText, game: Game, findings: Tuple[Finding, ...]) -> None:
+    def __init__(self, part: GameText, linted: "_Linted") -> None:
         self.text, self.line, self.offset = part.text, part.line, part.offset
-        lines, chars = part.line - 1, part.offset
-        if lines or chars:
-            findings = tuple(_moved(f, lines, chars) for f in findings)
-        self.findings = findings
-        self._local = game
-        self._game: Optional[Game] = None if lines or chars else game
+        self._linted = linted
+        lines, chars = part.line - linted.line, part.offset - linted.offset
+        self.findings = linted.findings if not (lines or chars) else tuple(
+            _moved(f, lines, chars) for f in linted.findings)
+        self._game: Optional[Game] = None if lines or chars else linted.game
 
     @property
     def end(self) -> int:
@@ -53,7 +52,9 @@ class GamePart:
     @property
     def game(self) -> Game:
         if self._game is None:
-            self._game = _moved_game(self._local, self.line - 1, self.offset)
+            linted = self._linted
+            self._game = _moved_game(linted.game, self.line - linted.line,
+                                     self.offset - linted.offset)
         return self._game
 
 
@@ -80,9 +81,18 @@ class Analysis:
         return self.games[lo - 1] if lo else None
 
 
-# A game linted where it stood at line 1, offset 0: its tree, findings and
-# the discard marker it left the file's style state with.
-_Linted = Tuple[Game, Tuple[Finding, ...], Optional[str]]
+class _Linted(NamedTuple):
+    """A game as linted where it stood then: its tree, findings, the discard
+    marker it left the file's style state with, and where it stood."""
+
+    game: Game
+    findings: Tuple[Finding, ...]
+    marker: Optional[str]
+    line: int
+    offset: int
+    #: Whether a message names a line ("first on line 3"): then the results
+    #: hold only where the game stood.
+    names_lines: bool
 
 
 class Linter:
@@ -102,14 +112,14 @@ class Linter:
         for part in split_games([_lone_cr_as_lf(text)]):
             key = (part.text, style.marker)
             done = self._seen.get(key)
-            if done is None:
-                game, found = lint_game(GameText(part.text, 1, 0, part.problems),
-                                        style, self.config, None)
-                done = (game, tuple(found), style.marker)
+            if done is None or (done.names_lines and done.line != part.line):
+                game, found = lint_game(part, style, self.config, None)
+                done = _Linted(game, tuple(found), style.marker, part.line, part.offset,
+                               any("line" in f.diagnostic.message for f in found))
                 self.linted += 1
             seen[key] = done
-            game, findings, style.marker = done
-            games.append(GamePart(part, game, findings))
+            style.marker = done.marker
+            games.append(GamePart(part, done))
         self._seen = seen
         return Analysis(text, tuple(games))
 

@@ -8,9 +8,11 @@ fix-all from :func:`~lcnotation.tools.lint.fix_text`, formatting from
 :func:`~lcnotation.text.formatter.format_games` (as ``lcn fmt``), hover from
 the game state the checker replays.
 
-The server keeps its own copy of each open document: pygls' copy splits
-lines at characters the LSP does not count as line ends (form feed,
-U+2028...), which would put edits in the wrong place.
+The server keeps its own copy of each open document, and pygls none
+(:class:`_Protocol`): pygls' copy splits lines at characters the LSP does
+not count as line ends (form feed, U+2028...), which put edits in the wrong
+place, and it even changed the positions of the change it was given before
+passing it on.
 """
 
 from __future__ import annotations
@@ -18,10 +20,12 @@ from __future__ import annotations
 import logging
 import os
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
 
 from lsprotocol import types as lsp
 from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol
+from pygls.protocol.language_server import lsp_method
 from pygls.uris import from_fs_path, to_fs_path
 
 from .. import __version__
@@ -124,12 +128,38 @@ class _Configs:
         return found
 
 
+class _Protocol(LanguageServerProtocol):
+    """pygls' protocol, but the documents are the server's alone (see the module
+    docstring): opening, changing and closing go straight to its handlers."""
+
+    def _user(self, method: str, params: object) -> Iterator[Any]:
+        handler = self.fm.features.get(method)
+        if handler is not None:
+            yield handler, (params,), None
+
+    @lsp_method(lsp.TEXT_DOCUMENT_DID_OPEN)
+    def lsp_text_document__did_open(self, params: lsp.DidOpenTextDocumentParams
+                                    ) -> Iterator[Any]:
+        yield from self._user(lsp.TEXT_DOCUMENT_DID_OPEN, params)
+
+    @lsp_method(lsp.TEXT_DOCUMENT_DID_CHANGE)
+    def lsp_text_document__did_change(self, params: lsp.DidChangeTextDocumentParams
+                                      ) -> Iterator[Any]:
+        yield from self._user(lsp.TEXT_DOCUMENT_DID_CHANGE, params)
+
+    @lsp_method(lsp.TEXT_DOCUMENT_DID_CLOSE)
+    def lsp_text_document__did_close(self, params: lsp.DidCloseTextDocumentParams
+                                     ) -> Iterator[Any]:
+        yield from self._user(lsp.TEXT_DOCUMENT_DID_CLOSE, params)
+
+
 class LcnLanguageServer(LanguageServer):
     """pygls' server with lcnotation's documents, settings and configurations."""
 
     def __init__(self) -> None:
         super().__init__("lcn", __version__,
-                         text_document_sync_kind=lsp.TextDocumentSyncKind.Incremental)
+                         text_document_sync_kind=lsp.TextDocumentSyncKind.Incremental,
+                         protocol_cls=_Protocol)
         self.documents: Dict[str, Document] = {}
         self.settings = Settings()
         self.configs = _Configs()
