@@ -73,15 +73,6 @@ class LineIndex:
         start = self.starts[line]
         return line, units(self.text[start:offset], self.encoding)
 
-    def at(self, line: int, column: int) -> Tuple[int, int]:
-        """The LSP position of lcnotation's 1-based ``line`` and ``column``."""
-        if line < 1:
-            return 0, 0
-        if line > len(self.starts):
-            return self.position(len(self.text))
-        start = self.starts[line - 1]
-        return self.position(min(start + column - 1, self.ends[line - 1]))
-
     def offset(self, line: int, column: int) -> int:
         """The character offset of an LSP position.
 

@@ -213,11 +213,11 @@ class LcnLanguageServer(LanguageServer):
 
     def diagnostic(self, doc: Document, finding: Finding) -> lsp.Diagnostic:
         d = finding.diagnostic
-        index = doc.index
         href = code_href(d.code, self.spec_base)
         return lsp.Diagnostic(
-            range=lsp.Range(lsp.Position(*index.at(d.line, d.column)),
-                            lsp.Position(*index.at(d.end_line, d.end_column))),
+            # From the offsets: a span at the end of a game may give a column
+            # past its line's end, where its offset is the next line's start.
+            range=doc.range(d.span.start, d.span.end),
             message=d.message, severity=_SEVERITY[d.severity], code=d.code, source="lcn",
             code_description=None if href is None else lsp.CodeDescription(href))
 
