@@ -1,1 +1,1 @@
-"""The Lark grammar of lcnotation (``lcnotation.lark``), shipped as package data."""
+"""The Lark grammars of lcnotation (``lcnotation.lark``, ``freecell.lark``), shipped as package data."""

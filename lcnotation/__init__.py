@@ -15,57 +15,97 @@ The public API, all importable from the package root:
 3. R4-B
 """
 
-from typing import TYPE_CHECKING
+import importlib
+from typing import TYPE_CHECKING, Dict, List, Tuple
 
-from .text.ast import HANDSHAKE, Card, Comment, Draw, Game, Header, Move, Placement, Span
-from .text.errors import Diagnostic, NotationError, Severity
-from .text.formatter import (format_card, format_comment, format_game, format_games,
-                        format_header, format_move)
-from .text.reader import parse_game, parse_games, parse_move, read_games
+#: The public API, in one table: each module, whether it is imported with the
+#: package (the text layer, which every use needs), and the names it gives.
+#: The rest is imported when a name is first used, so that a tool that only
+#: reads records (or a command that only lints) does not pay for all of it at
+#: start-up.  The ``TYPE_CHECKING`` imports and ``__all__`` below say the same
+#: for type checkers; tests/test_api.py holds the three to agreement.
+_API: Tuple[Tuple[str, bool, Tuple[str, ...]], ...] = (
+    (".text.ast", True, ("HANDSHAKE", "Card", "Comment", "Draw", "Game", "Header", "Move",
+                         "Placement", "Span")),
+    (".text.errors", True, ("Diagnostic", "NotationError", "Severity")),
+    (".text.formatter", True, ("format_card", "format_comment", "format_game",
+                               "format_games", "format_header", "format_move")),
+    (".text.reader", True, ("parse_game", "parse_games", "parse_move", "read_games")),
+    (".text.dialects", False, ("DIALECTS", "ConversionError", "Dialect", "get_dialect",
+                               "register_dialect")),
+    (".text.headers", False, ("DEFAULT_COLORS", "KNOWN_TAGS", "RESERVED_LETTERS",
+                              "game_colors", "parse_cards", "parse_colors", "parse_result")),
+    (".game.codes", False, ("RULE_CODES",)),
+    (".game.checker", False, ("CheckReport", "check", "match_totals", "score")),
+    (".game.state", False, ("GameState", "Location")),
+    (".game.scoring", False, ("GameScore", "score_expedition")),
+    (".game.generator", False, ("generate_game", "generate_games", "generate_match")),
+    (".tools.convert", False, ("convert_text", "detect_dialect")),
+    (".tools.jsonform", False, ("from_json", "to_json")),
+    (".tools.lint", False, ("FileReport", "LintConfig", "lint_file", "lint_text")),
+    (".tools.codes", False, ("ALL_CODES",)),
+    (".formats", False, ("FORMATS", "Format", "register_format", "import_games",
+                         "export_game")),
+    (".svg", False, ("board_svg",)),
+    (".view", False, ("view_html",)),
+)
 
-# The rest is imported when first used, so that a tool that only reads
-# records (or a command that only lints) does not pay for all of it at start-up.
-_LAZY = {
-    ".text.dialects": ("DIALECTS", "Dialect", "get_dialect", "register_dialect"),
-    ".text.headers": ("DEFAULT_COLORS", "KNOWN_TAGS", "RESERVED_LETTERS", "game_colors",
-                 "parse_cards", "parse_colors", "parse_result"),
-    ".game.checker": ("RULE_CODES", "CheckReport", "check"),
-    ".game.state": ("GameState", "Location"),
-    ".game.scoring": ("GameScore", "match_totals", "score", "score_expedition"),
-    ".game.generator": ("generate_game", "generate_games", "generate_match"),
-    ".tools.convert": ("convert_text", "detect_dialect"),
-    ".tools.jsonform": ("from_json", "to_json"),
-    ".tools.lint": ("FileReport", "LintConfig", "lint_file", "lint_text"),
-    ".tools.codes": ("ALL_CODES",),
-}
-_WHERE = {name: module for module, names in _LAZY.items() for name in names}
+
+def _load() -> Dict[str, str]:
+    """Import the eager modules' names; where each lazy name is."""
+    where: Dict[str, str] = {}
+    for module, eager, names in _API:
+        if eager:
+            loaded = importlib.import_module(module, __name__)
+            globals().update((name, getattr(loaded, name)) for name in names)
+        else:
+            where.update(dict.fromkeys(names, module))
+    return where
+
+
+_WHERE = _load()
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .game.checker import RULE_CODES, CheckReport, check
+    from .formats import FORMATS, Format, export_game, import_games, register_format
+    from .game.checker import CheckReport, check, match_totals, score
+    from .game.generator import generate_game, generate_games, generate_match
+    from .game.scoring import GameScore, score_expedition
+    from .game.codes import RULE_CODES
+    from .game.state import GameState, Location
+    from .svg import board_svg
+    from .text.ast import (HANDSHAKE, Card, Comment, Draw, Game, Header, Move, Placement,
+                           Span)
+    from .text.dialects import (DIALECTS, ConversionError, Dialect, get_dialect,
+                                register_dialect)
+    from .text.errors import Diagnostic, NotationError, Severity
+    from .text.formatter import (format_card, format_comment, format_game, format_games,
+                                 format_header, format_move)
+    from .text.headers import (DEFAULT_COLORS, KNOWN_TAGS, RESERVED_LETTERS, game_colors,
+                               parse_cards, parse_colors, parse_result)
+    from .text.reader import parse_game, parse_games, parse_move, read_games
     from .tools.codes import ALL_CODES
     from .tools.convert import convert_text, detect_dialect
-    from .text.dialects import DIALECTS, Dialect, get_dialect, register_dialect
-    from .game.generator import generate_game, generate_games, generate_match
-    from .text.headers import (DEFAULT_COLORS, KNOWN_TAGS, RESERVED_LETTERS, game_colors,
-                          parse_cards, parse_colors, parse_result)
     from .tools.jsonform import from_json, to_json
     from .tools.lint import FileReport, LintConfig, lint_file, lint_text
-    from .game.scoring import GameScore, match_totals, score, score_expedition
-    from .game.state import GameState, Location
+    from .view import view_html
+
+
+#: Feature packages reachable as attributes (``lcnotation.freecell``), imported when first used.
+_SUBPACKAGES = ("freecell",)
 
 
 def __getattr__(name: str) -> object:
+    if name in _SUBPACKAGES:
+        return importlib.import_module(f".{name}", __name__)
     module = _WHERE.get(name)
     if module is None:
         raise AttributeError(f"module 'lcnotation' has no attribute {name!r}")
-    import importlib
-
     value = getattr(importlib.import_module(module, __name__), name)
     globals()[name] = value
     return value
 
 
-def __dir__() -> list:
+def __dir__() -> List[str]:
     return sorted(set(globals()) | set(__all__))
 
 
@@ -73,16 +113,18 @@ __version__ = "0.1.0"
 
 __all__ = [
     "HANDSHAKE", "Card", "Comment", "Draw", "Game", "Header", "Move", "Placement", "Span",
-    "DIALECTS", "Dialect", "get_dialect", "register_dialect",
     "Diagnostic", "NotationError", "Severity",
     "format_card", "format_comment", "format_game", "format_games", "format_header",
     "format_move",
+    "parse_game", "parse_games", "parse_move", "read_games",
+    "DIALECTS", "ConversionError", "Dialect", "get_dialect", "register_dialect",
     "DEFAULT_COLORS", "KNOWN_TAGS", "RESERVED_LETTERS", "game_colors", "parse_cards",
     "parse_colors", "parse_result",
-    "parse_game", "parse_games", "parse_move", "read_games",
-    "RULE_CODES", "CheckReport", "check", "GameState", "Location",
-    "GameScore", "match_totals", "score", "score_expedition",
+    "RULE_CODES", "CheckReport", "check", "match_totals", "score",
+    "GameState", "Location", "GameScore", "score_expedition",
     "generate_game", "generate_games", "generate_match",
     "convert_text", "detect_dialect", "from_json", "to_json",
     "FileReport", "LintConfig", "lint_file", "lint_text", "ALL_CODES",
+    "board_svg", "view_html",
+    "FORMATS", "Format", "register_format", "import_games", "export_game",
 ]

@@ -1,24 +1,18 @@
-"""The parser's two paths, for tests that compare them."""
+"""The parser's two paths, for tests that compare them: the path is chosen
+per call (``fast_path`` of parse_game and parse_games)."""
 
 from __future__ import annotations
 
-import contextlib
-from typing import Iterator
+from typing import List
 
-from lcnotation.text.parser import parser
-
-
-@contextlib.contextmanager
-def fast_path(on: bool) -> Iterator[None]:
-    """Read with the fast path on or off (off: every game through Lark)."""
-    p = parser()
-    p.use_fast_path = on
-    try:
-        yield
-    finally:
-        p.use_fast_path = True
+from lcnotation import Game, parse_game, parse_games
 
 
-def lark_only() -> "contextlib.AbstractContextManager[None]":
-    """Read every game through Lark."""
-    return fast_path(False)
+def read_game(text: str, fast: bool = True) -> Game:
+    """One game, read with the fast path first, or with Lark only."""
+    return parse_game(text, fast_path=fast)
+
+
+def read_games(text: str, fast: bool = True) -> List[Game]:
+    """The games of a text, read with the fast path first, or with Lark only."""
+    return list(parse_games(text, fast_path=fast))

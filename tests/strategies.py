@@ -12,7 +12,6 @@ deep into the grammar (and its error paths) more often than random text does.
 
 from __future__ import annotations
 
-import re
 
 import os
 
@@ -20,6 +19,9 @@ from hypothesis import settings
 from hypothesis import strategies as st
 
 from lcnotation.text.ast import HANDSHAKE, Card, Comment, Draw, Game, Header, Move, Placement
+from lcnotation.text.formatter import _UNWRITABLE_IN_BRACES
+from lcnotation.text.lexical import COLOR_LETTERS
+from lcnotation.text.lexical import RANKS as _RANKS
 
 #: Scale every property's number of examples: LCN_PROPERTY_SCALE=50 for a long run.
 SCALE = int(os.environ.get("LCN_PROPERTY_SCALE", "1"))
@@ -30,8 +32,8 @@ def examples(n: int) -> settings:
     return settings(max_examples=n * SCALE, deadline=None)
 
 
-COLORS = "ABCEFGIJKLMNOPQRSTUVWYZ"
-RANKS = (HANDSHAKE, 2, 3, 4, 5, 6, 7, 8, 9, 10)
+COLORS = "".join(sorted(COLOR_LETTERS))
+RANKS = _RANKS
 
 colors = st.sampled_from(COLORS)
 cards = st.builds(Card, colors, st.sampled_from(RANKS))
@@ -42,7 +44,7 @@ draws = st.builds(Draw, st.none() | colors)
 # no line that begins with "[" (a header).
 brace_texts = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="}"),
                       max_size=12).filter(
-    lambda t: not re.search(r"\r(?!\n)|\n[ \t\f\v\ufeff]*\[", t))
+    lambda t: not _UNWRITABLE_IN_BRACES.search(t))
 line_texts = st.text(st.characters(blacklist_categories=("Cs",),
                                    blacklist_characters="\r\n"), max_size=12)
 comments = st.one_of(st.builds(Comment, brace_texts, st.just("brace")),

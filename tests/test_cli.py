@@ -26,6 +26,7 @@ from hypothesis import given
 
 from lcnotation.text.ast import Span
 from lcnotation.cli import main
+from lcnotation.game.checker import score
 from lcnotation.tools.codes import ALL_CODES
 from lcnotation.text.errors import Diagnostic, Severity
 from lcnotation.text.headers import parse_result
@@ -33,7 +34,6 @@ from lcnotation.tools.lint import fix_text, lint_text
 from lcnotation.tools.output import github_line
 from lcnotation.tools.progress import Progress
 from lcnotation.text.reader import parse_game, read_games
-from lcnotation.game.scoring import score
 from running import Ran
 from strategies import examples, written_games
 
@@ -178,8 +178,8 @@ def test_lint_text_lines_summary_and_unreadable_file(ran):
         "in upper case: 'B4-D'\n"
         f"{os.path.join('lint', 'sub', 'warn.lcn')}:2:8: R110 the record ends with 42 cards "
         "in the draw pile: the round is incomplete, and is scored as it stands\n"
-        "Found 4 errors, 5 warnings, 2 notes in 3 files, 5 games, 157 moves. "
-        "3 fixable with --fix. 1 could not be read.\n")
+        "Found 4 errors, 5 warnings, 2 info in 3 files, 5 games, 157 moves. "
+        "3 fixable with --fix. 1 file could not be read.\n")
     assert r.out == expected
     # Piped stderr: the message about the missing file, and no progress bar.
     assert r.err == "lcn: lint/missing.lcn: cannot read: No such file or directory\n"
@@ -324,7 +324,7 @@ def test_lint_stdin(ran):
         "-:2:4: S102 [*] 'b4-d' should be written in upper case: 'B4-D'",
         "-:2:8: R110 the record ends with 42 cards in the draw pile: the round is "
         "incomplete, and is scored as it stands",
-        "Found 0 errors, 1 warning, 1 note in 1 file, 1 game, 2 moves. 1 fixable with --fix."]
+        "Found 0 errors, 1 warning, 1 info in 1 file, 1 game, 2 moves. 1 fixable with --fix."]
 
 
 def test_fmt_in_place_and_check(ran):
@@ -441,10 +441,12 @@ def test_bad_option_is_one_line(ran):
     (["lint", "-j", "-1"], "expected a number of processes (0 or more), not '-1'"),
     (["lint", "--select", "Q1"], "--select: no code starts with 'Q1'"),
     (["lint", "--ignore", "R,S9"], "--ignore: no code starts with 'S9'"),
-    (["lint", "--fix", "-"], "--fix cannot rewrite standard input"),
+    (["lint", "--fix", "-"], "--fix and --diff cannot rewrite standard input"),
+    (["lint", "--diff", "-"], "(see 'lcn lint --help')"),
+    (["lint", "--select", "Q1"], "lcn lint: error: --select: no code starts with 'Q1' "
+     "(see 'lcn lint --help')"),
     (["lint", "--config", "nowhere.toml"], "nowhere.toml: no such configuration file"),
-    (["fmt"], "the following arguments are required: PATH"),
-    (["fmt", "--dialect", "json", "a.lcn"], "unknown dialect 'json'"),
+    (["fmt", "--dialect", "json", "a.lcn"], "invalid choice: 'json'"),
     (["convert", "a.lcn"], "the following arguments are required: --to"),
     (["convert", "a.lcn", "--to", "klingon"], "unknown dialect 'klingon'"),
     (["convert", "a.lcn", "--to", "v1", "--from", "mixed"], "unknown dialect 'mixed'"),
@@ -483,7 +485,9 @@ def codes(out: str) -> List[str]:
     (["lint", "--strict", "warn.lcn"], 1),
     (["lint", "--strict", "clean.lcn"], 0),
     (["lint", "games/mistakes.lcn"], 1),
-    (["lint", "--ignore", "N,R", "games/mistakes.lcn"], 0),
+    # Syntax errors are always reported (issue #11, defect 5).
+    (["lint", "--ignore", "N,R", "games/mistakes.lcn"], 1),
+    (["lint", "--ignore", "R", "--exit-zero", "games/mistakes.lcn"], 0),
     (["lint", "clean.lcn", "nothing.lcn"], 2),
 ])
 def test_lint_exit_status(run, tree, argv, status):
@@ -503,7 +507,7 @@ def test_lint_no_files(run, tree):
 
 def test_lint_defaults_to_the_working_folder(run, tree):
     r = run("lint")
-    assert r.out.splitlines()[-1] == ("Found 4 errors, 6 warnings, 3 notes in 5 files, 9 games, "
+    assert r.out.splitlines()[-1] == ("Found 4 errors, 6 warnings, 3 info in 5 files, 9 games, "
                                       "307 moves. 4 fixable with --fix.")
 
 
@@ -522,10 +526,13 @@ def test_lint_undecodable_bytes_are_findings(run, tree):
 
 
 @pytest.mark.parametrize("options,expected", [
-    (["--select", "R"], ["R101", "R108", "R106", "R110"]),
-    (["--select", "r1,s10", "--ignore", "S103,R110"], ["R101", "R108", "S102", "R106",
-                                                       "S104", "S101"]),
-    (["--ignore", "R,N,S101"], ["S102", "S104", "S103"]),
+    (["--select", "R"], ["R101", "N103", "R108", "R106", "R110"]),
+    (["--select", "r1,s10", "--ignore", "S103,R110"], ["R101", "N103", "R108", "S102",
+                                                       "R106", "S104", "S101"]),
+    (["--ignore", "R,N,S101"], ["N103", "S102", "S104", "S103"]),
+    (["--select", "R", "--extend-select", "S103"], ["R101", "N103", "R108", "R106", "S103",
+                                                    "R110"]),
+    (["--extend-ignore", "R1,S"], ["N103"]),
     (["--select", "N"], ["N103"]),
 ])
 def test_lint_select_and_ignore(run, tree, options, expected):
@@ -625,7 +632,8 @@ def test_config_option(run, tmp_path):
     write(tmp_path / "elsewhere" / "lcn.toml", '[tool.lcnotation]\nselect = ["S"]\n')
     write(tmp_path / "a.lcn", "1. r3-d 2. R11-D\n")
     assert codes(run("lint", "a.lcn").out) == ["N103"]
-    assert codes(run("lint", "--config", "elsewhere/lcn.toml", "a.lcn").out) == ["S102"]
+    assert codes(run("lint", "--config", "elsewhere/lcn.toml", "a.lcn").out) == ["S102",
+                                                                                 "N103"]
 
 
 @pytest.mark.parametrize("toml,message", [
@@ -660,7 +668,7 @@ def test_fix_keeps_crlf_and_bom(run, tmp_path):
     assert r.err == "lcn: f.lcn: applied 5 fixes\n"
     # What cannot be fixed is still reported, at its position in the new file.
     assert codes(r.out) == ["R106", "S104", "R110"]
-    assert r.out.splitlines()[-1] == ("Found 1 error, 1 warning, 1 note in 1 file, 1 game, "
+    assert r.out.splitlines()[-1] == ("Found 1 error, 1 warning, 1 info in 1 file, 1 game, "
                                       "5 moves.")
 
 
@@ -669,17 +677,26 @@ def test_fix_with_nothing_to_fix_leaves_the_file_alone(run, tmp_path):
     before = path.stat().st_mtime_ns
     os.utime(path, ns=(before - 10**9, before - 10**9))
     r = run("lint", "--fix", "f.lcn")
-    # S103 is not fixed here: with a move unreadable, its number is not certain.
-    assert codes(r.out) == ["N103", "S103", "R106", "S104", "R110"]
+    # After the unreadable move the count starts again from "4." (issue #11,
+    # defect 6): the syntax error is the one cause reported.
+    assert codes(r.out) == ["N103", "R106", "S104", "R110"]
     assert path.read_bytes() == b"1. R3-D\r\n2. R11-D\r\n4. K3-D\r\n"
     assert path.stat().st_mtime_ns == before - 10**9 and r.err == ""
 
 
-def test_fix_refuses_mixed_line_ends(run, tmp_path):
-    path = write(tmp_path / "f.lcn", b"1. r3-d\r\n2. B4-D\n")
+def test_fix_of_mixed_line_ends(run, tmp_path):
+    # Issue #11, defect 4: one finding (S107), fixed to the majority's line end.
+    path = write(tmp_path / "f.lcn", b"1. r3-d\r\n2. B4-D\r\n3. B5-D\n")
+    r = run("lint", "f.lcn")
+    assert codes(r.out) == ["S102", "S107", "R110"] and r.status == 0
+    r = run("lint", "--fix", "--ignore", "S107", "f.lcn")
+    assert r.err == ("lcn: f.lcn: not fixed: the file mixes line ends, and S107 (which "
+                     "would end every line alike) is not selected\n")
+    assert path.read_bytes() == b"1. r3-d\r\n2. B4-D\r\n3. B5-D\n" and r.status == 0
     r = run("lint", "--fix", "f.lcn")
-    assert r.err == "lcn: f.lcn: not fixed: the file mixes line ends\n"
-    assert path.read_bytes() == b"1. r3-d\r\n2. B4-D\n" and "S102" in codes(r.out)
+    assert r.err == "lcn: f.lcn: applied 2 fixes\n"
+    assert path.read_bytes() == b"1. R3-D\r\n2. B4-D\r\n3. B5-D\r\n"
+    assert codes(r.out) == ["R110"]
 
 
 def test_fix_twice_is_fix_once(run, tmp_path):
@@ -703,8 +720,12 @@ def test_fix_never_changes_what_a_record_says(written):
     # Nothing fixable is left, and fixing again changes nothing.
     assert not report.fixes
     assert fix_text(fixed) == (fixed, 0, report)
-    # Only the letters of moves and the digits of numbers change.
-    assert len(fixed) == len(text) or "S103" in {d.code for d in lint_text(text).diagnostics}
+    # Only the letters of moves, the digits of numbers and, in a text that
+    # mixes them (S107), line ends change.
+    found = {d.code for d in lint_text(text).diagnostics}
+    assert len(fixed) == len(text) or found & {"S103", "S107"}
+    if "S107" in found:
+        fixed, text = fixed.replace("\r\n", "\n"), text.replace("\r\n", "\n")
     assert re.sub(r"[A-Za-z0-9]", "", fixed) == re.sub(r"[A-Za-z0-9]", "", text)
 
 
@@ -739,8 +760,12 @@ def test_progress_bar_on_a_terminal_only():
 def test_lint_draws_a_bar_on_a_terminal(run, tree, monkeypatch):
     screen = Terminal()
     monkeypatch.setattr(sys, "stderr", screen)
+    # The bar counts bytes (issue #11, defect 12): one large file shows it too.
+    monkeypatch.setattr("lcnotation.cli.lint.PROGRESS_BYTES", 10_000)
+    write(tree / "big.lcn", MATCH * 5)
+    r = run("lint", "big.lcn")
+    assert " MB" in screen.getvalue() and "] " in screen.getvalue()
     r = run("lint", "games", "warn.lcn")
-    assert "] 4/4" in screen.getvalue()
     assert codes(r.out)  # the findings are on stdout, whole lines
     quiet = Terminal()
     monkeypatch.setattr(sys, "stderr", quiet)
@@ -754,8 +779,9 @@ def test_lint_draws_a_bar_on_a_terminal(run, tree, monkeypatch):
 MESSY = ('; archive\n[Event "Club"]\n[Table "7"]   ; an unknown tag\n'
          '1. rh-d {a wager}   2. BHX-D 3. R4D-B ; why?\n'
          '[Round "2"]\nG3-D\n')
+# The file's first discard is marked X: fmt keeps that dialect, as lint expects it.
 FORMATTED = ('; archive\n[Event "Club"]\n[Table "7"] ; an unknown tag\n\n'
-             '1. RH-D {a wager}\n2. BHD-D\n3. R4D-B ; why?\n\n'
+             '1. RH-D {a wager}\n2. BHX-D\n3. R4X-B ; why?\n\n'
              '[Round "2"]\n\n1. G3-D\n')
 
 
@@ -765,7 +791,7 @@ def test_fmt_keeps_comments_and_unknown_headers_and_is_idempotent(run, tmp_path)
     assert path.read_text("utf-8") == FORMATTED
     r = run("fmt", "--check", "a.lcn")
     assert (r.status, r.out) == (0, "")
-    assert run("fmt", "a.lcn").err == "" and path.read_text("utf-8") == FORMATTED
+    assert run("fmt", "-q", "a.lcn").err == "" and path.read_text("utf-8") == FORMATTED
 
 
 def test_fmt_check_and_diff_write_nothing(run, tmp_path):
@@ -775,10 +801,14 @@ def test_fmt_check_and_diff_write_nothing(run, tmp_path):
     assert r.status == 1 and path.read_text("utf-8") == MESSY
     assert r.out.startswith("--- a.lcn\n+++ a.lcn\n@@")
     assert "\n-1. rh-d {a wager}   2. BHX-D 3. R4D-B ; why?\n" in r.out
-    assert "\n+1. RH-D {a wager}\n+2. BHD-D\n+3. R4D-B ; why?\n" in r.out
+    assert "\n+1. RH-D {a wager}\n+2. BHX-D\n+3. R4X-B ; why?\n" in r.out
     r = run("fmt", "--check", ".")
     assert (r.status, r.out) == (1, f"would reformat {os.path.join('.', 'a.lcn')}\n")
+    # A summary for more than one file (issue #11, defect 13).
+    assert r.err == "fmt: 1 file would change, 1 file unchanged\n"
     assert path.read_text("utf-8") == MESSY
+    r = run("fmt")  # the working folder, as lint
+    assert r.err.splitlines()[-1] == "fmt: 1 file changed, 1 file unchanged"
 
 
 def test_fmt_keeps_crlf_and_bom(run, tmp_path):
@@ -794,8 +824,13 @@ def test_fmt_refuses_syntax_errors_unless_forced(run, tmp_path):
     assert r.err == ("lcn: a.lcn:1:13: not formatted: 1 syntax error (first: expected a rank "
                      "(2 to 10, or H) after the colour 'R', found '11'); fix them or use "
                      "--force\n")
-    assert run("fmt", "--force", "a.lcn").status == 0
-    assert path.read_text("utf-8") == "1. R3-D\n2. B4-D\n"
+    # Issue #11, defect 3: a game with an unreadable move is kept as written
+    # (dropping the move would give every later move to the other player).
+    r = run("fmt", "--force", "a.lcn")
+    assert r.status == 0 and path.read_text("utf-8") == "1. R3-D 2. R11-D 3. b4-d\n"
+    assert r.err.splitlines()[0] == ("lcn: a.lcn:1:13: game 1 kept as written: it has a "
+                                     "syntax error (expected a rank (2 to 10, or H) after "
+                                     "the colour 'R', found '11')")
 
 
 def test_fmt_stdin_to_stdout(run):

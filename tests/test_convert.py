@@ -14,9 +14,11 @@ from typing import List, Tuple
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from lcnotation.tools.convert import (JSON, MIXED, UNKNOWN, Detection, convert_lines, convert_text,
+from lcnotation.tools.convert import (JSON, MIXED, UNKNOWN, Detection, convert_file, convert_lines,
+                                      convert_text,
                                 detect_dialect, dialect_names)
 from lcnotation.text.dialects import DIALECTS, ConversionError, Dialect, get_dialect
+from lcnotation.text.errors import NotationError
 from lcnotation.text.formatter import format_games, format_move
 from lcnotation.text.reader import parse_games
 
@@ -348,3 +350,87 @@ def test_detection_reuses_games_already_read():
 def test_dialect_names():
     assert dialect_names() == [*DIALECTS, JSON]
     assert "json" not in DIALECTS
+
+
+# ---------------------------------------------------------------- convert_file
+
+
+class CountingFile(io.BytesIO):
+    """A seekable file that counts the bytes read from it."""
+
+    def __init__(self, data: bytes, seekable: bool = True) -> None:
+        super().__init__(data)
+        self.bytes_read = 0
+        self._seekable = seekable
+
+    def seekable(self) -> bool:
+        return self._seekable
+
+    def read(self, size=-1):
+        data = super().read(size)
+        self.bytes_read += len(data)
+        return data
+
+    def read1(self, size=-1):
+        data = super().read1(size)
+        self.bytes_read += len(data)
+        return data
+
+    def readinto(self, buffer):
+        n = super().readinto(buffer)
+        self.bytes_read += n
+        return n
+
+
+def _big_record(*bad_games: int, games: int = 400) -> bytes:
+    lines = []
+    for i in range(games):
+        moves = "R11-D G2-D" if i in bad_games else "r3-d bhd-d g4-b"
+        lines.append(f'[Event "{i}"]\r\n1. {moves}\r\n\r\n')
+    return "".join(lines).encode()
+
+
+def _convert_file(data: bytes, to: str, **kw) -> Tuple[bytes, CountingFile]:
+    f = CountingFile(data, **kw)
+    return b"".join(convert_file(f, to, path="big.lcn")), f
+
+
+def test_convert_file_is_convert_text_with_bytes() -> None:
+    data = _big_record(-1)
+    out, f = _convert_file(b"\xef\xbb\xbf" + data, "v1")
+    assert out == b"\xef\xbb\xbf" + convert_text(data.decode(), "v1").encode()
+    assert f.bytes_read <= len(data) + 3 + 4096  # a stream: the head is read twice
+    piped, g = _convert_file(data, "v1", seekable=False)  # read whole
+    assert piped == out[3:] and g.bytes_read == len(data)
+    # Into and out of the JSON form, a byte-order mark is dropped.
+    document, _ = _convert_file(b"\xef\xbb\xbf" + data, "json")
+    assert document == convert_text(data.decode(), "json").encode()
+    back, _ = _convert_file(b"\xef\xbb\xbf" + document, "v1")
+    assert back == convert_text(document.decode(), "v1").encode()
+
+
+@pytest.mark.parametrize("bad_games", [(0,), (150, 151, 398), (399,)])
+def test_a_failed_streamed_conversion_reads_on_instead_of_again(bad_games: Tuple[int, ...]
+                                                                ) -> None:
+    data = _big_record(*bad_games)
+    with pytest.raises(ConversionError) as whole:
+        convert_text(data.decode(), "lower", path="big.lcn")
+    f = CountingFile(data)
+    with pytest.raises(ConversionError) as streamed:
+        b"".join(convert_file(f, "lower", path="big.lcn"))
+    facts = [[(e.code, e.line, e.column, e.message, e.path) for e in caught.value.errors]
+             for caught in (streamed, whole)]
+    assert facts[0] == facts[1]
+    assert [(e.code, e.line) for e in streamed.value.errors] == [("N103", 2 + 3 * i)
+                                                                 for i in bad_games]
+    assert f.bytes_read <= len(data) + 4096
+    assert not f.closed
+
+
+def test_bytes_that_are_not_utf8_are_found_with_one_more_read() -> None:
+    data = _big_record(3) + b"R3-D \xff\r\n"
+    f = CountingFile(data)
+    with pytest.raises(NotationError) as caught:
+        b"".join(convert_file(f, "lower", path="big.lcn"))
+    assert caught.value.code == "N001" and (caught.value.line, caught.value.column) == (1201, 6)
+    assert f.bytes_read <= 2 * len(data) + 4096

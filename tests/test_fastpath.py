@@ -12,10 +12,11 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lcnotation import format_games, generate_game, parse_game, parse_games
+from lcnotation import format_games, generate_game
+from lcnotation.text.builder import GameBuilder
 from lcnotation.text.parser import parser
 from lcnotation.text.fastpath import fast_parse
-from paths import lark_only
+from paths import read_game, read_games
 from strategies import written_games
 
 
@@ -33,16 +34,13 @@ def everything(game):
 
 
 def both_ways(text: str):
-    fast = parse_game(text)
-    with lark_only():
-        slow = parse_game(text)
+    fast = read_game(text)
+    slow = read_game(text, fast=False)
     return fast, slow
 
 
 def took_fast_path(text: str) -> bool:
-    p = parser()
-    p.builder.reset(text, 1, 0)
-    return fast_parse(p.builder, p.fast)
+    return fast_parse(GameBuilder(text, 1, 0), parser().fast)
 
 
 @settings(max_examples=150, deadline=None)
@@ -73,9 +71,8 @@ def test_games_after_the_first_read_the_same_both_ways(texts):
     # Later games start on later lines and offsets: the fast path counts
     # its lines in the file's lines.
     text = "".join(f'[Round "{i}"] ; r\n{t}\n' for i, t in enumerate(texts))
-    fast = [everything(g) for g in parse_games(text)]
-    with lark_only():
-        slow = [everything(g) for g in parse_games(text)]
+    fast = [everything(g) for g in read_games(text)]
+    slow = [everything(g) for g in read_games(text, fast=False)]
     assert fast == slow
 
 

@@ -31,7 +31,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from lcnotation.text.ast import Game
-from lcnotation.game.checker import check
+from lcnotation.game.checker import check, score
 from lcnotation.tools.convert import convert_lines, convert_text, detect_dialect, dialect_names
 from lcnotation.text.errors import NotationError
 from lcnotation.tools.files import decode_source
@@ -40,7 +40,6 @@ from lcnotation.game.generator import generate_game, generate_match
 from lcnotation.tools.jsonform import from_json, to_json
 from lcnotation.tools.lint import fix_text, lint_text
 from lcnotation.text.reader import parse_game, parse_games, parse_move, read_games
-from lcnotation.game.scoring import score
 from strategies import PIECES
 
 
@@ -297,7 +296,7 @@ def test_the_command_line_on_any_bytes(tmp_path_factory, data, dialect):
     for fmt in ("json", "sarif"):
         json.loads(lcn("lint", "--format", fmt, str(path))[1])
     assert lcn("lint", "-", stdin=data)[0] == status
-    status, out, err = lcn("score", "--format", "json", str(path))
+    status, out, err = lcn("score", "--allow-errors", "--format", "json", str(path))
     assert status == (2 if text is None else 0)
     status, out, err = lcn("convert", str(path), "--to", dialect)
     if text is None:
@@ -367,6 +366,22 @@ def test_the_real_command_on_hostile_files(tmp_path):
 
 
 # ---------------------------------------------------------------- the atheris targets
+
+
+@given(st.binary(min_size=2, max_size=120))
+@fuzz(15)
+def test_numbers_of_any_length(data):
+    """Huge numbers in a Result, a move number, a Round and a JSON document
+    (fuzz/targets.py numbers_target; issue 17)."""
+    FUZZ_TARGETS.numbers_target(data)
+
+
+@given(st.binary(min_size=1, max_size=120))
+@fuzz(20)
+def test_hostile_file_names_and_header_values(data):
+    """File names and header values of control characters, line breaks and
+    bytes that are not UTF-8 reach no output raw (fuzz/targets.py names_target)."""
+    FUZZ_TARGETS.names_target(data)
 
 
 @pytest.mark.parametrize("name", ["read", "convert", "cli"])

@@ -42,6 +42,7 @@ CHECK = textwrap.dedent("""
         "errors": [[(e.code, e.line, e.column) for e in g.errors] for g in games],
         "grammar": grammar.is_file(),
         "typed": resources.files("lcnotation").joinpath("py.typed").is_file(),
+        "page": "lcnView" in lcnotation.view_html(games, title="t"),
     }))
 """)
 
@@ -75,6 +76,7 @@ def test_the_wheel_holds_the_grammar_and_the_type_marker(wheel):
     assert "lcnotation/grammar/lcnotation.lark" in names
     assert "lcnotation/py.typed" in names
     assert "lcnotation/text/reader.py" in names
+    assert {f"lcnotation/view/page.{ext}" for ext in ("html", "css", "js")} <= names
     assert not any(name.startswith(("tests/", "grammar/")) for name in names)
 
 
@@ -96,4 +98,4 @@ def test_an_installed_wheel_reads_games_outside_the_source_tree(wheel, tmp_path)
     assert result["games"] == [["R3-D", "BHD-D"], ["R4-B", "G5-D"]]
     assert result["headers"] == ["1", "2"]
     assert result["errors"] == [[], [["N103", 5, 10]]]
-    assert result["grammar"] and result["typed"]
+    assert result["grammar"] and result["typed"] and result["page"]

@@ -17,7 +17,8 @@ from lcnotation.text.errors import Diagnostic, NotationError, Severity
 from lcnotation.text.formatter import format_move
 from lcnotation.text.messages import SYNTAX_CODES
 from lcnotation.text.reader import parse_game, parse_move
-from paths import fast_path
+from lcnotation.text.span import NO_SPAN
+from paths import read_game
 
 
 def moves(game: Game) -> list:
@@ -107,18 +108,17 @@ def test_the_spans_of_a_move_and_its_parts():
 
 @pytest.mark.parametrize("fast", [True, False])
 def test_the_parts_of_a_move_are_values_shared_between_moves(fast):
-    with fast_path(fast):
-        first, second, third = parse_game("R3-D\nr3-d R3D-D").moves
+    first, second, third = read_game("R3-D\nr3-d R3D-D", fast).moves
     assert first.placement is second.placement and first.draw is second.draw
     assert third.placement != first.placement and third.draw is first.draw
     # The parts have no position of their own: the move gives theirs.
-    assert first.card.span is None and first.card_span != second.card_span
+    assert first.card.span is NO_SPAN and first.card_span != second.card_span
     assert (first.card_span.line, second.card_span.line) == (1, 2)
 
 
 def test_a_move_built_without_a_position_has_none_for_its_parts():
     move = Move(Placement(Card("R", 10), True), Draw("B"))
-    assert (move.span, move.card_span, move.placement_span, move.draw_span) == (None,) * 4
+    assert (move.span, move.card_span, move.placement_span, move.draw_span) == (NO_SPAN,) * 4
 
 
 def test_spans_do_not_take_part_in_equality():

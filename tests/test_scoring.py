@@ -6,7 +6,8 @@ import pytest
 
 from lcnotation.text.ast import HANDSHAKE, Card
 from lcnotation.text.reader import parse_game, parse_games
-from lcnotation.game.scoring import GameScore, match_totals, score, score_expedition
+from lcnotation.game.checker import match_totals, score
+from lcnotation.game.scoring import GameScore, score_expedition
 
 # Every vector of /work/shared/RULES.md (expedition -> score).
 VECTORS = [

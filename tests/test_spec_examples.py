@@ -45,7 +45,7 @@ from lcnotation.text.errors import NotationError
 from lcnotation.text.formatter import format_comment, format_games, format_header, format_move
 from lcnotation.text.headers import parse_cards, parse_colors, parse_result
 from lcnotation.tools.lint import LintConfig, fix_text, lint_text
-from lcnotation.text.messages import SYNTAX_CODES
+from lcnotation.text.messages import LIMIT_CODES, SYNTAX_CODES
 from lcnotation.text.reader import parse_game, parse_move, read_games
 
 SPEC = Path(__file__).resolve().parent.parent / "spec"
@@ -211,6 +211,8 @@ def lint_config(mode: str) -> LintConfig:
     """The LintConfig of an ``lcn lint key=value ...`` input."""
     fields = {}
     for option in mode.split()[1:]:
+        if option == "bytes":
+            continue
         key, _, value = option.partition("=")
         assert key in ("select", "ignore", "colors", "dialect"), f"unknown option {option!r}"
         fields[key] = tuple(value) if key == "colors" else (
@@ -218,14 +220,23 @@ def lint_config(mode: str) -> LintConfig:
     return LintConfig(**fields)
 
 
+def lint_input(example: Example) -> str:
+    """The text of an ``lcn lint`` input; with ``bytes``, its ``\\xNN``, ``\\r`` and
+    ``\\n`` escapes resolved (and the block's own final line break dropped)."""
+    if "bytes" not in example.mode.split()[1:]:
+        return example.text
+    return codecs.escape_decode(example.text.rstrip("\n").encode("utf-8"))[0].decode("utf-8")
+
+
 def check_lint(example: Example) -> None:
     config = lint_config(example.mode)
+    text = lint_input(example)
     for info, expected in example.results:
         if info == "findings":
-            actual = _listing(lint_text(example.text, config=config).diagnostics)
+            actual = _listing(lint_text(text, config=config).diagnostics)
         else:
             assert info == "fixed", f"{example.id}: ```{info} does not follow ```lcn lint"
-            actual = fix_text(example.text, config=config)[0]
+            actual = fix_text(text, config=config)[0]
         assert actual == expected, f"{example.id}: ```{info} differs"
 
 
@@ -284,7 +295,8 @@ def test_the_tables_are_found() -> None:
 def test_every_syntax_code_has_a_checked_example() -> None:
     text = (SPEC / "diagnostics.md").read_text("utf-8")
     documented = set(re.findall(r"^### (N\d{3})\b", text, re.M))
-    assert documented == set(SYNTAX_CODES), "spec/diagnostics.md and SYNTAX_CODES disagree"
+    assert documented == set(SYNTAX_CODES) | set(LIMIT_CODES), \
+        "spec/diagnostics.md and SYNTAX_CODES (with LIMIT_CODES) disagree"
     shown = {m.group(5) for e in examples("diagnostics.md")
              for info, body in e.results if info == "diagnostics"
              for m in map(_DIAGNOSTIC.fullmatch, body.splitlines()) if m}
@@ -361,7 +373,7 @@ def test_every_style_code_is_documented_with_a_checked_example() -> None:
     for code, (severity, fixed) in rows.items():
         assert severity == STYLE_CODES[code][0].value, code
         found = [f for e in lint_examples
-                 for f in lint_text(e.text, config=lint_config(e.mode)).findings
+                 for f in lint_text(lint_input(e), config=lint_config(e.mode)).findings
                  if f.diagnostic.code == code]
         assert found, f"{code} has no checked example"
         fixes = {f.fix is not None for f in found}

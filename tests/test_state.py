@@ -13,8 +13,9 @@ from lcnotation.text.formatter import format_move
 from lcnotation.game.generator import generate_game
 from lcnotation.text.headers import parse_cards
 from lcnotation.text.reader import parse_game, parse_move
-from lcnotation.game.state import (GameState, Location, card_name, color_name, draw_pile_start,
-                              read_setup)
+from lcnotation.game.setup import draw_pile_start, read_setup
+from lcnotation.game.state import GameState, Location
+from lcnotation.game.violations import card_name, color_name
 
 RANKS = (HANDSHAKE, 2, 3, 4, 5, 6, 7, 8, 9, 10)
 

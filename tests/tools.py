@@ -13,6 +13,13 @@ import shutil
 
 import pytest
 
+#: How the tests (and bench/view.py) start Debian's Chromium through Playwright:
+#: headless, without a sandbox (tests run as root), and without any network
+#: use of its own.
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu",
+                 "--disable-background-networking", "--disable-component-update",
+                 "--no-first-run", "--disable-sync"]
+
 
 def require(command: str, why: str = "") -> str:
     """The path of ``command``; skip (or, on CI, fail) when it is not installed."""

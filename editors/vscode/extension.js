@@ -1,51 +1,112 @@
-// The lcn language client: starts `lcn server` (from the user's environment, or
-// the path the lcn.server.path setting gives) and lets it do the rest.
+// The Lost Cities Notation extension: the `lcn` language (contributed in
+// package.json with its TextMate grammar and language configuration) and a
+// client that starts the language server, `lcn server`, from the user's
+// environment and talks LSP to it over standard input and output.
 "use strict";
-
+const os = require("os");
+const path = require("path");
 const vscode = require("vscode");
-const { LanguageClient, TransportKind } = require("vscode-languageclient/node");
+const { LanguageClient, State } = require("vscode-languageclient/node");
 
+const SECTION = "lcnotation";
 let client;
+let output;
 
-function serverOptions() {
-  const config = vscode.workspace.getConfiguration("lcn");
-  const command = config.get("server.path", "lcn");
-  const args = config.get("server.args", ["server"]);
-  return { command, args, transport: TransportKind.stdio };
+// The command to run: `lcnotation.server.path` ("lcn" by default, looked up
+// on the PATH), with "~" expanded and a relative path taken from the first
+// workspace folder, and `lcnotation.server.args` ("server" by default).
+function serverCommand(config) {
+  let command = config.get("server.path", "lcn") || "lcn";
+  if (command === "~" || command.startsWith("~/")) {
+    command = path.join(os.homedir(), command.slice(1));
+  }
+  const folders = vscode.workspace.workspaceFolders;
+  if (command.includes("/") && !path.isAbsolute(command) && folders && folders.length) {
+    command = path.join(folders[0].uri.fsPath, command);
+  }
+  return { command, args: config.get("server.args", ["server"]) };
+}
+
+// What the server reads from the client (initialization options and the
+// `lcn` section of workspace/didChangeConfiguration).
+function serverSettings(config) {
+  return { inlayHints: config.get("inlayHints", true) };
 }
 
 async function start() {
-  const config = vscode.workspace.getConfiguration("lcn");
-  client = new LanguageClient("lcn", "Lost Cities Notation (lcn server)", serverOptions(), {
-    documentSelector: [{ language: "lcn" }],
-    initializationOptions: { inlayHints: config.get("inlayHints", true) },
-    synchronize: { configurationSection: "lcn" },
-  });
+  const config = vscode.workspace.getConfiguration(SECTION);
+  if (!config.get("server.enable", true)) {
+    return;
+  }
+  const { command, args } = serverCommand(config);
+  const folders = vscode.workspace.workspaceFolders;
+  const executable = {
+    command,
+    args,
+    options: folders && folders.length ? { cwd: folders[0].uri.fsPath } : {},
+  };
+  client = new LanguageClient(
+    SECTION, // also the prefix of the trace setting: lcnotation.trace.server
+    "Lost Cities Notation",
+    { run: executable, debug: executable },
+    {
+      documentSelector: [
+        { scheme: "file", language: "lcn" },
+        { scheme: "untitled", language: "lcn" },
+      ],
+      initializationOptions: serverSettings(config),
+      outputChannel: output,
+    },
+  );
   try {
     await client.start();
   } catch (err) {
-    vscode.window.showErrorMessage(
-      `Could not start '${serverOptions().command} server' (${err.message || err}). ` +
-      "Install it with pip install 'lcnotation[lsp]', or set lcn.server.path.");
+    const choice = await vscode.window.showErrorMessage(
+      `Lost Cities Notation: could not start the language server with "${command} ${args.join(" ")}" ` +
+        `(${err && err.message ? err.message : err}). Install it with pip install 'lcnotation[lsp]', ` +
+        `or set ${SECTION}.server.path to the lcn command.`,
+      "Open settings",
+    );
+    if (choice === "Open settings") {
+      vscode.commands.executeCommand("workbench.action.openSettings", `${SECTION}.server`);
+    }
+    client = undefined;
   }
+}
+
+async function stop() {
+  const running = client;
+  client = undefined;
+  if (running && running.state !== State.Stopped) {
+    await running.stop();
+  }
+}
+
+async function restart() {
+  await stop();
+  await start();
 }
 
 async function activate(context) {
-  await start();
-  context.subscriptions.push(vscode.workspace.onDidChangeConfiguration(async (event) => {
-    if (event.affectsConfiguration("lcn.server")) {
-      if (client) {
-        await client.stop();
+  output = vscode.window.createOutputChannel("Lost Cities Notation");
+  context.subscriptions.push(
+    output,
+    vscode.commands.registerCommand(`${SECTION}.restartServer`, restart),
+    vscode.workspace.onDidChangeConfiguration((event) => {
+      if (["server.path", "server.args", "server.enable"].some(
+        (key) => event.affectsConfiguration(`${SECTION}.${key}`))) {
+        restart();
+      } else if (client && event.affectsConfiguration(`${SECTION}.inlayHints`)) {
+        const settings = serverSettings(vscode.workspace.getConfiguration(SECTION));
+        client.sendNotification("workspace/didChangeConfiguration", { settings: { lcn: settings } });
       }
-      await start();
-    }
-  }));
+    }),
+  );
+  await start();
 }
 
-async function deactivate() {
-  if (client) {
-    await client.stop();
-  }
+function deactivate() {
+  return stop();
 }
 
-module.exports = { activate, deactivate };
+module.exports = { activate, deactivate, serverCommand };

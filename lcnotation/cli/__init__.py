@@ -1,4 +1,5 @@
-"""The ``lcn`` command: lint, format, convert and score Lost Cities records.
+"""The ``lcn`` command: lint, format, convert and score Lost Cities records (and
+FreeCell ones, ``lcn freecell``).
 
 Run ``lcn --help`` or ``lcn COMMAND --help`` for the options; every error
 about the command line is one line on stderr and exit status 2.
@@ -12,18 +13,27 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import io
 import os
+import signal
 import sys
-from typing import Iterator, Optional, Sequence
+import threading
+from types import FrameType
+from typing import Iterator, List, Optional, Sequence
 
 from .. import __version__
+# FreeCell's code family joins the registry (lcnotation.tools.codes) when the
+# package is imported: the command reports and selects it.
+from .. import freecell as _freecell  # noqa: F401
 from ..tools.config import ConfigError
-from . import convert, fmt, lint, score, server
-from .common import EXIT_FINDINGS, EXIT_USAGE, Parser, err
+from . import (completion, convert, explain, exportcmd, fmt, freecell, importcmd, lint, render,
+               score, server, view)
+from .common import EXIT_FINDINGS, EXIT_USAGE, Parser, UsageError, err, usage_error
 
 __all__ = ["COMMANDS", "main"]
 
-COMMANDS = (lint, fmt, convert, score, server)
+COMMANDS = (lint, fmt, convert, score, importcmd, exportcmd, render, view, freecell, explain,
+            completion, server)
 
 _MAIN_EXAMPLES = """\
 examples:
@@ -31,6 +41,11 @@ examples:
   lcn fmt games/ --check              are the files in the canonical layout?
   lcn convert match.lcn --to json     the JSON interchange form
   lcn score match.lcn                 scores per game and match totals
+  lcn render match.lcn -o end.svg     a picture of the final position
+  lcn view match.lcn -o match.html    a page that replays the games
+  lcn freecell deal 1                 FreeCell deal 1 in Standard FreeCell Notation
+  lcn explain S102                    what a code means, with an example
+  lcn completion bash > ~/.local/share/bash-completion/completions/lcn
   lcn server                          the language server, for editors
 
 Run 'lcn COMMAND --help' for a command's options and more examples.
@@ -51,8 +66,41 @@ def _build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Run ``lcn`` with ``argv`` (default: the process arguments); return the exit status."""
-    with _tolerant_output():
+    with _tolerant_output(), _signals_end_the_run():
         return _main(argv)
+
+
+class Terminated(BaseException):
+    """SIGTERM or SIGHUP arrived: the run ends as Ctrl-C ends it (a file being
+    written is left as it was, its temporary file removed)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+@contextlib.contextmanager
+def _signals_end_the_run() -> Iterator[None]:
+    """Turn SIGTERM and SIGHUP (``timeout``, ``docker stop``, CI cancellation, a
+    closed terminal) into :class:`Terminated`, raised where the program is, so
+    that every ``finally`` runs; a signal the caller ignores stays ignored."""
+    if threading.current_thread() is not threading.main_thread():
+        yield  # only the main thread may handle signals
+        return
+    catching = [s for s in (signal.SIGTERM, getattr(signal, "SIGHUP", None))
+                if s is not None and signal.getsignal(s) is not signal.SIG_IGN]
+
+    def stop(signum: int, frame: Optional[FrameType]) -> None:
+        for s in catching:  # a second signal must not cut the clean-up short
+            signal.signal(s, signal.SIG_IGN)
+        raise Terminated(signum)
+
+    previous = {s: signal.signal(s, stop) for s in catching}
+    try:
+        yield
+    finally:
+        for s, handler in previous.items():
+            signal.signal(s, handler)
 
 
 @contextlib.contextmanager
@@ -63,9 +111,9 @@ def _tolerant_output() -> Iterator[None]:
     terminal may not be UTF-8 at all; the text we print must not fail on
     either.  (Records themselves are written as bytes.)
     """
-    changed = []
+    changed: List[io.TextIOWrapper] = []
     for stream in (sys.stdout, sys.stderr):
-        if getattr(stream, "errors", None) == "strict" and hasattr(stream, "reconfigure"):
+        if isinstance(stream, io.TextIOWrapper) and stream.errors == "strict":
             stream.reconfigure(errors="backslashreplace")
             changed.append(stream)
     try:
@@ -79,23 +127,51 @@ def _tolerant_output() -> Iterator[None]:
 def _main(argv: Optional[Sequence[str]]) -> int:
     parser = _build_parser()
     try:
-        args = parser.parse_args(argv)
+        args, extra = parser.parse_known_args(argv)
     except SystemExit as exc:
         return int(exc.code or 0)
+    if extra:  # argparse would blame "lcn", not the subcommand whose options they are
+        return usage_error(args.command, f"unrecognized arguments: {' '.join(extra)}")
     try:
-        return args.handler(args)
+        status = int(args.handler(args))
+        sys.stdout.flush()  # a failure to write what is still buffered is caught below
+        return status
+    except UsageError as exc:
+        return usage_error(args.command, str(exc))
     except ConfigError as exc:
         err(str(exc))
         return EXIT_USAGE
     except BrokenPipeError:
         # The reader of our output went away (e.g. `lcn lint | head`): say nothing
         # more, and keep Python from complaining when it flushes stdout at exit.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        _drop_stdout()
         return EXIT_FINDINGS
+    except OSError as exc:
+        # The commands report every file they cannot read or write themselves:
+        # what reaches here is standard output (a full disk, /dev/full, EIO).
+        _drop_stdout()
+        with contextlib.suppress(OSError):
+            err(f"cannot write the output: {exc.strerror or exc}")
+        return EXIT_USAGE
     except KeyboardInterrupt:
         err("interrupted")
         return 130
+    except MemoryError:
+        _drop_stdout()
+        err("out of memory")
+        return EXIT_USAGE
+    except Terminated as exc:
+        with contextlib.suppress(OSError):
+            err(f"terminated by {signal.Signals(exc.signum).name}")
+        return 128 + exc.signum
+
+
+def _drop_stdout() -> None:
+    """Send what standard output still holds, and anything later, nowhere."""
+    with contextlib.suppress(OSError, ValueError, AttributeError, io.UnsupportedOperation):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -5,15 +5,18 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import Iterator, List, Optional, Sequence, Tuple
+from typing import IO, Callable, Iterator, List, Optional, Sequence, Tuple
 
 from ..text.ast import Game
 from ..text.errors import NotationError
 from ..text.reader import parse_games
-from ..tools.config import ConfigError, find_config, load_config, parse_codes
-from ..tools.files import SourceFile, decode_source, read_source, write_atomic
-from ..tools.lint import LintConfig, iter_lcn_files
-from ..tools.output import printable
+from ..tools.config import (ConfigCache, ConfigError, ProjectConfig, config_for_file, parse_codes,
+                            project_for)
+from ..tools.files import SourceFile, decode_source, not_regular, write_atomic
+from ..tools.lint import LintConfig
+from ..tools.walk import iter_lcn_files
+from ..tools.newlines import LINE_END_NAMES
+from ..tools.output import printable, printable_diff
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
@@ -22,7 +25,9 @@ class Parser(argparse.ArgumentParser):
     """argparse, but a usage error is one line, not a usage dump."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+        # The message may quote an argument: escaped, like everything we print.
+        self.exit(EXIT_USAGE, printable(f"{self.prog}: error: {message} (see '{self.prog} "
+                                        "--help')") + "\n")
 
 
 def add_command(sub: "argparse._SubParsersAction[Parser]", name: str, help_text: str,
@@ -36,20 +41,86 @@ def err(message: str) -> None:
     print(printable(f"lcn: {message}"), file=sys.stderr)
 
 
+def usage_error(command: str, message: str) -> int:
+    """Say what is wrong with the command line of ``lcn command``, as argparse
+    does, naming the command's help; the exit status."""
+    print(printable(f"lcn {command}: error: {message} (see 'lcn {command} --help')"),
+          file=sys.stderr)
+    return EXIT_USAGE
+
+
+class UsageError(ConfigError):
+    """An option of the command line that cannot be used."""
+
+
 def code_list(value: Optional[str], what: str) -> Optional[Tuple[str, ...]]:
     if value is None:
         return None
-    return parse_codes([c for c in value.split(",") if c.strip()], what)
+    try:
+        return parse_codes([c for c in value.split(",") if c.strip()], what)
+    except ConfigError as exc:
+        raise UsageError(str(exc)) from None
 
 
-def lint_config(args: argparse.Namespace) -> LintConfig:
-    if args.config and not os.path.isfile(args.config):
-        raise ConfigError(f"{args.config}: no such configuration file")
-    config = load_config(args.config if args.config else find_config("."))
-    select, ignore = code_list(args.select, "--select"), code_list(args.ignore, "--ignore")
-    return LintConfig(select if select is not None else config.select,
-                      ignore if ignore is not None else config.ignore,
-                      config.colors, config.dialect)
+def add_config_options(parser: argparse.ArgumentParser) -> None:
+    """``--config`` and ``--stdin-filename``, shared by the commands that read
+    the configuration."""
+    parser.add_argument("--config", metavar="FILE",
+                        help="a pyproject.toml to read [tool.lcnotation] from (default: the "
+                        "nearest one above each file, as ruff finds its own)")
+    parser.add_argument("--stdin-filename", metavar="PATH",
+                        help="the name of the file read from standard input (-): its "
+                        "configuration, per-file ignores and the name in messages")
+
+
+class Settings:
+    """The settings of one run: the command line's options over the
+    configuration of each file (:func:`~lcnotation.tools.config.project_for`)."""
+
+    def __init__(self, args: argparse.Namespace) -> None:
+        self.explicit: Optional[str] = getattr(args, "config", None)
+        if self.explicit is not None and not os.path.isfile(self.explicit):
+            raise ConfigError(f"{self.explicit}: no such configuration file")
+        self.select = code_list(getattr(args, "select", None), "--select")
+        self.ignore = code_list(getattr(args, "ignore", None), "--ignore")
+        self.extend_select = code_list(getattr(args, "extend_select", None),
+                                       "--extend-select") or ()
+        self.extend_ignore = code_list(getattr(args, "extend_ignore", None),
+                                       "--extend-ignore") or ()
+        self.dialect: Optional[str] = getattr(args, "dialect", None)
+        self.stdin_filename: Optional[str] = getattr(args, "stdin_filename", None)
+        self.cache = ConfigCache()
+
+    def project(self, path: str) -> ProjectConfig:
+        return project_for(self.named(path), self.explicit, self.cache)
+
+    def named(self, path: str) -> str:
+        """The name of ``path`` in messages: ``--stdin-filename`` for ``-``."""
+        return self.stdin_filename if path == "-" and self.stdin_filename else path
+
+    def lint(self, path: str) -> LintConfig:
+        """The lint settings of the file ``path``."""
+        config = self.project(path).for_file(self.named(path))
+        select = (self.select if self.select is not None else config.select) \
+            + self.extend_select
+        ignore = (self.ignore if self.ignore is not None else config.ignore) \
+            + self.extend_ignore
+        dialect = self.dialect if self.dialect is not None else config.dialect
+        if (select, ignore, dialect) == (config.select, config.ignore, config.dialect):
+            return config
+        return LintConfig(select, ignore, config.colors, dialect)
+
+    def expand(self, paths: Sequence[str]) -> Iterator[str]:
+        """The files to work on: folders expanded (skipping what the configuration
+        excludes and what .gitignore ignores), ``-`` (standard input) kept."""
+        for path in paths:
+            if path == "-":
+                yield path
+            else:
+                yield from iter_lcn_files([path], skip=self._excluded)
+
+    def _excluded(self, path: str) -> bool:
+        return self.project(path).excludes(path)
 
 
 def expand_paths(paths: Sequence[str]) -> Iterator[str]:
@@ -63,13 +134,47 @@ def expand_paths(paths: Sequence[str]) -> Iterator[str]:
 
 def read_input(path: str) -> Optional[SourceFile]:
     """The decoded file (or standard input); None, with a message, when it cannot be read."""
+    refused = not_regular(path)
+    if refused is not None:
+        err(f"{path}: cannot read: {refused}")
+        return None
     try:
-        return decode_source(sys.stdin.buffer.read()) if path == "-" else read_source(path)
+        if path == "-":
+            return decode_source(_read_whole(sys.stdin.buffer))
+        with open(path, "rb") as handle:
+            return decode_source(_read_whole(handle))
     except OSError as exc:
         err(f"{path}: cannot read: {exc.strerror or exc}")
     except NotationError as exc:
         err(f"{path}:{exc.line}:{exc.column}: cannot read: {exc.message}")
+    except _TooLarge:
+        err(f"{path}: cannot read: more than {MAX_WHOLE:,} bytes, the most a command that "
+            "reads a file whole takes")
+    except MemoryError:
+        err(f"{path}: cannot read: out of memory")
     return None
+
+
+#: The most the commands that read a file whole (fmt, score, ...) read: endless
+#: input (``lcn score /dev/zero``) must end.
+MAX_WHOLE = 1 << 30
+
+
+class _TooLarge(Exception):
+    """A file longer than :data:`MAX_WHOLE`."""
+
+
+def _read_whole(handle: IO[bytes]) -> bytes:
+    pieces: List[bytes] = []
+    size = 0
+    while True:
+        data = handle.read(1 << 20)
+        if not data:
+            return b"".join(pieces)
+        size += len(data)
+        if size > MAX_WHOLE:
+            raise _TooLarge()
+        pieces.append(data)
 
 
 def write_file(path: str, data: bytes) -> bool:
@@ -90,6 +195,36 @@ def write_stdout(data: bytes) -> None:
     sys.stdout.flush()
     buffer.write(data)
     buffer.flush()
+
+
+def deliver_formatted(path: str, source: SourceFile, new: str, check: bool, diff: bool,
+                      name: Optional[str] = None, quiet: bool = False) -> int:
+    """Deliver ``new``, the formatted text of ``source``: to standard output for
+    ``-``, as a diff with ``diff``, as a line with ``check``, else over the file
+    (its line ends and BOM kept; a file that mixes line ends gets the one most
+    of its lines use, as S107's fix); the exit status that calls for.
+    ``name`` is the file's name in messages (default: ``path``)."""
+    name = name if name is not None else path
+    newline = source.newline if source.newline is not None else source.majority
+    if path == "-" and not (check or diff):
+        # As bytes: the input's line ends and BOM, UTF-8 whatever the locale.
+        write_stdout(source.encode(new, newline))
+        return EXIT_OK
+    if new == source.text and newline == source.newline:
+        return EXIT_OK
+    if diff:
+        sys.stdout.writelines(printable_diff(source.text, new, name))
+        if newline != source.newline:
+            print(printable(f"{name}: every line would end with {LINE_END_NAMES[newline]}"))
+    if check or diff:
+        if check:
+            print(printable(f"would reformat {name}"))
+        return EXIT_FINDINGS
+    if write_file(path, source.encode(new, newline)):
+        if not quiet:
+            print(printable(f"reformatted {name}"), file=sys.stderr)
+        return EXIT_OK
+    return EXIT_USAGE
 
 
 def process_count(value: str) -> int:
@@ -116,3 +251,43 @@ def refused_for_errors(source: SourceFile, path: str, done: str,
          "fix them or use --force")
     return True
 
+
+def configured_colors(path: str) -> Tuple[str, ...]:
+    """The colours of games without a Colors header in the file ``path`` (``-``:
+    standard input, configured from the working folder), as ``lcn lint`` takes
+    them: from the file's own ``[tool.lcnotation]`` table (raises ConfigError
+    when it is wrong)."""
+    return config_for_file("." if path == "-" else path).colors
+
+
+def read_records(path: str) -> Optional[List[Game]]:
+    """The games of ``path`` (or standard input); None, with a message, when it
+    cannot be read.  Games with syntax errors are kept: what could be read of
+    them still counts."""
+    source = read_input(path)
+    if source is None:
+        return None
+    return list(parse_games(source.text, path=path))
+
+
+def write_output(output: Optional[str], data: bytes) -> int:
+    """``data`` to the file ``output``, or to standard output when it is None;
+    the exit status."""
+    if output is None:
+        write_stdout(data)
+        return EXIT_OK
+    return EXIT_OK if write_file(output, data) else EXIT_USAGE
+
+
+def count(least: int) -> "Callable[[str], int]":
+    """An argparse type: a whole number, ``least`` or more."""
+    def parse(value: str) -> int:
+        try:
+            n = int(value)
+        except ValueError:
+            n = least - 1
+        if n < least:
+            raise argparse.ArgumentTypeError(f"expected a whole number, {least} or more, "
+                                             f"not {value!r}")
+        return n
+    return parse

@@ -3,35 +3,49 @@
 from __future__ import annotations
 
 import argparse
+import io
 import os
 import sys
 from concurrent.futures import ProcessPoolExecutor
-from typing import Iterator, List, Sequence, Tuple
+from typing import IO, Dict, Iterator, List, Optional, Sequence, Tuple
 
 from .. import __version__
-from ..text.errors import Severity
+from ..text.errors import NotationError, Severity
 from ..text.reader import _decoded_lines
-from ..tools.lint import FileReport, LintConfig, fix_text, lint_file, lint_lines
-from ..tools.output import github_line, summary, text_line, to_json, to_sarif
+from ..tools.codes import ALL_CODES
+from ..tools.colour import CHOICES, Palette, wants_colour
+from ..tools.files import (LineEndCounter, TextWriter, WriteFailed, atomic_writer, guarded,
+                           not_regular)
+from ..tools.lint import (FileReport, FixResult, LintConfig, fix_stream, fix_text, lint_file,
+                          lint_stream)
+from ..tools.newlines import LINE_END_NAMES
+from ..tools.output import (Tally, github_line, printable, printable_diff, source_excerpt, statistics,
+                            summary, text_line, to_json, to_sarif)
 from ..tools.progress import Progress
-from .common import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Parser, add_command, err,
-                     expand_paths, lint_config, process_count, read_input, refused_for_errors,
+from .importcmd import chosen_format, imported_reports
+from .common import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Parser, Settings, add_command,
+                     add_config_options, err, process_count, read_input, usage_error,
                      write_file)
 
 _LINT_EXAMPLES = """\
 examples:
   lcn lint games/                    lint every *.lcn file below games/
-  lcn lint match.lcn --format json   findings as a JSON array
-  lcn lint . --format github         annotations for GitHub Actions
-  lcn lint . --format sarif > lcn.sarif
-  lcn lint - < match.lcn             read standard input
+  lcn lint match.lcn --output-format json   findings as a JSON array
+  lcn lint . --output-format github  annotations for GitHub Actions
+  lcn lint . --output-format sarif --output-file lcn.sarif
+  lcn lint - --stdin-filename games/match.lcn < match.lcn
   lcn lint . --fix                   repair case, discard markers and numbering
+  lcn lint . --diff                  show what --fix would change, write nothing
+  lcn lint . --statistics            how many findings of each code
   lcn lint . --select R --ignore R2  only rules findings, not R2xx
+  lcn explain S102                   what a code means, with an example
 
 exit status: 0 no errors (warnings and notes alone pass unless --strict),
 1 errors found, 2 usage error or unreadable file.
 Suppress a finding with a comment on its line:  R4-B ; lcn: ignore[R101]
-Configure in pyproject.toml:  [tool.lcnotation] select/ignore/colors/dialect
+Syntax errors (N) are always reported. Configure in pyproject.toml, found
+from each file's folder up:  [tool.lcnotation] select, ignore, colors,
+dialect, per-file-ignores, exclude.
 """
 
 def register(sub: "argparse._SubParsersAction[Parser]") -> None:
@@ -40,127 +54,437 @@ def register(sub: "argparse._SubParsersAction[Parser]") -> None:
     lint.add_argument("paths", nargs="*", metavar="PATH",
                       help="files, folders (searched for *.lcn) or - for standard input "
                       "(default: the current folder)")
-    lint.add_argument("--format", choices=["text", "json", "github", "sarif"], default="text",
-                      help="output format (default: text)")
+    lint.add_argument("--output-format", "--format", dest="format", default=None,
+                      choices=["full", "concise", "text", "json", "github", "sarif"],
+                      help="full (each finding with its source line and a caret), concise "
+                      "(one line each; text is the same), json, github or sarif (default: "
+                      "full on a terminal, else concise)")
+    lint.add_argument("--output-file", "-o", metavar="FILE",
+                      help="write the findings to FILE instead of standard output")
     lint.add_argument("--strict", action="store_true",
-                      help="fail (exit 1) on warnings and notes too")
+                      help="fail (exit 1) on warnings and info findings too")
+    lint.add_argument("--exit-zero", action="store_true",
+                      help="exit 0 even when findings fail the run (2 stays for usage errors)")
     lint.add_argument("--fix", action="store_true",
-                      help="apply the safe fixes (letter case, discard marker, numbering)")
+                      help="apply the safe fixes (letter case, discard marker, numbering, "
+                      "line ends)")
+    lint.add_argument("--diff", action="store_true",
+                      help="show what --fix would change as a diff, write nothing; exit 1 "
+                      "if a file would change")
+    lint.add_argument("--show-fixes", action="store_true",
+                      help="list the fixes: under each fixable finding, and with --fix "
+                      "what was fixed in each file")
     lint.add_argument("--force", action="store_true",
                       help="with --fix: fix files with syntax errors too (text the reader "
                       "could not make sense of, such as a comment never closed, may then "
                       "be rewritten)")
+    lint.add_argument("--statistics", action="store_true",
+                      help="print how many findings of each code instead of the findings")
     lint.add_argument("--select", metavar="CODES",
-                      help="comma-separated codes or prefixes to report (e.g. N,R,S101)")
+                      help="comma-separated codes or prefixes to report (e.g. N,R,S101), "
+                      "instead of the configuration's")
     lint.add_argument("--ignore", metavar="CODES",
-                      help="comma-separated codes or prefixes not to report")
-    lint.add_argument("--config", metavar="FILE",
-                      help="a pyproject.toml to read [tool.lcnotation] from "
-                      "(default: the nearest one)")
+                      help="comma-separated codes or prefixes not to report, instead of "
+                      "the configuration's")
+    lint.add_argument("--extend-select", metavar="CODES",
+                      help="codes or prefixes to report besides the selected ones")
+    lint.add_argument("--extend-ignore", metavar="CODES",
+                      help="codes or prefixes not to report, besides the ignored ones")
+    add_config_options(lint)
     lint.add_argument("-j", "--jobs", type=process_count, default=1, metavar="N",
                       help="lint files in N processes (0: one per core)")
+    lint.add_argument("--color", choices=CHOICES, default="auto",
+                      help="colour the findings: auto (on a terminal, unless NO_COLOR; "
+                      "FORCE_COLOR forces it), always or never")
+    loudness = lint.add_mutually_exclusive_group()
+    loudness.add_argument("-q", "--quiet", action="store_true",
+                          help="print the findings and nothing else (no summary, no notes)")
+    loudness.add_argument("-v", "--verbose", action="store_true",
+                          help="also say which files were checked, with which configuration")
     lint.add_argument("--no-progress", action="store_true", help="never draw a progress bar")
+    lint.add_argument("--from", dest="from_format", metavar="FORMAT",
+                      help="read records of another program (see lcn import); rules only")
     lint.set_defaults(handler=run)
+
+
+#: A progress bar is drawn when there is at least this much to read.
+PROGRESS_BYTES = 1 << 20
+
 
 def _lint_one(job: Tuple[str, LintConfig]) -> FileReport:
     path, config = job
     return lint_file(path, config)
 
 
-def _reports(paths: Sequence[str], config: LintConfig, jobs: int,
-             bar: Progress) -> Iterator[FileReport]:
-    """The report of every file, in the order of ``paths``."""
-    files = [p for p in expand_paths(paths)]
-    bar.total = len(files)
-    if len(files) < 2:
+def _size(path: str) -> int:
+    try:
+        return os.path.getsize(path) if path != "-" else 0
+    except OSError:
+        return 0
+
+
+def _reports(files: Sequence[str], settings: Settings, jobs: int,
+             bar: Progress) -> Iterator[Tuple[FileReport, LintConfig]]:
+    """The report of every file, in the order of ``files``, with its settings."""
+    sizes = [_size(f) for f in files]
+    bar.total = sum(sizes)
+    if bar.total < PROGRESS_BYTES:
         bar.enabled = False  # a bar that is full at once would only flicker
+    configs = [settings.lint(f) for f in files]
     if jobs > 1 and len(files) > 1:
         chunk = max(1, min(64, len(files) // (jobs * 8)))
         with ProcessPoolExecutor(max_workers=min(jobs, len(files))) as pool:
-            reports = pool.map(_lint_one, [(f, config) for f in files if f != "-"],
+            reports = pool.map(_lint_one, [(f, c) for f, c in zip(files, configs) if f != "-"],
                                chunksize=chunk)
-            for f in files:
-                yield _lint_stdin(config) if f == "-" else next(reports)
+            for f, config, size in zip(files, configs, sizes):
+                yield (_lint_stdin(settings, config) if f == "-" else next(reports)), config
+                bar.advance(size)
     else:
-        for f in files:
-            yield _lint_stdin(config) if f == "-" else lint_file(f, config)
+        for f, config, size in zip(files, configs, sizes):
+            if f == "-":
+                yield _lint_stdin(settings, config), config
+                continue
+            base = bar.done
+            yield lint_file(f, config, progress=lambda n: bar.update(base + n)), config
+            bar.update(base + size)
 
 
-def _lint_stdin(config: LintConfig) -> FileReport:
-    return lint_lines(_decoded_lines(sys.stdin.buffer), "-", config)
+def _lint_stdin(settings: Settings, config: LintConfig) -> FileReport:
+    return lint_stream(sys.stdin.buffer, settings.named("-"), config)
+
+
+class _Run:
+    """What one ``lcn lint`` has seen so far, and where it writes."""
+
+    def __init__(self, args: argparse.Namespace, out: IO[str]) -> None:
+        self.unwritten = 0  # files --fix could not write
+        self.args = args
+        self.out = out
+        fmt = args.format
+        self.concise = fmt in ("concise", "text")
+        self.lines = fmt in ("full", "concise", "text", "github")
+        color = wants_colour(args.color, os.environ, _isatty(out) and args.output_file is None)
+        self.palette = Palette(color and fmt in ("full", "concise", "text"))
+        self.counts: Dict[str, List[int]] = {}
+        self.failing = {Severity.ERROR} | (
+            {Severity.WARNING, Severity.INFO} if args.strict else set())
+        self.failed = False
+        self.changed = False
+
+    def note(self, message: str) -> None:
+        if not self.args.quiet:
+            err(message)
+
+    def show(self, report: FileReport, bar: Progress) -> None:
+        """Count the report's findings and write them (text and annotations
+        are written file by file, as they come)."""
+        for f in report.findings:
+            row = self.counts.setdefault(f.diagnostic.code, [0, 0])
+            row[0] += 1
+            row[1] += f.fix is not None
+            if f.diagnostic.severity in self.failing:
+                self.failed = True
+        if not report.findings or not self.lines or self.args.statistics:
+            return
+        bar.clear()
+        if self.args.format == "github":
+            for f in report.findings:
+                self.out.write(github_line(f.diagnostic) + "\n")
+        else:
+            source = None if self.concise else _SourceLines(report.path)
+            for f in report.findings:
+                d = f.diagnostic
+                self.out.write(text_line(d, f.fix is not None, self.palette) + "\n")
+                if source is not None:
+                    line = source.line(d.line)
+                    if line is not None:
+                        self.out.write(source_excerpt(d, line, self.palette) + "\n")
+                if self.args.show_fixes and f.fix is not None:
+                    self.out.write(f"  {self.palette.fixable('fix:')} "
+                                   f"{printable(f.fix.description)}\n")
+                if source is not None:
+                    self.out.write("\n")
+            if source is not None:
+                source.close()
+        if bar.enabled:
+            self.out.flush()  # before the bar is drawn again below them
+
+
+class _SourceLines:
+    """The lines of a file, read again as a stream (forward only, started
+    over when asked for an earlier line) to show the lines of findings.
+    Python's universal line ends count lines as the reader does."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.number = 0
+        self.handle: Optional[IO[str]] = None
+        self.current: Optional[str] = None
+
+    def line(self, number: int) -> Optional[str]:
+        if self.path == "-" or number < 1:
+            return None
+        if self.handle is None or number < self.number:
+            self.close()
+            try:
+                self.handle = open(self.path, encoding="utf-8-sig", errors="replace",
+                                   newline=None)
+            except OSError:
+                return None
+            self.number = 0
+        while self.number < number:
+            read = self.handle.readline()
+            self.number += 1
+            if not read:
+                self.current = None
+                return None
+            self.current = read.rstrip("\n")
+        return self.current
+
+    def close(self) -> None:
+        if self.handle is not None:
+            self.handle.close()
+            self.handle = None
+
+
+def _isatty(stream: IO[str]) -> bool:
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty()) if callable(isatty) else False
 
 
 def run(args: argparse.Namespace) -> int:
-    config = lint_config(args)
+    settings = Settings(args)
     paths = args.paths or ["."]
-    if args.fix and "-" in paths:
-        err("--fix cannot rewrite standard input; use lcn fmt - for that")
-        return EXIT_USAGE
+    if (args.fix or args.diff) and "-" in paths:
+        return usage_error("lint", "--fix and --diff cannot rewrite standard input; "
+                           "use lcn fmt - for that")
+    if args.stdin_filename is not None and not args.paths:
+        paths = ["-"]
     jobs = args.jobs if args.jobs > 0 else (os.cpu_count() or 1)
-    out = sys.stdout
+    if args.from_format is not None:
+        try:
+            chosen_format(args.from_format)
+        except ValueError as exc:
+            return usage_error("lint", str(exc))
+        if args.fix or args.diff:
+            return usage_error("lint", "--fix cannot rewrite records of another program; "
+                               "lcn import them first")
+    if args.output_file is not None:
+        try:
+            out: IO[str] = open(args.output_file, "w", encoding="utf-8",
+                                errors="backslashreplace")
+        except OSError as exc:
+            err(f"{args.output_file}: cannot write: {exc.strerror or exc}")
+            return EXIT_USAGE
+    else:
+        out = sys.stdout
+    try:
+        return _run(args, settings, paths, jobs, out)
+    finally:
+        if out is not sys.stdout:
+            out.close()
+
+
+def _run(args: argparse.Namespace, settings: Settings, paths: List[str], jobs: int,
+         out: IO[str]) -> int:
+    if args.format is None:
+        args.format = "full" if _isatty(out) else "concise"
+    state = _Run(args, out)
+    # JSON and SARIF are written at the end, so they keep the findings; the
+    # other formats write each file's as they come and keep only counts.
     readable: List[FileReport] = []
+    tally = Tally()
     unreadable = unwritten = 0
-    with Progress(0, enabled=False if args.no_progress else None) as bar:
-        for report in _reports(paths, config, jobs, bar):
+    with Progress(0, enabled=False if args.no_progress else None, unit="MB") as bar:
+        streamed = args.fix and not (args.diff or args.show_fixes) and args.from_format is None
+        if streamed:
+            # A file at a time, fixed as it is read: no report of the file
+            # before fixing is kept (memory holds one game).
+            found = _fixed_reports(list(settings.expand(paths)), settings, bar, state)
+        elif args.from_format is None:
+            found = _reports(list(settings.expand(paths)), settings, jobs, bar)
+        else:
+            config = settings.lint(paths[0])
+            found = ((r, config) for r in imported_reports(paths, args.from_format, config))
+        for report, config in found:
+            if args.verbose:
+                project = settings.project(report.path)
+                bar.clear()
+                err(f"{report.path}: configuration "
+                    f"{project.path if project.path else '(defaults)'}")
             if report.unreadable:
                 bar.clear()
                 err(f"{report.path}: cannot read: {report.unreadable}")
                 unreadable += 1
-            else:
-                if args.fix:
-                    report, written = _fix(report, config, bar, args.force)
-                    unwritten += not written
+                continue
+            if (args.fix or args.diff) and not streamed:
+                report, written = _fix(report, config, bar, state)
+                unwritten += not written
+            state.show(report, bar)
+            tally.add(report)
+            if args.format in ("json", "sarif"):
                 readable.append(report)
-                # Text and annotations are written file by file, as they come.
-                if report.findings and args.format in ("text", "github"):
-                    bar.clear()
-                    for f in report.findings:
-                        out.write(github_line(f.diagnostic) if args.format == "github"
-                                  else text_line(f.diagnostic, f.fix is not None))
-                        out.write("\n")
-                    if bar.enabled:
-                        out.flush()  # before the bar is drawn again below them
-            bar.advance()
-    if not readable and not unreadable:
+    if not tally.files and not unreadable:
         err("warning: no *.lcn files found in " + ", ".join(paths))
-    if args.format == "json":
+    if args.statistics:
+        if state.counts:
+            out.write(statistics(state.counts) + "\n")
+    elif args.format == "json":
         out.write(to_json(readable) + "\n")
     elif args.format == "sarif":
         out.write(to_sarif(readable, __version__) + "\n")
-    elif args.format == "text":
-        line = summary(readable)
-        if unreadable:
-            line += f" {unreadable} could not be read."
-        out.write(line + "\n")
-    if unreadable or unwritten:
+    if args.format in ("full", "concise", "text") and not args.quiet:
+        out.write(summary(tally, unreadable) + "\n")
+    if unreadable or unwritten or state.unwritten:
         return EXIT_USAGE
-    failing = {Severity.ERROR} | ({Severity.WARNING, Severity.INFO} if args.strict else set())
-    if any(f.diagnostic.severity in failing for r in readable for f in r.findings):
+    if args.exit_zero:
+        return EXIT_OK
+    if state.failed or (args.diff and state.changed):
         return EXIT_FINDINGS
     return EXIT_OK
 
 
 def _fix(report: FileReport, config: LintConfig, bar: Progress,
-         force: bool) -> Tuple[FileReport, bool]:
-    """Apply the report's safe fixes to its file: the report of the fixed file,
-    and False when the file could not be written."""
+         state: _Run) -> Tuple[FileReport, bool]:
+    """Apply the report's safe fixes to its file (with --diff: show them): the
+    report of the fixed file, and False when the file could not be written."""
+    args = state.args
     if not report.fixes:
         return report, True
     bar.clear()
     source = read_input(report.path)
     if source is None:
         return report, True
-    if source.newline is None:
-        err(f"{report.path}: not fixed: the file mixes line ends")
-        return report, True
-    if not force and refused_for_errors(source, report.path, "fixed"):
+    syntax = [f.diagnostic for f in report.findings if f.diagnostic.code.startswith("N")]
+    if syntax and not args.force:
         # Where the reader lost its way (a '{' never closed), what it read as
         # moves may be the author's prose: no fix is certain there.
+        first = syntax[0]
+        state.note(f"{report.path}:{first.line}:{first.column}: not fixed: {len(syntax)} "
+                   f"syntax error{'s' if len(syntax) != 1 else ''} (first: {first.message}); "
+                   "fix them or use --force")
         return report, True
+    newline = source.newline
+    if newline is None:
+        newline = next((f.fix.newline for f in report.findings
+                        if f.fix is not None and f.fix.newline is not None), None)
+        if newline is None:
+            state.note(f"{report.path}: not fixed: the file mixes line ends, and S107 "
+                       "(which would end every line alike) is not selected")
+            return report, True
     text, applied, fixed = fix_text(source.text, report.path, config, report)
-    if text == source.text:
+    applied += source.newline is None
+    if text == source.text and newline == source.newline:
         return report, True
-    if not write_file(report.path, source.encode(text)):
+    state.changed = True
+    if args.diff:
+        state.out.writelines(printable_diff(source.text, text, report.path))
+        if newline != source.newline:
+            state.out.write(f"{report.path}: every line would end with "
+                            f"{LINE_END_NAMES[newline]}\n")
+        return report, True
+    if not write_file(report.path, source.encode(text, newline)):
         return report, False
-    err(f"{report.path}: applied {applied} fix{'es' if applied != 1 else ''}")
+    state.note(f"{report.path}: applied {applied} fix{'es' if applied != 1 else ''}")
+    if args.show_fixes:
+        _list_fixes(report, fixed, state)
     return fixed, True
+
+
+def _list_fixes(before: FileReport, after: FileReport, state: _Run) -> None:
+    """Under --show-fixes: how many findings of each code --fix repaired."""
+    counts: Dict[str, int] = {}
+    for f in before.findings:
+        if f.fix is not None:
+            counts[f.diagnostic.code] = 0
+    for f in before.findings:
+        counts[f.diagnostic.code] = counts.get(f.diagnostic.code, 0) + 1
+    for f in after.findings:
+        counts[f.diagnostic.code] = counts.get(f.diagnostic.code, 0) - 1
+    for code in sorted(c for c in counts if any(
+            f.fix is not None and f.diagnostic.code == c for f in before.findings)):
+        if counts[code] > 0:
+            state.out.write(f"fixed {counts[code]} \u00d7 {code} in {printable(before.path)}: "
+                            f"{ALL_CODES.get(code, (None, ''))[1]}\n")
+
+
+class _Unchanged(Exception):
+    """Leaves the file as it was (the atomic writer removes its temporary file)."""
+
+
+def _fixed_reports(files: Sequence[str], settings: Settings, bar: Progress,
+                   state: _Run) -> Iterator[Tuple[FileReport, LintConfig]]:
+    """Each file fixed as a stream (see :func:`_fix_file`), with its settings.
+    A file that mixes line ends goes the way of --diff and --show-fixes: whole
+    (S107 decides its line end)."""
+    for f in files:
+        config = settings.lint(f)
+        done = _fix_file(f, config, bar, state.args.force)
+        report, written = (done if done is not None
+                           else _fix(lint_file(f, config), config, bar, state))
+        state.unwritten += not written
+        yield report, config
+
+
+def _fix_file(path: str, config: LintConfig, bar: Progress,
+              force: bool) -> Optional[Tuple[FileReport, bool]]:
+    """Apply the safe fixes to the file ``path`` as a stream, a game at a time,
+    straight into the temporary file that replaces it: the report of the fixed
+    file (of the file as it is when it is not rewritten), and False when it
+    could not be written; None, with nothing written, for a file that mixes
+    line ends."""
+    refused = not_regular(path)
+    if refused is not None:
+        return FileReport(path, unreadable=refused), True
+    result: Optional[FixResult] = None
+    mixed = False
+    try:
+        with open(path, "rb") as handle:
+            try:
+                with atomic_writer(path) as out:
+                    counter = LineEndCounter(handle)
+                    writer = TextWriter(counter, guarded(out.write))
+                    lines = _decoded_lines(io.BufferedReader(counter, 1 << 16))
+                    try:
+                        result = fix_stream(lines, path, config, writer)
+                    except (OSError, NotationError, MemoryError) as exc:
+                        # Reading failed: lint the file as it is, which says why.
+                        raise _Unchanged() from exc
+                    if not writer.faithful:
+                        mixed = True
+                        raise _Unchanged()
+                    if not result.applied or not _may_fix(result, path, bar, force):
+                        raise _Unchanged()
+            except _Unchanged:
+                return None if mixed else (lint_file(path, config), True)
+    except WriteFailed as exc:
+        bar.clear()
+        cause = exc.__cause__
+        err(f"{path}: cannot write: {getattr(cause, 'strerror', None) or cause}")
+        return lint_file(path, config), False
+    except OSError as exc:
+        bar.clear()
+        if result is not None:  # the file was read: the atomic writer failed
+            err(f"{path}: cannot write: {exc.strerror or exc}")
+            return lint_file(path, config), False
+        return FileReport(path, unreadable=exc.strerror or str(exc)), True
+    bar.clear()
+    assert result is not None
+    err(f"{path}: applied {result.applied} fix{'es' if result.applied != 1 else ''}")
+    return result.report, True
+
+
+def _may_fix(result: FixResult, path: str, bar: Progress, force: bool) -> bool:
+    """Whether the fixed text may replace the file (else why not, on stderr)."""
+    first = result.first_error
+    if first is not None and (first.code == "N001" or not force):
+        if first.code != "N001":
+            # Where the reader lost its way (a '{' never closed), what it read
+            # as moves may be the author's prose: no fix is certain there.
+            bar.clear()
+            n = result.error_count
+            err(f"{path}:{first.line}:{first.column}: not fixed: {n} syntax "
+                f"error{'s' if n != 1 else ''} (first: {first.message}); "
+                "fix them or use --force")
+        return False  # bytes that are not UTF-8 are never rewritten
+    return True

@@ -14,47 +14,29 @@ included), sorted by position, the final state and the score.
 >>> report.score.totals, report.ok
 ((-9, 0), False)
 
-Every rule has a stable code; :data:`RULE_CODES` lists them and
-``spec/rules.md`` gives a record that triggers each.
+Every rule has a stable code; :data:`RULE_CODES` lists them,
+:mod:`lcnotation.game.violations` words them (imported on the first one) and ``spec/rules.md`` gives a
+record that triggers each.  :func:`score` replays and scores a game without
+the checks; :func:`match_totals` adds up the rounds of a match.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, Iterable, List, Optional, Tuple, Union
 
 from ..text.ast import Game, Header, Span
 from ..text.errors import Diagnostic, NotationError, Severity
 from ..text.headers import DEFAULT_COLORS, parse_result
 from .scoring import GameScore
-from .state import NO_SPAN, GameState, read_setup
+from ..text.span import NO_SPAN, first_known
+from .codes import RULE_CODES
+from .setup import read_setup
+from .state import GameState
 
-__all__ = ["RULE_CODES", "CheckReport", "check"]
+__all__ = ["RULE_CODES", "CheckReport", "check", "score", "match_totals"]
 
-ERROR, WARNING, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
-
-#: Every rules code: its severity and what it reports.
-RULE_CODES: Dict[str, Tuple[Severity, str]] = {
-    "R101": (ERROR, "a number card not higher than the last card of its expedition"),
-    "R102": (ERROR, "a handshake played after a number card of its expedition"),
-    "R103": (ERROR, "a card already on the table (every copy is on an expedition or a "
-                    "discard pile)"),
-    "R104": (ERROR, "a card known to be in the other player's hand"),
-    "R105": (ERROR, "a card the mover cannot hold: by the deal it is in the draw pile, or "
-                    "the mover's hand is known and lacks it"),
-    "R106": (ERROR, "a colour outside the game's colour set"),
-    "R107": (ERROR, "a draw from an empty discard pile"),
-    "R108": (ERROR, "drawing back the card discarded in the same turn"),
-    "R109": (ERROR, "a move after the last card of the draw pile was drawn"),
-    "R110": (INFO, "a record that ends before the draw pile is spent (incomplete, still "
-                   "scored)"),
-    "R201": (ERROR, "a Hand1, Hand2 or Deck header with the wrong number of cards"),
-    "R202": (ERROR, "a card of the deal that is not in the game's deck, or is dealt more "
-                    "times than it exists"),
-    "R203": (ERROR, "a deal (Hand1, Hand2 and Deck) that misses cards of the full deck"),
-    "R204": (ERROR, "a Result header that disagrees with the score of the moves"),
-    "R205": (WARNING, "a Colors header with a number of colours other than 5 or 6"),
-}
+ERROR, INFO = Severity.ERROR, Severity.INFO
 
 
 @dataclass(frozen=True)
@@ -94,7 +76,9 @@ def check(game: Game, *, path: Optional[str] = None,
     diagnostics += setup.diagnostics
     state = GameState.from_setup(setup)
     moves = game.moves
-    diagnostics += state.play(moves)
+    broken = state.play(moves)
+    if broken:
+        diagnostics += [v.to_diagnostic() for v in broken]
     score = state.scores()
     for header in game.headers:
         if header.name == "Result":
@@ -102,12 +86,10 @@ def check(game: Game, *, path: Optional[str] = None,
             break
     low, high = state.draw_pile_range
     if low:
+        from .violations import Incomplete
+
         where = moves[-1].span if moves else game.span
-        left = f"{high}" if low == high else f"{low} to {high}"
-        diagnostics.append(Diagnostic(
-            "R110", f"the record ends with {left} cards in the draw pile: "
-            "the round is incomplete, and is scored as it stands",
-            _end_of(where), INFO))
+        diagnostics.append(Incomplete(_end_of(where), None, low, high).to_diagnostic())
     if len(diagnostics) > 1:
         diagnostics.sort(key=_position)
     if path is not None:
@@ -119,9 +101,9 @@ def _position(d: Diagnostic) -> int:
     return d.span.start
 
 
-def _end_of(span: Optional[Span]) -> Span:
+def _end_of(span: Span) -> Span:
     """An empty span just after ``span``."""
-    if span is None:
+    if not span.known:
         return NO_SPAN
     return span._replace(line=span.end_line, column=span.end_column, start=span.end)
 
@@ -138,8 +120,41 @@ def _check_result(header: Header, state: GameState, score: GameScore) -> List[Di
     actual = score.totals
     if claimed == actual:
         return []
-    a, b = state.players
-    return [Diagnostic(
-        "R204", f"Result says {claimed[0]}-{claimed[1]}, but the moves score "
-        f"{actual[0]}-{actual[1]} ({a} {actual[0]}, {b} {actual[1]})",
-        header.value_span or header.span or NO_SPAN)]
+    from .violations import WrongResult
+
+    return [WrongResult(first_known(header.value_span, header.span), None, claimed, actual,
+                        state.players).to_diagnostic()]
+
+
+def score(game: Game) -> GameScore:
+    """Replay ``game`` and score it (as it stands, if the record is incomplete).
+
+    Rules violations do not stop the replay; :func:`check` reports them.
+
+    >>> from lcnotation.text.reader import parse_game
+    >>> s = score(parse_game('[Player1 "Ann"]\\n[Player2 "Bob"]\\nR5-D BH-D R8-D'))
+    >>> s.players, s.totals, s.complete
+    (('Ann', 'Bob'), (-7, -40), False)
+    """
+    state = GameState.from_game(game)
+    state.play(game.moves)
+    return state.scores()
+
+
+def match_totals(games_or_scores: Iterable[Union[Game, GameScore]]) -> Dict[str, int]:
+    """Total score per player name over the rounds of a match.
+
+    Players may swap seats between rounds; totals follow the names in the
+    ``Player1``/``Player2`` headers.
+
+    >>> r1 = GameScore(("Ann", "Bob"), ("R",), ((10,), (-6,)))
+    >>> r2 = GameScore(("Bob", "Ann"), ("R",), ((30,), (0,)))
+    >>> match_totals([r1, r2])
+    {'Ann': 10, 'Bob': 24}
+    """
+    totals: Dict[str, int] = {}
+    for item in games_or_scores:
+        result = item if isinstance(item, GameScore) else score(item)
+        for name, points in zip(result.players, result.totals):
+            totals[name] = totals.get(name, 0) + points
+    return totals

@@ -25,13 +25,13 @@ True
 from __future__ import annotations
 
 import random
-from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
+from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
 from ..text.ast import HANDSHAKE, Card, Draw, Game, Header, Move, Placement
 from ..text.formatter import format_card
 from ..text.headers import DEFAULT_COLORS, parse_colors
 from .scoring import score_expedition
-from .state import HAND_SIZE
+from .setup import COLOR_DECK, HAND_SIZE
 
 __all__ = ["generate_game", "generate_games", "generate_match", "COLOR_SETS", "NAMES"]
 
@@ -42,12 +42,14 @@ COLOR_SETS: Tuple[Tuple[str, int], ...] = (("RGWBY", 6), ("RGWBYK", 2), ("RGWBYP
 NAMES = ("Ada", "Bram", "Cleo", "Dana", "Emil", "Fenna", "Gus", "Hana", "Ivo", "Juno",
          "North", "South")
 
-_RANKS = (HANDSHAKE, HANDSHAKE, HANDSHAKE, 2, 3, 4, 5, 6, 7, 8, 9, 10)
+#: What may seed a game: what ``random.Random`` takes.
+Seed = Union[int, float, str, bytes, bytearray, None]
+
 _FROM_DRAW_PILE = Draw(None)
 
 
 def generate_game(
-    seed: object = 0,
+    seed: Seed = 0,
     *,
     colors: Optional[Iterable[str]] = None,
     deal: bool = False,
@@ -87,9 +89,9 @@ def generate_game(
         palette = tuple(rng.choices(sets, weights)[0])
     else:
         palette = parse_colors("".join(colors))
-    if len(palette) * len(_RANKS) < 2 * HAND_SIZE + 1:
+    if len(palette) * len(COLOR_DECK) < 2 * HAND_SIZE + 1:
         raise ValueError(f"colours {''.join(palette)!r}: too few cards for a deal")
-    deck = [Card(c, r) for c in palette for r in _RANKS]
+    deck = [Card(c, r) for c in palette for r in COLOR_DECK]
     rng.shuffle(deck)
     hands = [deck[:HAND_SIZE], deck[HAND_SIZE:2 * HAND_SIZE]]
     draw_pile = deck[:2 * HAND_SIZE - 1:-1]  # top card last, to draw with pop()
@@ -102,7 +104,7 @@ def generate_game(
 
     tags: List[Tuple[str, str]] = []
     if headers:
-        tags += [("Event", f"Generated game {seed}"), ("Round", "1"),
+        tags += [("Event", "Generated game " + str(seed)), ("Round", "1"),
                  ("Player1", names[0]), ("Player2", names[1])]
     if palette != DEFAULT_COLORS:
         tags.append(("Colors", "".join(palette)))
@@ -181,14 +183,14 @@ def _cards(cards: Iterable[Card]) -> str:
 def _result(moves: Sequence[Move], palette: Tuple[str, ...]) -> str:
     expeditions: Tuple[Dict[str, List[int]], ...] = ({c: [] for c in palette},
                                                      {c: [] for c in palette})
-    for move in moves:
+    for turn, move in enumerate(moves):  # the moves of a whole round, from turn 0
         if not move.placement.discard:
-            expeditions[move.turn & 1][move.card.color].append(move.card.rank)
+            expeditions[turn & 1][move.card.color].append(move.card.rank)
     a, b = (sum(score_expedition(e) for e in side.values()) for side in expeditions)
     return f"{a}-{b}"
 
 
-def generate_games(count: int, seed: object = 0, **options: object) -> Iterator[Game]:
+def generate_games(count: int, seed: Seed = 0, **options: object) -> Iterator[Game]:
     """``count`` games from one seed, each with its own seed drawn from it.
 
     ``options`` are those of :func:`generate_game`.
@@ -202,7 +204,7 @@ def generate_games(count: int, seed: object = 0, **options: object) -> Iterator[
         yield generate_game(master.getrandbits(48), **options)  # type: ignore[arg-type]
 
 
-def generate_match(seed: object = 0, *, rounds: int = 3,
+def generate_match(seed: Seed = 0, *, rounds: int = 3,
                    players: Optional[Sequence[str]] = None, **options: object) -> List[Game]:
     """The rounds of a match: the players swap seats every round.
 

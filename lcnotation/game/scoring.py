@@ -1,8 +1,11 @@
-"""Scoring: expeditions, rounds and matches.
+"""Scoring: the rule that scores an expedition, and the score of a round.
 
 An expedition with cards scores ``(sum of its numbers - 20) * (1 + handshakes)``,
 plus 20 when it holds 8 cards or more (handshakes count toward the 8, and
 the bonus is not multiplied); an expedition without cards scores 0.
+A round is scored from its state (:meth:`~lcnotation.game.state.GameState.scores`);
+to replay and score a record, or total a match, see :func:`lcnotation.game.checker.score`
+and :func:`~lcnotation.game.checker.match_totals`.
 
 >>> score_expedition([2, 3, 7, 8, 10])
 10
@@ -18,9 +21,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Dict, Iterable, Optional, Sequence, Tuple, Union
 
-from ..text.ast import HANDSHAKE, Card, Game
+from ..text.ast import HANDSHAKE, Card
 
-__all__ = ["score_expedition", "score_ranks", "GameScore", "score", "match_totals"]
+__all__ = ["score_expedition", "score_ranks", "GameScore", "EXPEDITION_COST", "BONUS",
+           "BONUS_LENGTH"]
 
 #: The cost of starting an expedition.
 EXPEDITION_COST = 20
@@ -88,41 +92,3 @@ class GameScore:
         if a == b:
             return None
         return self.players[0] if a > b else self.players[1]
-
-
-def score(game: Game) -> GameScore:
-    """Replay ``game`` and score it (as it stands, if the record is incomplete).
-
-    Rules violations do not stop the replay; :func:`lcnotation.game.checker.check`
-    reports them.
-
-    >>> from lcnotation.text.reader import parse_game
-    >>> s = score(parse_game('[Player1 "Ann"]\\n[Player2 "Bob"]\\nR5-D BH-D R8-D'))
-    >>> s.players, s.totals, s.complete
-    (('Ann', 'Bob'), (-7, -40), False)
-    """
-    # Imported here: the game state scores itself with this module.
-    from .state import GameState
-
-    state = GameState.from_game(game)
-    state.play(game.moves)
-    return state.scores()
-
-
-def match_totals(games_or_scores: Iterable[Union[Game, GameScore]]) -> Dict[str, int]:
-    """Total score per player name over the rounds of a match.
-
-    Players may swap seats between rounds; totals follow the names in the
-    ``Player1``/``Player2`` headers.
-
-    >>> r1 = GameScore(("Ann", "Bob"), ("R",), ((10,), (-6,)))
-    >>> r2 = GameScore(("Bob", "Ann"), ("R",), ((30,), (0,)))
-    >>> match_totals([r1, r2])
-    {'Ann': 10, 'Bob': 24}
-    """
-    totals: Dict[str, int] = {}
-    for item in games_or_scores:
-        result = item if isinstance(item, GameScore) else score(item)
-        for name, points in zip(result.players, result.totals):
-            totals[name] = totals.get(name, 0) + points
-    return totals

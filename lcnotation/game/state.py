@@ -4,8 +4,8 @@
 expeditions, the discard piles, the draw pile (its size, and its cards when
 the deal is known), what is known of each hand, and so where every card can
 be.  :meth:`GameState.apply` plays one move for the side to move and returns
-the rules it breaks as :class:`~lcnotation.text.errors.Diagnostic` objects; it
-never raises for a rules problem, and after one it goes on from the most
+the rules it breaks as :class:`~lcnotation.game.violations.Violation` objects
+(the facts of each case; the checker turns them into diagnostics); it never raises for a rules problem, and after one it goes on from the most
 sensible state, so that later problems are still found and one typo does not
 produce a cascade of errors.
 
@@ -28,58 +28,20 @@ then assumes whatever keeps the record legal.
 
 from __future__ import annotations
 
-from typing import (Dict, Iterable, List, NamedTuple, Optional, Sequence, Set, Tuple,
-                    Union)
+from typing import (TYPE_CHECKING, Dict, Iterable, List, NamedTuple, Optional, Sequence,
+                    Set, Tuple, Union)
 
-from ..text.ast import HANDSHAKE, Card, Draw, Game, Header, Move, Placement, Span
-from ..text.errors import Diagnostic, NotationError, Severity
-from ..text.headers import DEFAULT_COLORS, parse_cards, parse_colors
+from ..text.ast import HANDSHAKE, Card, Draw, Game, Move, Placement
+from ..text.headers import DEFAULT_COLORS
+from ..text.lexical import COLOR_LETTERS, RANKS
 from .scoring import GameScore, score_ranks
+from .setup import (COPIES, HAND_SIZE, Deal, Setup, as_pairs, deal_problems,
+                    draw_pile_start, read_setup)
 
-__all__ = ["GameState", "Location", "Setup", "read_setup", "HAND_SIZE", "CARDS_PER_COLOR",
-           "draw_pile_start", "card_name", "color_name", "NO_SPAN"]
+if TYPE_CHECKING:
+    from .violations import Violation
 
-#: Cards dealt to each player.
-HAND_SIZE = 8
-#: Three handshakes and the numbers 2 to 10.
-CARDS_PER_COLOR = 12
-#: Copies of each card, indexed by rank: three handshakes, one of each number.
-_COPIES = (3, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1)
-_RANKS = (HANDSHAKE, 2, 3, 4, 5, 6, 7, 8, 9, 10)
-_COLOR_NAMES = {"R": "Red", "G": "Green", "W": "White", "B": "Blue", "Y": "Yellow",
-                "K": "Black", "P": "Purple"}
-_COLOR_LETTERS = frozenset("ABCEFGIJKLMNOPQRSTUVWYZ")
-#: The position of a diagnostic about a node that was not read from text.
-NO_SPAN = Span(0, 0, 0, 0, 0, 0)
-
-ERROR = Severity.ERROR
-Deal = Tuple[Tuple[str, int], ...]
-
-
-def draw_pile_start(colors: int) -> int:
-    """The size of the draw pile after the deal.
-
-    >>> draw_pile_start(5), draw_pile_start(6)
-    (44, 56)
-    """
-    return max(0, CARDS_PER_COLOR * colors - 2 * HAND_SIZE)
-
-
-def color_name(color: str) -> str:
-    """``Red`` for ``R``; a colour without an English name keeps its letter."""
-    return _COLOR_NAMES.get(color, color)
-
-
-def card_name(color: str, rank: int) -> str:
-    """A card as a player says it.
-
-    >>> card_name("R", 7), card_name("B", HANDSHAKE), card_name("Q", 4)
-    ('Red 7', 'Blue handshake', 'Q4')
-    """
-    name = _COLOR_NAMES.get(color)
-    if name is None:
-        return color + ("H" if rank == HANDSHAKE else str(rank))
-    return f"{name} {'handshake' if rank == HANDSHAKE else rank}"
+__all__ = ["GameState", "Location"]
 
 
 class Location(NamedTuple):
@@ -90,16 +52,6 @@ class Location(NamedTuple):
 
     kind: str
     player: Optional[int] = None
-
-
-class Setup(NamedTuple):
-    """What a game's headers say about the round, and what is wrong with them."""
-
-    colors: Tuple[str, ...]
-    players: Tuple[str, str]
-    hands: Tuple[Optional[Deal], Optional[Deal]]
-    deck: Optional[Deal]
-    diagnostics: Tuple[Diagnostic, ...]
 
 
 class GameState:
@@ -130,17 +82,17 @@ class GameState:
     ) -> None:
         colors = tuple(letter.upper() for letter in colors)
         for letter in colors:
-            if letter not in _COLOR_LETTERS:
+            if letter not in COLOR_LETTERS:
                 raise ValueError(f"{letter!r} is not a colour letter: a colour is one "
                                  "upper-case letter other than D, H and X")
         if len(set(colors)) != len(colors) or not colors:
             raise ValueError(f"colours {''.join(colors)!r}: expected distinct letters")
-        parts = [None if h is None else _pairs(h) for h in (hands or (None, None))]
-        deck_pairs = None if deck is None else _pairs(deck)
+        parts = [None if h is None else as_pairs(h) for h in (hands or (None, None))]
+        deck_pairs = None if deck is None else as_pairs(deck)
         problems = deal_problems(colors, {"Hand1": parts[0], "Hand2": parts[1],
                                           "Deck": deck_pairs})
         if problems:
-            raise ValueError(problems[0][1])
+            raise ValueError(problems[0].message)
         self._setup(colors, (str(players[0]), str(players[1])), parts, deck_pairs)
 
     def _setup(self, colors: Tuple[str, ...], players: Tuple[str, str],
@@ -161,7 +113,7 @@ class GameState:
         # With a sound deal of the whole deck, every card's place is known.
         whole = deck is not None and None not in hands
         pool = self._pool = ({c: [0] * 11 for c in colors} if whole
-                             else {c: list(_COPIES) for c in colors})
+                             else {c: list(COPIES) for c in colors})
         self._unknown = [HAND_SIZE, HAND_SIZE]
         # The known draw pile, top card last (so drawing is a pop).
         self._deck: Optional[List[Tuple[str, int]]] = None
@@ -216,10 +168,14 @@ class GameState:
         other = GameState.__new__(GameState)
         other.colors = self.colors
         other.players = self.players
-        other._exp = tuple({c: list(e) for c, e in side.items()} for side in self._exp)
+        first, second = self._exp
+        other._exp = ({c: list(e) for c, e in first.items()},
+                      {c: list(e) for c, e in second.items()})
         other._piles = {c: list(pile) for c, pile in self._piles.items()}
         other._doubt = set(self._doubt)
-        other._held = tuple({c: list(row) for c, row in side.items()} for side in self._held)
+        first, second = self._held
+        other._held = ({c: list(row) for c, row in first.items()},
+                       {c: list(row) for c, row in second.items()})
         other._pool = {c: list(row) for c, row in self._pool.items()}
         other._unknown = list(self._unknown)
         other._deck = None if self._deck is None else list(self._deck)
@@ -277,7 +233,7 @@ class GameState:
     def known_cards(self, player: int) -> Tuple[Card, ...]:
         """The cards known to be in ``player``'s hand (dealt, or drawn from a pile)."""
         return tuple(Card(c, r) for c in self.colors
-                     for r in _RANKS for _ in range(self._held[player][c][r]))
+                     for r in RANKS for _ in range(self._held[player][c][r]))
 
     def unknown_count(self, player: int) -> int:
         """How many cards of ``player``'s hand are not known."""
@@ -311,6 +267,18 @@ class GameState:
             found += [Location("draw pile")] * self._deck.count((c, r))
         found += [Location("unknown")] * self._pool[c][r]
         return tuple(found)
+
+    def _repr_svg_(self) -> str:
+        """The board, for Jupyter (:func:`lcnotation.svg.board_svg`)."""
+        from ..svg import NOTEBOOK_SIZE, board_svg  # only when a notebook asks
+
+        return board_svg(self, size=NOTEBOOK_SIZE)
+
+    def _repr_html_(self) -> str:
+        """The board, for Jupyter (:func:`lcnotation.svg.board_html`)."""
+        from ..svg import board_html  # only when a notebook asks
+
+        return board_html(self)
 
     def scores(self) -> GameScore:
         """The score of the round as it stands."""
@@ -348,7 +316,7 @@ class GameState:
             exp = self._exp[p][c]
             last = exp[-1] if exp else -1
             row = self._held[p][c]
-            for r in _RANKS:
+            for r in RANKS:
                 if not row[r]:
                     continue
                 card = Card(c, r)
@@ -361,7 +329,7 @@ class GameState:
 
     # ------------------------------------------------------------ playing
 
-    def apply(self, move: Move) -> List[Diagnostic]:
+    def apply(self, move: Move) -> List[Violation]:
         """Play ``move`` for the side to move; return the rules it breaks.
 
         ``move.turn``, when set, says which turn the move is (the parser
@@ -370,7 +338,7 @@ class GameState:
         """
         return self.play((move,))
 
-    def play(self, moves: Sequence[Move]) -> List[Diagnostic]:
+    def play(self, moves: Sequence[Move]) -> List[Violation]:
         """Play ``moves`` in order, as :meth:`apply` plays each; return the rules
         they break.
 
@@ -383,7 +351,8 @@ class GameState:
         >>> [d.code for d in state.play(parse_game("R7-D B4-D R4-D").moves)]
         ['R101']
         """
-        found: List[Diagnostic] = []
+        found: List[Violation] = []
+        exp: List[int] = []  # the expedition played on (set for each play)
         # The tables below are changed in place, never replaced; the draw
         # pile (_deck) may be forgotten by any move, so it is read each time.
         held_by, exp_by, piles, pool, unknown = (self._held, self._exp, self._piles,
@@ -459,10 +428,7 @@ class GameState:
                 if not self._high:
                     self._end_turn = turn
             elif source == c and discard:
-                found.append(self._diag(
-                    "R108", f"{self.players[p]} cannot draw back the {card_name(c, r)}: a "
-                    "card discarded this turn stays on its pile until the next turn", move,
-                    turn))
+                found.append(self._draw_back(move, turn, p))
                 self._unknown_draw(p)
             else:
                 pile = piles.get(source)
@@ -471,72 +437,65 @@ class GameState:
                 elif pile is not None and source in self._doubt:
                     unknown[p] += 1
                 else:
-                    if pile is None:
-                        found.append(self._diag(
-                            "R106", f"{self.players[p]} draws from the {source} discard pile, "
-                            f"but {source} is not one of this game's colours "
-                            f"({''.join(self.colors)})", move, turn))
-                    else:
-                        found.append(self._diag(
-                            "R107", f"{self.players[p]} draws from the {color_name(source)} "
-                            "discard pile, but it is empty", move, turn))
+                    found.append(self._bad_pile(move, turn, p, source, pile is None))
                     self._unknown_draw(p)
         return found
 
-    # ------------------------------------------------------------ diagnostics
+    # ------------------------------------------------------------ violations
+    # The violations module is imported by the first violation: a clean
+    # record never loads it.
 
-    @staticmethod
-    def _diag(code: str, message: str, move: Move, turn: int,
-              severity: Severity = ERROR) -> Diagnostic:
-        return Diagnostic(code, message, move.span or NO_SPAN, severity, None, turn)
+    def _over(self, move: Move, turn: int, rest: int) -> Violation:
+        from .violations import AfterEnd
 
-    def _over(self, move: Move, turn: int, rest: int) -> Diagnostic:
-        when = "" if self._end_turn is None else f" on turn {self._end_turn + 1}"
-        more = ("" if not rest else " (1 more move follows)" if rest == 1
-                else f" ({rest} more moves follow)")
-        return self._diag("R109", f"the round is over: the last card of the draw pile was "
-                          f"drawn{when}, and no move may follow it{more}", move, turn)
+        return AfterEnd(move.span, turn, self._end_turn, rest)
 
-    def _outside(self, move: Move, turn: int, p: int, c: str, discard: bool) -> Diagnostic:
-        verb = "discards" if discard else "plays"
-        return self._diag("R106", f"{self.players[p]} {verb} {card_name(c, move.card.rank)}, "
-                          f"but {c} is not one of this game's colours ({''.join(self.colors)})",
-                          move, turn)
+    def _draw_back(self, move: Move, turn: int, p: int) -> Violation:
+        from .violations import DrawBack
+
+        return DrawBack(move.span, turn, self.players[p], move.card)
+
+    def _bad_pile(self, move: Move, turn: int, p: int, source: str, outside: bool
+                  ) -> Violation:
+        """A draw from ``source``'s discard pile, which is empty or not in the game."""
+        from .violations import EmptyPile, OutsideColors
+
+        if outside:
+            return OutsideColors(move.span, turn, self.players[p], "draws", source, None,
+                                 self.colors)
+        return EmptyPile(move.span, turn, self.players[p], source)
+
+    def _outside(self, move: Move, turn: int, p: int, c: str, discard: bool) -> Violation:
+        from .violations import OutsideColors
+
+        return OutsideColors(move.span, turn, self.players[p],
+                             "discards" if discard else "plays", c, move.card, self.colors)
 
     def _out_of_order(self, move: Move, turn: int, p: int, c: str, r: int,
-                      last: int) -> Diagnostic:
-        name = self.players[p]
-        if r == HANDSHAKE:
-            return self._diag("R102", f"{name} cannot add a {color_name(c)} handshake after "
-                              f"{card_name(c, last)}: handshakes go before any number card",
-                              move, turn)
-        return self._diag("R101", f"{card_name(c, r)} cannot follow {card_name(c, last)} on "
-                          f"{name}'s expedition: number cards must go up", move, turn)
+                      last: int) -> Violation:
+        from .violations import HandshakeTooLate, NotHigher
 
-    def _misplaced(self, move: Move, turn: int, p: int, c: str, r: int) -> Diagnostic:
+        if r == HANDSHAKE:
+            return HandshakeTooLate(move.span, turn, self.players[p], c, last)
+        return NotHigher(move.span, turn, self.players[p], move.card, last)
+
+    def _misplaced(self, move: Move, turn: int, p: int, c: str, r: int) -> Violation:
         """Why the mover cannot hold the card placed (all its copies are elsewhere)."""
+        from .violations import HeldByOther, NotHeld, OnTable
+
         name = self.players[p]
-        other = self.players[1 - p]
-        card = card_name(c, r)
+        card = move.card
         places = []
         for q in (0, 1):
-            places += [f"on {self.players[q]}'s expedition"] * self._exp[q][c].count(r)
-        places += [f"in the {color_name(c)} discard pile"] * self._piles[c].count(r)
-        if len(places) >= _COPIES[r]:
-            if r == HANDSHAKE:
-                return self._diag("R103", f"{name} cannot place a {card}: all three "
-                                  f"{color_name(c)} handshakes are already on the table",
-                                  move, turn)
-            return self._diag("R103", f"{name} cannot place {card}: it is already "
-                              f"{places[0]}, and there is only one {card}", move, turn)
+            places += [OnTable.expedition(self.players[q])] * self._exp[q][c].count(r)
+        places += [OnTable.discard_pile(c)] * self._piles[c].count(r)
+        if len(places) >= COPIES[r]:
+            return OnTable(move.span, turn, name, card, places[0])
         if self._held[1 - p][c][r]:
-            return self._diag("R104", f"{name} cannot place {card}: {other} holds it", move, turn)
+            return HeldByOther(move.span, turn, name, card, self.players[1 - p])
         if self._deck is not None and (c, r) in self._deck:
-            why = "by the deal it is still in the draw pile"
-        else:
-            hand = ", ".join(card_name(k.color, k.rank) for k in self.known_cards(p))
-            why = f"{name}'s hand is {hand}" if hand else f"{name}'s hand is empty"
-        return self._diag("R105", f"{name} does not hold {card}: {why}", move, turn)
+            return NotHeld(move.span, turn, name, card, None)
+        return NotHeld(move.span, turn, name, card, self.known_cards(p))
 
     # ------------------------------------------------------------ uncertainty
 
@@ -596,190 +555,3 @@ class GameState:
                 known[r] += 1
             pile.clear()
             self._doubt.add(c)
-
-
-# ---------------------------------------------------------------- the deal
-
-
-def _pairs(cards: Iterable[Union[Card, Tuple[str, int]]]) -> Deal:
-    """``(colour, rank)`` pairs, from cards or pairs (a Card starts with both)."""
-    return tuple((k[0], k[1]) for k in cards)
-
-
-def deal_problems(colors: Sequence[str], parts: Dict[str, Optional[Deal]]
-                  ) -> List[Tuple[str, str, str, int]]:
-    """What is wrong with the known parts of a deal.
-
-    ``parts`` maps ``Hand1``, ``Hand2`` and ``Deck`` to their cards (None when
-    not given).  Each problem is ``(code, message, part, index)``: the part
-    and the index of the card concerned (-1 for the part as a whole).
-
-    >>> deal_problems("RGWBY", {"Hand1": (("R", 3),) * 2, "Hand2": None, "Deck": None})
-    [('R201', 'Hand1 holds 2 cards: each player is dealt 8', 'Hand1', -1), ('R202', 'Red 3 is dealt twice (Hand1): there is only one Red 3', 'Hand1', 1)]
-    """
-    hand1, hand2, deck = parts.get("Hand1"), parts.get("Hand2"), parts.get("Deck")
-    if hand1 is not None and hand2 is not None and deck is not None \
-            and len(hand1) == len(hand2) == HAND_SIZE \
-            and sorted(map(_CARD_CODES.__getitem__, hand1 + hand2 + deck)) == _full_deck(colors):
-        return []
-    expected = {"Hand1": HAND_SIZE, "Hand2": HAND_SIZE, "Deck": draw_pile_start(len(colors))}
-    problems: List[Tuple[str, str, str, int]] = []
-    # How many times each card was dealt, and in which parts (in order; a dict
-    # of at most three keys, so that a huge header costs linear time).
-    seen: Dict[Tuple[str, int], int] = {}
-    dealt_in: Dict[Tuple[str, int], Dict[str, None]] = {}
-    known = set(colors)
-    for part, cards in parts.items():
-        if cards is None:
-            continue
-        if len(cards) != expected[part]:
-            whom = "each player is dealt" if part != "Deck" else "after the deal the draw pile holds"
-            plural = "" if len(cards) == 1 else "s"
-            problems.append(("R201", f"{part} holds {len(cards)} card{plural}: {whom} "
-                             f"{expected[part]}", part, -1))
-        for i, key in enumerate(cards):
-            c, r = key
-            if c not in known:
-                problems.append(("R202", f"{card_name(c, r)} is not a card of this game: its "
-                                 f"colours are {''.join(colors)}", part, i))
-                continue
-            n = seen[key] = seen.get(key, 0) + 1
-            where = dealt_in.setdefault(key, {})
-            where[part] = None
-            if n > _COPIES[r]:
-                times = {2: "twice", 4: "four times"}.get(n, f"{n} times")
-                only = f"only one {card_name(c, r)}" if r else \
-                    f"three {color_name(c)} handshakes"
-                problems.append(("R202", f"{card_name(c, r)} is dealt {times} "
-                                 f"({' and '.join(where)}): there is {only}", part, i))
-    if all(parts.get(k) is not None for k in expected):
-        missing = [card_name(c, r) for c in colors for r in _RANKS
-                   for _ in range(_COPIES[r] - seen.get((c, r), 0))]
-        if missing:
-            problems.append(("R203", f"the deal misses {len(missing)} card"
-                             f"{'s' if len(missing) > 1 else ''} of the full deck: "
-                             f"{', '.join(missing)}", "Deck", -1))
-    return problems
-
-
-_RANK_OF = {"H": HANDSHAKE, "h": HANDSHAKE, **{str(n): n for n in range(2, 11)}}
-# Every card as written in a deal header, with its (colour, rank) pair.
-_CARD_PAIRS = {letter + rank: (letter.upper(), value) for letter in
-               _COLOR_LETTERS | {x.lower() for x in _COLOR_LETTERS}
-               for rank, value in _RANK_OF.items()}
-# Every card as a small number (sorting numbers is quicker than sorting pairs).
-_CARD_CODES = {pair: ord(pair[0]) * 16 + pair[1] for pair in _CARD_PAIRS.values()}
-_full_decks: Dict[Tuple[str, ...], List[int]] = {}
-_colors_seen: Dict[str, Tuple[str, ...]] = {}
-
-
-def _full_deck(colors: Sequence[str]) -> List[int]:
-    """Every card of the colours, as the sorted numbers of ``_CARD_CODES``."""
-    key = tuple(colors)
-    deck = _full_decks.get(key)
-    if deck is None:
-        deck = sorted(_CARD_CODES[c, r] for c in key for r in _RANKS for _ in range(_COPIES[r]))
-        if len(_full_decks) > 64:
-            _full_decks.clear()
-        _full_decks[key] = deck
-    return deck
-
-
-def _cards_of(header: Header) -> Deal:
-    """The cards of a deal header; raises NotationError (with positions)."""
-    # Cards separated by single spaces, by far the common case, skip the
-    # grammar (which reads them the same); anything else goes through it.
-    try:
-        return tuple(map(_CARD_PAIRS.__getitem__, header.value.split(" ")))
-    except KeyError:
-        return _pairs(parse_cards(header))
-
-
-def _colors_of(header: Header) -> Tuple[str, ...]:
-    colors = _colors_seen.get(header.value)
-    if colors is None:
-        colors = parse_colors(header)
-        if len(_colors_seen) > 256:
-            _colors_seen.clear()
-        _colors_seen[header.value] = colors
-    return colors
-
-
-def _where(header: Optional[Header]) -> Span:
-    if header is None:
-        return NO_SPAN
-    return header.value_span or header.span or NO_SPAN
-
-
-def read_setup(game: Game, default_colors: Tuple[str, ...] = DEFAULT_COLORS) -> Setup:
-    """Read the Colors, Player1/Player2 and deal headers of ``game``.
-
-    ``default_colors`` are the colours of a game without a Colors header.
-
-    Problems become diagnostics: syntax (``N120``, ``N121``) and rules
-    (``R201`` to ``R203``, ``R205``).  An unreadable Colors header yields its
-    readable colour letters; a deal with any problem is not used.
-
-    >>> from lcnotation.text.reader import parse_game
-    >>> setup = read_setup(parse_game('[Colors "RGWBYK"] [Hand1 "R3"]'))
-    >>> setup.colors, setup.hands, [d.code for d in setup.diagnostics]
-    (('R', 'G', 'W', 'B', 'Y', 'K'), (None, None), ['R201'])
-    """
-    found: Dict[str, Header] = {}
-    for h in game.headers:
-        if h.name not in found:
-            found[h.name] = h
-    diagnostics: List[Diagnostic] = []
-    colors = default_colors
-    header = found.get("Colors")
-    if header is not None:
-        try:
-            colors = _colors_of(header)
-        except NotationError as err:
-            diagnostics.append(err.to_diagnostic())
-            letters = dict.fromkeys(ch for ch in header.value.upper() if ch in _COLOR_LETTERS)
-            colors = tuple(letters) or DEFAULT_COLORS
-        if len(colors) not in (5, 6):
-            diagnostics.append(Diagnostic(
-                "R205", f"Colors lists {len(colors)} colour{'s' if len(colors) != 1 else ''}: "
-                "Lost Cities is played with 5 or 6", _where(header), Severity.WARNING))
-    players = tuple((found[k].value.strip() if k in found else "") or f"Player {i}"
-                    for i, k in ((1, "Player1"), (2, "Player2")))
-    parts: Dict[str, Optional[Deal]] = {}
-    for name in ("Hand1", "Hand2", "Deck"):
-        header = found.get(name)
-        if header is None:
-            parts[name] = None
-            continue
-        try:
-            parts[name] = _cards_of(header)
-        except NotationError as err:
-            diagnostics.append(err.to_diagnostic())
-            parts[name] = None
-    hands: Tuple[Optional[Deal], Optional[Deal]] = (parts["Hand1"], parts["Hand2"])
-    deck = parts["Deck"]
-    if hands != (None, None) or deck is not None:
-        problems = deal_problems(colors, parts)
-        if problems:
-            # Each part is read for positions once, not once per problem.
-            read: Dict[str, Tuple[Card, ...]] = {}
-            for code, message, part, index in problems:
-                diagnostics.append(Diagnostic(code, message,
-                                              _card_span(found[part], index, read)))
-            hands, deck = (None, None), None
-    return Setup(colors, players, hands, deck, tuple(diagnostics))  # type: ignore[arg-type]
-
-
-def _card_span(header: Header, index: int, read: Dict[str, Tuple[Card, ...]]) -> Span:
-    """The position of card ``index`` of a deal header (the header's value for -1);
-    ``read`` keeps the cards of the headers already read."""
-    if index >= 0:
-        cards = read.get(header.name)
-        if cards is None:
-            try:
-                cards = read[header.name] = tuple(parse_cards(header))
-            except NotationError:
-                cards = read[header.name] = ()
-        if index < len(cards) and cards[index].span is not None:
-            return cards[index].span
-    return _where(header)

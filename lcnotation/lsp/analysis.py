@@ -23,8 +23,9 @@ from typing import Dict, Iterator, List, NamedTuple, Optional, Tuple
 
 from ..text.ast import Comment, Game, Span
 from ..text.errors import NotationError
-from ..text.reader import GameText, _lone_cr_as_lf, split_games
-from ..tools.lint import LintConfig, lint_game, style_state
+from ..text.lineends import lone_cr_as_lf
+from ..text.reader import GameText, split_games
+from ..tools.lint import FileReport, LintConfig, add_text_findings, lint_game, style_state
 from ..tools.style import Edit, Finding, Fix
 
 __all__ = ["GamePart", "Analysis", "Linter"]
@@ -60,14 +61,12 @@ class GamePart:
 
 @dataclass(frozen=True)
 class Analysis:
-    """A linted document."""
+    """A linted document: its games, and every finding in order (those of the
+    games, and those about the whole text such as S107)."""
 
     text: str
     games: Tuple[GamePart, ...]
-
-    @property
-    def findings(self) -> List[Finding]:
-        return [f for g in self.games for f in g.findings]
+    findings: List[Finding]
 
     def game_at(self, offset: int) -> Optional[GamePart]:
         """The game whose text holds ``offset`` (the last game for the end)."""
@@ -109,7 +108,7 @@ class Linter:
         style = style_state(self.config)
         seen: Dict[Tuple[str, Optional[str]], _Linted] = {}
         games: List[GamePart] = []
-        for part in split_games([_lone_cr_as_lf(text)]):
+        for part in split_games([lone_cr_as_lf(text)]):
             key = (part.text, style.marker)
             done = self._seen.get(key)
             if done is None or (done.names_lines and done.line != part.line):
@@ -121,7 +120,11 @@ class Linter:
             style.marker = done.marker
             games.append(GamePart(part, done))
         self._seen = seen
-        return Analysis(text, tuple(games))
+        report = FileReport("", [f for g in games for f in g.findings])
+        add_text_findings(report, text, self.config)
+        findings = [f if f.diagnostic.path is None else
+                    Finding(f.diagnostic.with_path(None), f.fix) for f in report.findings]
+        return Analysis(text, tuple(games), findings)
 
 
 def _span(s: Span, lines: int, chars: int) -> Span:
@@ -141,8 +144,8 @@ def _moved(f: Finding, lines: int, chars: int) -> Finding:
 def _moved_game(game: Game, lines: int, chars: int) -> Game:
     """``game`` with every span moved down ``lines`` lines and on ``chars`` characters."""
 
-    def sp(s: Optional[Span]) -> Optional[Span]:
-        return None if s is None else _span(s, lines, chars)
+    def sp(s: Span) -> Span:
+        return _span(s, lines, chars) if s.known else s
 
     def comments(cs: Tuple[Comment, ...]) -> Tuple[Comment, ...]:
         return tuple(c._replace(span=sp(c.span)) for c in cs)
@@ -163,4 +166,4 @@ def _moved_error(e: NotationError, lines: int, chars: int) -> NotationError:
 
 def parts(text: str) -> Iterator[GameText]:
     """The games of ``text`` as the linter splits them."""
-    return split_games([_lone_cr_as_lf(text)])
+    return split_games([lone_cr_as_lf(text)])

@@ -20,7 +20,9 @@ from __future__ import annotations
 from typing import List, Optional, Tuple
 
 from ..game.scoring import GameScore
-from ..game.state import GameState, card_name, color_name, read_setup
+from ..game.setup import read_setup
+from ..game.state import GameState
+from ..game.violations import card_name, color_name
 from ..text.ast import HANDSHAKE, Card, Game, Move
 from ..text.formatter import format_move
 from ..text.headers import DEFAULT_COLORS
@@ -121,7 +123,7 @@ def describe_code(code: str, base: Optional[str] = None) -> Optional[str]:
     """Markdown explaining ``code``; None for a code lcnotation does not have.
 
     >>> print(describe_code("S102"))
-    **S102** (style, warning): letters not in the case of the dialect (upper case for v1)
+    **S102** (style, warning): letters not in the case of the dialect (upper case, or lower case for lower)
     """
     known = ALL_CODES.get(code)
     if known is None:

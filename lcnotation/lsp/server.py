@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import logging
 import os
+import sys
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
 
@@ -29,12 +30,13 @@ from pygls.protocol.language_server import lsp_method
 from pygls.uris import from_fs_path, to_fs_path
 
 from .. import __version__
-from ..game.scoring import GameScore, score
+from ..game.checker import score
+from ..game.scoring import GameScore
+from ..text.ast import Span
 from ..text.errors import NotationError, Severity
-from ..text.formatter import format_games
-from ..text.reader import parse_games
-from ..tools.config import ConfigError, find_config, load_config
+from ..tools.config import ConfigCache, ConfigError, config_for_file
 from ..tools.files import decode_source
+from ..tools.reformat import FormatRefused, format_source
 from ..tools.lint import _SUPPRESSION, LintConfig, fix_text
 from ..tools.style import Finding
 from .analysis import Analysis, GamePart, Linter
@@ -95,6 +97,11 @@ class Document:
     def offset(self, position: lsp.Position) -> int:
         return self.index.offset(position.line, position.character)
 
+    @property
+    def path(self) -> str:
+        """The file's path, "-" for a document that is not a file."""
+        return (to_fs_path(self.uri) or "-") if self.uri.startswith("file:") else "-"
+
 
 @dataclass
 class Settings:
@@ -111,21 +118,18 @@ class Settings:
 
 @dataclass
 class _Configs:
-    """The configuration of each folder, read once until a pyproject.toml changes."""
+    """The configuration of each file, as ``lcn lint`` finds it
+    (:func:`~lcnotation.tools.config.config_for_file`), each configuration
+    file read once until a pyproject.toml changes."""
 
-    by_folder: Dict[str, Tuple[LintConfig, Optional[str]]] = field(default_factory=dict)
+    cache: ConfigCache = field(default_factory=ConfigCache)
 
     def for_path(self, path: Optional[str]) -> Tuple[LintConfig, Optional[str]]:
         """The configuration for a file, and the error that made it the default one."""
-        folder = os.path.dirname(os.path.abspath(path)) if path else os.getcwd()
-        found = self.by_folder.get(folder)
-        if found is None:
-            try:
-                found = (load_config(find_config(folder)), None)
-            except ConfigError as exc:
-                found = (LintConfig(), str(exc))
-            self.by_folder[folder] = found
-        return found
+        try:
+            return config_for_file(path or "-", None, self.cache), None
+        except ConfigError as exc:
+            return LintConfig(), str(exc)
 
 
 class _Protocol(LanguageServerProtocol):
@@ -185,7 +189,7 @@ class LcnLanguageServer(LanguageServer):
         return doc
 
     def config_for(self, uri: str) -> LintConfig:
-        path = to_fs_path(uri) if uri.startswith("file:") else None
+        path = (to_fs_path(uri) or None) if uri.startswith("file:") else None
         config, error = self.configs.for_path(path)
         if error is not None and error not in self.config_errors_shown:
             self.config_errors_shown.add(error)
@@ -217,7 +221,7 @@ class LcnLanguageServer(LanguageServer):
         return lsp.Diagnostic(
             # From the offsets: a span at the end of a game may give a column
             # past its line's end, where its offset is the next line's start.
-            range=doc.range(d.span.start, d.span.end),
+            range=doc.range(*_offsets(doc, d.span)),
             message=d.message, severity=_SEVERITY[d.severity], code=d.code, source="lcn",
             code_description=None if href is None else lsp.CodeDescription(href))
 
@@ -225,6 +229,16 @@ class LcnLanguageServer(LanguageServer):
         if not self.client_pulls():
             self.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(
                 doc.uri, self.diagnostics(doc), doc.version))
+
+
+def _offsets(doc: Document, span: Span) -> Tuple[int, int]:
+    """Where ``span`` is in the document: a finding about a whole line (S107)
+    has no offsets, only its line."""
+    if span.start >= 0:
+        return span.start, span.end
+    index = doc.index
+    line = min(max(span.line, 1), index.line_count) - 1
+    return index.starts[line], index.starts[line]
 
 
 def _apply(doc: Document, changes: Sequence[lsp.TextDocumentContentChangeEvent]) -> None:
@@ -252,16 +266,17 @@ def _edit(doc: Document, new: str) -> List[lsp.TextEdit]:
     return [lsp.TextEdit(doc.range(start, len(old) - end), new[start:len(new) - end])]
 
 
-def formatted(text: str, config: LintConfig) -> Optional[str]:
-    """The text ``lcn fmt`` writes for ``text``; None where it refuses (syntax
-    errors, mixed line ends, a game a dialect cannot write)."""
+def formatted(text: str, path: str, config: LintConfig) -> Optional[str]:
+    """The text ``lcn fmt`` writes for ``text`` (:func:`~lcnotation.tools.reformat.format_source`);
+    None where it refuses (syntax errors, mixed line ends, a game a dialect
+    cannot write)."""
     try:
         source = decode_source(text.encode("utf-8", "surrogatepass"))
-        games = list(parse_games(source.text))
-        if any(g.errors for g in games) or source.newline is None:
+        if source.newline is None:
             return None
-        return source.encode(format_games(games, config.dialect or "v1")).decode("utf-8")
-    except (NotationError, ValueError):
+        new = format_source(source.text, path, config.dialect).text
+        return source.encode(new).decode("utf-8")
+    except (NotationError, FormatRefused, UnicodeError):
         return None
 
 
@@ -364,7 +379,7 @@ def make_server() -> LcnLanguageServer:
         doc = ls.documents.get(params.text_document.uri)
         if doc is None:
             return None
-        new = formatted(doc.text, doc.linter.config)
+        new = formatted(doc.text, doc.path, doc.linter.config)
         return None if new is None else _edit(doc, new)
 
     @server.feature(lsp.TEXT_DOCUMENT_RANGE_FORMATTING)
@@ -380,7 +395,7 @@ def make_server() -> LcnLanguageServer:
             return []
         first, last = games[0], games[-1]
         piece = doc.text[first.offset:last.end]
-        new = formatted(piece, doc.linter.config)
+        new = formatted(piece, doc.path, doc.linter.config)
         if new is None:
             return None
         if last is not doc.lint().games[-1] and not new.endswith("\n\n"):
@@ -618,6 +633,11 @@ def main(tcp: Optional[Tuple[str, int]] = None) -> None:
     """Run the server on standard input and output (or on ``tcp``)."""
     server = make_server()
     if tcp is None:
-        server.start_io()
+        # The protocol gets a stream of its own (pygls closes it at exit), and
+        # anything printed by mistake goes to standard error, not into it.
+        out = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
+        sys.stdout.flush()
+        sys.stdout = sys.stderr
+        server.start_io(sys.stdin.buffer, out)
     else:
         server.start_tcp(*tcp)

@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from typing import Iterable, List, Optional, Tuple
 
-from ..game.state import color_name
+from ..game.violations import color_name
 from ..text.ast import HANDSHAKE, Comment, Game, Span
 from .analysis import GamePart
 from .positions import LineIndex

@@ -1,11 +1,21 @@
 """The typed, immutable syntax tree of a Lost Cities record.
 
 Every node is an immutable named tuple (cheap to build: a parser makes
-millions of them).  Nodes compare by meaning, not by where they were written:
-``span`` (the source position) and a move's written ``number`` and ``turn``
-are left out of ``==`` and ``hash``, so a tree parsed from canonical text
-equals the same tree parsed from any dialect.  ``node._replace(field=...)``
-makes a changed copy.
+millions of them).  ``node._replace(field=...)`` makes a changed copy.
+
+Comparison is by meaning, not by where a node was written:
+
+- ``==`` and ``hash`` leave out ``span`` (the source position), a move's
+  written ``number`` and ``turn``, and a game's ``errors``, so a tree parsed
+  from canonical text equals the same tree parsed from any dialect;
+- a node equals only a node of its own kind: never a plain tuple, although
+  it is one (``Card("R", 3) != ("R", 3)``);
+- cards are ordered by meaning, colour letter then rank (a hand sorts);
+  every other node refuses ``<`` and its kin with a TypeError that says to
+  sort by a key (moves have no natural order: by turn? by card?).
+
+>>> Card("R", 3) == ("R", 3), sorted([Card("R", 7), Card("B", 9), Card("R", 3)])
+(False, [Card(color='B', rank=9), Card(color='R', rank=3), Card(color='R', rank=7)])
 
 >>> card = Card("R", 3)
 >>> card, card.is_handshake
@@ -16,7 +26,10 @@ Move(placement=Placement(card=Card(color='B', rank=0), discard=True), draw=Draw(
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Any, Dict, Literal, NamedTuple, Optional, Tuple, Union
+
+from .errors import NotationError
+from .span import NO_SPAN, Span
 
 __all__ = [
     "HANDSHAKE",
@@ -34,35 +47,10 @@ __all__ = [
 HANDSHAKE = 0
 
 
-class Span(NamedTuple):
-    """Where a node stands in its source text.
-
-    Lines and columns count from 1; columns count characters, as editors do.
-    ``end_line``/``end_column`` point just past the last character, and
-    ``start``/``end`` are character offsets into the text that was read
-    (the whole file, for a game read from a file).
-
-    >>> Span(1, 1, 1, 5, 0, 4).length
-    4
-    """
-
-    line: int
-    column: int
-    end_line: int
-    end_column: int
-    start: int
-    end: int
-
-    @property
-    def length(self) -> int:
-        """The number of characters the span covers."""
-        return self.end - self.start
-
-
-def _head(span: Optional[Span], size: int) -> Optional[Span]:
+def _head(span: Span, size: int) -> Span:
     """The first ``size`` characters of ``span`` (which lies on one line)."""
-    if span is None:
-        return None
+    if not span.known:
+        return NO_SPAN
     return Span(span.line, span.column, span.line, span.column + size, span.start,
                 span.start + size)
 
@@ -82,7 +70,7 @@ class Card(NamedTuple):
 
     color: str
     rank: int
-    span: Optional[Span] = None
+    span: Span = NO_SPAN
 
     @property
     def is_handshake(self) -> bool:
@@ -128,7 +116,7 @@ class Comment(NamedTuple):
 
     text: str
     kind: Literal["brace", "line"] = "brace"
-    span: Optional[Span] = None
+    span: Span = NO_SPAN
 
 
 class Move(NamedTuple):
@@ -145,7 +133,7 @@ class Move(NamedTuple):
     comments: Tuple[Comment, ...] = ()
     number: Optional[int] = None
     turn: Optional[int] = None
-    span: Optional[Span] = None
+    span: Span = NO_SPAN
 
     @property
     def card(self) -> Card:
@@ -157,7 +145,7 @@ class Move(NamedTuple):
     # for a 10), the placement adds the discard marker, the draw is the last.
 
     @property
-    def card_span(self) -> Optional[Span]:
+    def card_span(self) -> Span:
         """Where the card is written (``R3``, ``BH``, ``W10``).
 
         >>> from lcnotation import parse_move
@@ -168,17 +156,17 @@ class Move(NamedTuple):
         return _head(self.span, 3 if self.placement.card.rank == 10 else 2)
 
     @property
-    def placement_span(self) -> Optional[Span]:
+    def placement_span(self) -> Span:
         """Where the placement is written: the card and its discard marker (``BHD``)."""
         placement = self.placement
         return _head(self.span, (3 if placement.card.rank == 10 else 2) + placement.discard)
 
     @property
-    def draw_span(self) -> Optional[Span]:
+    def draw_span(self) -> Span:
         """Where the draw is written: the last character of the move."""
         s = self.span
-        if s is None:
-            return None
+        if not s.known:
+            return NO_SPAN
         return Span(s.end_line, s.end_column - 1, s.end_line, s.end_column, s.end - 1, s.end)
 
 
@@ -192,13 +180,13 @@ class Header(NamedTuple):
     name: str
     value: str
     comments: Tuple[Comment, ...] = ()
-    span: Optional[Span] = None
+    span: Span = NO_SPAN
     #: Where the value stands, between the quotes.
-    value_span: Optional[Span] = None
+    value_span: Span = NO_SPAN
 
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .errors import NotationError
+    from ..game.state import GameState
 
 
 class Game(NamedTuple):
@@ -217,8 +205,8 @@ class Game(NamedTuple):
     headers: Tuple[Header, ...] = ()
     moves: Tuple[Move, ...] = ()
     comments: Tuple[Comment, ...] = ()
-    errors: Tuple["NotationError", ...] = ()
-    span: Optional[Span] = None
+    errors: Tuple[NotationError, ...] = ()
+    span: Span = NO_SPAN
 
     def header(self, name: str, default: Optional[str] = None) -> Optional[str]:
         """The value of the first header called ``name`` (case-sensitive)."""
@@ -227,10 +215,32 @@ class Game(NamedTuple):
                 return h.value
         return default
 
+    def _final_state(self) -> Tuple["GameState", Optional[Move]]:
+        """The state after the last move, replayed as the checker does, and that move."""
+        from ..game.state import GameState  # the game layer, only when asked
+
+        state = GameState.from_game(self)
+        state.play(self.moves)
+        return state, (self.moves[-1] if self.moves else None)
+
+    def _repr_svg_(self) -> str:
+        """The board after the last move, for Jupyter."""
+        from ..svg import NOTEBOOK_SIZE, board_svg  # only when a notebook asks
+
+        state, last = self._final_state()
+        return board_svg(state, last_move=last, size=NOTEBOOK_SIZE)
+
+    def _repr_html_(self) -> str:
+        """The board after the last move, for Jupyter."""
+        from ..svg import board_html  # only when a notebook asks
+
+        state, last = self._final_state()
+        return board_html(state, last_move=last)
+
     @property
-    def tags(self) -> dict:
+    def tags(self) -> Dict[str, str]:
         """The headers as a dict (the first of any repeated name wins)."""
-        result: dict = {}
+        result: Dict[str, str] = {}
         for h in self.headers:
             result.setdefault(h.name, h.value)
         return result
@@ -239,19 +249,20 @@ class Game(NamedTuple):
 Node = Union[Card, Placement, Draw, Comment, Move, Header, Game]
 
 
-def _by_meaning(cls: Any, n: int) -> None:
-    """Make ``cls`` compare, hash and print by its first ``n`` fields only."""
+def _by_meaning(cls: Any, n: int, ordered: bool) -> None:
+    """Make ``cls`` compare, hash and print by its first ``n`` fields only;
+    order it by them if ``ordered``, else refuse ordering (see the module)."""
     names = cls._fields[:n]
 
-    def __eq__(self: Any, other: Any) -> Any:
-        if type(other) is not type(self):
-            return NotImplemented
-        return self[:n] == other[:n]
+    def __eq__(self: Any, other: object) -> Any:
+        if type(other) is type(self):
+            return self[:n] == other[:n]  # type: ignore[index]
+        return False if isinstance(other, tuple) else NotImplemented
 
-    def __ne__(self: Any, other: Any) -> Any:
-        if type(other) is not type(self):
-            return NotImplemented
-        return self[:n] != other[:n]
+    def __ne__(self: Any, other: object) -> Any:
+        if type(other) is type(self):
+            return self[:n] != other[:n]  # type: ignore[index]
+        return True if isinstance(other, tuple) else NotImplemented
 
     def __hash__(self: Any) -> int:
         return hash(self[:n])
@@ -260,9 +271,38 @@ def _by_meaning(cls: Any, n: int) -> None:
         inner = ", ".join(f"{name}={value!r}" for name, value in zip(names, self))
         return f"{type(self).__name__}({inner})"
 
+    def refuse(self: Any, other: object) -> Any:
+        if not isinstance(other, tuple):
+            return NotImplemented
+        if ordered and type(other) is type(self):
+            return None
+        kind = type(self).__name__
+        if ordered:
+            raise TypeError(f"a {kind} is ordered only against another {kind}, "
+                            f"not against {type(other).__name__}")
+        raise TypeError(f"{kind} nodes have no order: sort them by a key, as in "
+                        "sorted(moves, key=lambda m: m.turn)")
+
+    def __lt__(self: Any, other: object) -> Any:
+        refused = refuse(self, other)
+        return self[:n] < other[:n] if refused is None else refused  # type: ignore[index]
+
+    def __le__(self: Any, other: object) -> Any:
+        refused = refuse(self, other)
+        return self[:n] <= other[:n] if refused is None else refused  # type: ignore[index]
+
+    def __gt__(self: Any, other: object) -> Any:
+        refused = refuse(self, other)
+        return self[:n] > other[:n] if refused is None else refused  # type: ignore[index]
+
+    def __ge__(self: Any, other: object) -> Any:
+        refused = refuse(self, other)
+        return self[:n] >= other[:n] if refused is None else refused  # type: ignore[index]
+
     cls.__eq__, cls.__ne__, cls.__hash__, cls.__repr__ = __eq__, __ne__, __hash__, __repr__
+    cls.__lt__, cls.__le__, cls.__gt__, cls.__ge__ = __lt__, __le__, __gt__, __ge__
 
 
 for _cls, _n in ((Card, 2), (Placement, 2), (Draw, 1), (Comment, 2), (Move, 3),
                  (Header, 3), (Game, 3)):
-    _by_meaning(_cls, _n)
+    _by_meaning(_cls, _n, ordered=_cls is Card)

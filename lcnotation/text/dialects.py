@@ -27,15 +27,15 @@ Adding a dialect takes one statement:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Dict, Optional, Sequence, Union
+from typing import Callable, Dict, Optional, Sequence, Tuple, Union
 
 from .errors import NotationError
+# Every letter that can name a colour (upper case): any upper-case letter but
+# D, H and X, as the grammar has it.
+from .lexical import COLOR_LETTERS
 
 __all__ = ["Dialect", "DIALECTS", "register_dialect", "get_dialect", "ConversionError",
            "COLOR_LETTERS", "RESERVED_NAMES"]
-
-#: Every letter that can name a colour: any upper-case letter but D, H and X.
-COLOR_LETTERS = frozenset("ABCEFGIJKLMNOPQRSTUVWYZ")
 
 
 @dataclass(frozen=True)
@@ -142,7 +142,7 @@ class ConversionError(NotationError):
     def __repr__(self) -> str:
         return f"ConversionError({list(self.errors)!r})"
 
-    def __reduce__(self):
+    def __reduce__(self) -> Tuple[Callable[..., NotationError], Tuple[object, ...]]:
         return (ConversionError, (self.errors,))
 
 

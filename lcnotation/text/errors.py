@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from enum import Enum
-from typing import Optional
+from typing import Callable, Optional, Tuple
 
-from .ast import Span
+from .span import Span
 
 __all__ = ["Severity", "Diagnostic", "NotationError"]
 
@@ -116,7 +116,8 @@ class NotationError(_Positioned, ValueError):
     def __repr__(self) -> str:
         return f"NotationError({self.message!r}, line={self.line}, column={self.column}, code={self.code!r})"
 
-    def __reduce__(self):  # keep the keyword-only fields through pickling
+    def __reduce__(self) -> Tuple[Callable[..., NotationError], Tuple[object, ...]]:
+        # Keep the keyword-only fields through pickling.
         return (_rebuild_error, (self.message, self.span, self.code, self.path))
 
 

@@ -17,22 +17,24 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Dict, Optional, Pattern, Tuple
 
-from .ast import HANDSHAKE, Card, Comment, Draw, Move, Placement, Span
+from lark import Lark
+
+from .ast import Card, Comment, Draw, Move, Placement, Span
+from .lexical import LEXICON, without_lookbehind
+from .numbers import read_decimal
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .parser import _Builder
+    from .builder import Builder
 
 __all__ = ["fast_pattern", "fast_parse", "move_parts", "terminal_patterns"]
 
-_LOOKBEHIND = re.compile(r"^\(\?<=[^)]*\)")
-
-_RANKS = {"2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9,
-          "H": HANDSHAKE, "h": HANDSHAKE}
-_UPPER = {c: c.upper() for c in "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"}
+_RANKS = LEXICON.rank_of
+_UPPER = LEXICON.upper
+_MINUS = without_lookbehind(LEXICON.terminals["MINUS"])  # the hyphen
 _new = tuple.__new__
 
 
-def terminal_patterns(lark, lookbehind: bool = True) -> Dict[str, str]:
+def terminal_patterns(lark: Lark, lookbehind: bool = True) -> Dict[str, str]:
     """Each terminal of ``lark``'s grammar as a regular expression (a group).
 
     With ``lookbehind=False``, without the look-behind it begins with, if
@@ -46,14 +48,14 @@ def terminal_patterns(lark, lookbehind: bool = True) -> Dict[str, str]:
     >>> terminal_patterns(lark)["DISCARD"], terminal_patterns(lark, False)["DISCARD"]
     ('(?:(?<=[0-9Hh])[DdXx])', '(?:[DdXx])')
     """
-    patterns = {}
+    patterns: Dict[str, str] = {}
     for term in lark.terminals:
         regexp = term.pattern.to_regexp()
-        patterns[term.name] = f"(?:{regexp if lookbehind else _LOOKBEHIND.sub('', regexp)})"
+        patterns[term.name] = f"(?:{regexp if lookbehind else without_lookbehind(regexp)})"
     return patterns
 
 
-def fast_pattern(lark) -> Pattern[str]:
+def fast_pattern(lark: Lark) -> Pattern[str]:
     """The fast path's expression, built from the terminals of ``lark``.
 
     One match reads the white space before a token and the token: a move
@@ -73,12 +75,16 @@ def fast_pattern(lark) -> Pattern[str]:
                       f"|(?P<end>\\Z)|(?P<bad>))")
 
 
-class _Parts(dict):
+_PartsKey = Tuple[str, int, bool, Optional[str]]
+_Info = Tuple[Placement, Draw, int]
+
+
+class _Parts(Dict[_PartsKey, Tuple[Placement, Draw]]):
     """The placement and draw of every move meaning, made once: the parts of
     a move are values, shared by every move that says the same (the move
     itself holds the position)."""
 
-    def __missing__(self, key: tuple) -> Tuple[Placement, Draw]:
+    def __missing__(self, key: _PartsKey) -> Tuple[Placement, Draw]:
         color, rank, discard, drawn = key
         draw = _DRAWS.get(drawn)
         if draw is None:
@@ -92,7 +98,7 @@ class _Parts(dict):
 
 
 _DRAWS: Dict[Optional[str], Draw] = {}
-_PLACEMENTS: Dict[tuple, Placement] = {}
+_PLACEMENTS: Dict[Tuple[str, int, bool], Placement] = {}
 _PARTS = _Parts()
 
 
@@ -108,41 +114,57 @@ def move_parts(color: str, rank: int, discard: bool,
     return _PARTS[color, rank, discard, drawn]
 
 
-def _move_info(t: str) -> tuple:
+def _move_info(t: str) -> _Info:
     """What a move's text says: its placement, its draw and its length."""
-    k = 3 if t[1] == "1" else 2
-    last = t[-1]
-    placement, draw = _PARTS[_UPPER[t[0]], 10 if k == 3 else _RANKS[t[1]], t[k] != "-",
-                             None if last == "D" or last == "d" else _UPPER[last]]
+    # The fast path matched it: a colour letter, a rank, perhaps a discard
+    # marker, the hyphen and the draw (a colour letter or the draw pile).
+    hyphen = t.index(_MINUS, 2)
+    rank = t[1:hyphen]
+    discard = rank not in _RANKS
+    placement, draw = _PARTS[_UPPER[t[0]], _RANKS[rank[:-1] if discard else rank], discard,
+                             _UPPER.get(t[hyphen + 1:])]
     return placement, draw, len(t)
 
 
-class _MoveInfo(dict):
+class _MoveInfo(Dict[str, _Info]):
     """A cache of :func:`_move_info` (there are only a few thousand spellings)."""
 
-    def __missing__(self, t: str) -> tuple:
+    def __missing__(self, t: str) -> _Info:
         info = self[t] = _move_info(t)
         return info
 
 
-class _Numbers(dict):
+class _Numbers(Dict[str, int]):
     """Move numbers as written (``"12."``) and their values."""
 
     def __missing__(self, written: str) -> int:
-        return int(written[:-1])
+        value = read_decimal(written[:-1])
+        if value is None:
+            raise _TooLong  # the full parser reports it
+        return value
+
+
+class _TooLong(Exception):
+    """A move number too long to read: the fast path gives way."""
 
 
 _INFO = _MoveInfo()
 _NUMBERS = _Numbers({f"{n}.": n for n in range(1, 1000)})
 
 
-def fast_parse(b: "_Builder", pattern: Pattern[str]) -> bool:
-    """Fill builder ``b`` (already reset for its text) from the fast path.
+def fast_parse(b: "Builder", pattern: Pattern[str]) -> bool:
+    """Fill builder ``b`` (new, for its text) from the fast path.
 
     Returns False, with ``b`` in an undefined state, when the text needs the
     full parser.
     """
-    text = b.text
+    try:
+        return _fill(b, pattern, b.text)
+    except _TooLong:
+        return False
+
+
+def _fill(b: "Builder", pattern: Pattern[str], text: str) -> bool:
     count = text.count
     rindex = text.rindex
     new = _new

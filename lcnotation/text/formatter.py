@@ -18,16 +18,18 @@ from __future__ import annotations
 import re
 from typing import Iterable, List, Sequence, Union
 
-from .ast import HANDSHAKE, Card, Comment, Game, Header, Move
+from .ast import HANDSHAKE, Card, Comment, Game, Header, Move  # noqa: F401 (doctests)
 from .dialects import COLOR_LETTERS, Dialect, get_dialect
+from .lexical import LEXICON, RANK_TEXT
+from .lineends import LONE_CR, has_line_break
 
 __all__ = ["format_card", "format_move", "format_comment", "format_header",
            "format_game", "format_games"]
 
 # A CR alone reads back as a line end; a line that begins with "[" is a header.
-_UNWRITABLE_IN_BRACES = re.compile(r"\r(?!\n)|\n[ \t\f\v\ufeff]*\[")
+_UNWRITABLE_IN_BRACES = re.compile(f"{LONE_CR.pattern}|{LEXICON.header_line.pattern}")
 
-_RANK_TEXT = {HANDSHAKE: "H", **{n: str(n) for n in range(2, 11)}}
+_RANK_TEXT = RANK_TEXT
 
 
 def format_card(card: Card) -> str:
@@ -78,7 +80,7 @@ def format_move(move: Move, dialect: Union[str, Dialect] = "v1") -> str:
 def format_comment(comment: Comment) -> str:
     """``{text}`` or ``;text``, the text exactly as stored."""
     if comment.kind == "line":
-        if "\n" in comment.text or "\r" in comment.text:
+        if has_line_break(comment.text):
             raise ValueError("a ';' comment cannot contain a line break")
         return ";" + comment.text
     if comment.kind != "brace":
@@ -93,10 +95,9 @@ def format_comment(comment: Comment) -> str:
 
 def format_header(header: Header) -> str:
     """``[Name "value"]`` with ``"`` and ``\\`` escaped."""
-    if not header.name or not header.name[0].isascii() or not header.name[0].isalpha() \
-            or not all(c.isascii() and (c.isalnum() or c == "_") for c in header.name):
+    if not LEXICON.header_name_only.match(header.name):
         raise ValueError(f"cannot write header name {header.name!r}")
-    if "\n" in header.value or "\r" in header.value:
+    if has_line_break(header.value):
         raise ValueError(f"header {header.name} has a line break in its value")
     value = header.value.replace("\\", "\\\\").replace('"', '\\"')
     return f'[{header.name} "{value}"]'

@@ -22,6 +22,9 @@ from typing import Callable, Optional, Tuple, TypeVar, Union
 from .ast import Card, Game, Header, Span
 from .errors import NotationError
 from .formatter import format_card
+from .lexical import COLOR_LETTERS, RESERVED_WHY
+from .lexical import RESERVED_LETTERS as _RESERVED
+from .numbers import read_decimal, too_long
 from .parser import parser
 
 __all__ = ["KNOWN_TAGS", "DEFAULT_COLORS", "RESERVED_LETTERS", "parse_colors",
@@ -33,11 +36,10 @@ KNOWN_TAGS = ("Event", "Site", "Date", "Round", "Player1", "Player2", "Colors",
 #: The colours in play when a game has no Colors header.
 DEFAULT_COLORS: Tuple[str, ...] = ("R", "G", "W", "B", "Y")
 #: Letters that can never be colours.
-RESERVED_LETTERS = "DHX"
+RESERVED_LETTERS = "".join(sorted(_RESERVED))
 
-_COLOR_CHOICES = frozenset("ABCEFGIJKLMNOPQRSTUVWYZ")
-_RESERVED_WHY = {"D": "D is reserved for the draw pile", "H": "H is the handshake rank",
-                 "X": "X is the discard marker of the x-discard notation"}
+_COLOR_CHOICES = COLOR_LETTERS
+_RESERVED_WHY = RESERVED_WHY
 _RESULT = re.compile(r"\s*(-?[0-9]+)\s*-\s*(-?[0-9]+)\s*\Z")
 _T = TypeVar("_T")
 
@@ -50,7 +52,7 @@ def _source(value: Union[str, Header]) -> Tuple[str, int, int, str]:
     """
     if isinstance(value, Header):
         span = value.value_span
-        if span is not None and span.length == len(value.value):
+        if span.known and span.length == len(value.value):
             pad = span.column - 1
             return " " * pad + value.value, span.line, span.start - pad, value.name
         return value.value, 1, 0, value.name
@@ -66,8 +68,10 @@ def _in_file(read: Callable[[Union[str, Header]], _T]) -> Callable[[Union[str, H
         try:
             return read(value)
         except NotationError as err:
-            span = value.value_span if isinstance(value, Header) else None
-            if span is None or span.length == len(value.value):
+            if not isinstance(value, Header):
+                raise
+            span = value.value_span
+            if not span.known or span.length == len(value.value):
                 raise
             text = value.value
 
@@ -122,12 +126,12 @@ def parse_colors(value: Union[str, Header]) -> Tuple[str, ...]:
         raise _fail(f"Colors: '{char}' is not a colour letter: {why}", "N120", bad, bad + 1,
                     text, line, offset) from None
     seen = set()
-    for letter, tok in zip(b.found_colors, b.colors_tokens):
+    for letter, (start, end) in zip(b.colors, b.color_spans):
         if letter in seen:
-            raise _fail(f"Colors: '{letter}' is listed twice", "N120", tok.start_pos,
-                        tok.end_pos, text, line, offset)
+            raise _fail(f"Colors: '{letter}' is listed twice", "N120", start, end, text,
+                        line, offset)
         seen.add(letter)
-    return tuple(b.found_colors)
+    return b.colors
 
 
 @_in_file
@@ -156,7 +160,7 @@ def parse_cards(value: Union[str, Header]) -> Tuple[Card, ...]:
         found = repr(text[at:end]) if end > at else "the end of the value"
         raise _fail(f"{prefix}expected cards such as \"R3 BH W10\" (a colour letter, then "
                     f"2 to 10 or H), found {found}", "N121", at, end, text, line, offset) from None
-    cards = b.found_cards
+    cards = b.cards
     for before, after in zip(cards, cards[1:]):
         if before.span.end == after.span.start:
             raise NotationError(f"{format_card(before)}{format_card(after)}: cards are "
@@ -176,7 +180,14 @@ def parse_result(value: Union[str, Header]) -> Optional[Tuple[int, int]]:
         raise _fail(f"Result: expected two scores such as \"87-42\" (or \"*\"), found "
                     f"{text.strip()!r}", "N122", start, max(start, len(text.rstrip())),
                     text, line, offset)
-    return int(m.group(1)), int(m.group(2))
+    scores = []
+    for group in (1, 2):
+        points = read_decimal(m.group(group))
+        if points is None:
+            raise _fail(f"Result: {too_long(m.group(group))}", "N122", m.start(group),
+                        m.end(group), text, line, offset)
+        scores.append(points)
+    return scores[0], scores[1]
 
 
 def game_colors(game: Game) -> Tuple[str, ...]:

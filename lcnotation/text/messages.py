@@ -12,7 +12,10 @@ from __future__ import annotations
 import re
 from typing import Callable, List, Optional, Sequence, Tuple
 
-from lark import Token
+from .larkstate import Tok
+
+from .lexical import LEXICON, RESERVED_WHY
+from .lineends import line_end
 
 __all__ = ["explain", "explain_header", "word_end", "SYNTAX_CODES"]
 
@@ -36,27 +39,34 @@ SYNTAX_CODES = {
     "N001": "bytes that are not UTF-8 text",
 }
 
+#: The reader's limit (raised as NotationError even by lax reading, reported
+#: by ``lcn`` as a file it cannot read, not as a finding; its example would be
+#: 16 MiB long, so it stands apart from SYNTAX_CODES and their examples).
+LIMIT_CODES = {
+    "N002": "a game or a line longer than the reader's bound (16,777,216)",
+}
+
 Explanation = Tuple[str, str, int, int]
 
-_STOP = re.compile(r"[\s\ufeff{;]")
-_RUN = re.compile(r"[^\s\ufeff{;]*")
+_STOP = re.compile(f"[{LEXICON.blank_chars}{{;]")
+_RUN = re.compile(f"[^{LEXICON.blank_chars}{{;]*")
 _ALNUM = re.compile(r"[0-9A-Za-z]*")
 # What may not follow a move but does not belong to it: punctuation.
-PUNCTUATION = re.compile(r"[^\w\s\ufeff{;]*")
+PUNCTUATION = re.compile(f"[^\\w{LEXICON.blank_chars}{{;]*")
 # What was meant as a rank: digits, after an H when one was written ("RH3").
 _RANK_RUN = re.compile(r"[Hh]?[0-9]*")
 _DIGITS = re.compile(r"[0-9]*")
-# What the grammar's BRACE_COMMENT matches (tests/test_hardening.py holds them to
-# that): a '{' it does not match is a comment never closed.  Written as
-# "plain run, then (special, plain run)*": Python's re keeps memory for every
-# turn of a repeated alternation, over 100 bytes a character.
-_BRACE_COMMENT = re.compile(r"\{[^}\n]*(?:\n(?![ \t\f\v\ufeff]*\[)[^}\n]*)*\}")
-_DRAW_LETTERS = set("ABCDEFGIJKLMNOPQRSTUVWYZabcdefgijklmnopqrstuvwyz")
-_RESERVED = {
-    "D": "D is reserved for the draw pile",
-    "H": "H is the handshake rank",
-    "X": "X is the discard marker of the x-discard notation",
-}
+# The grammar's BRACE_COMMENT: a '{' it does not match is a comment never closed.
+_BRACE_COMMENT = LEXICON.brace_comment
+_DRAW_LETTERS = LEXICON.draw_letters
+_DISCARDS = tuple(sorted(LEXICON.discard_letters))
+_RESERVED = RESERVED_WHY
+
+
+def _matched(pattern: "re.Pattern[str]", text: str, pos: int, endpos: int = -1) -> str:
+    """What ``pattern`` matches at ``pos`` ("" where it does not)."""
+    found = pattern.match(text, pos, len(text) if endpos < 0 else endpos)
+    return "" if found is None else found.group()
 
 
 def word_end(text: str, pos: int) -> int:
@@ -71,18 +81,18 @@ def word_end(text: str, pos: int) -> int:
 def _run(text: str, pos: int, limit: int = 24) -> str:
     # Read at most one character past the limit: the run may be megabytes long,
     # and a line of errors must not cost the square of its length.
-    run = _RUN.match(text, pos, pos + limit + 1).group()
+    run = _matched(_RUN, text, pos, pos + limit + 1)
     return run if len(run) <= limit else run[: limit - 1] + "\u2026"
 
 
-def _joined(parts: Sequence[Token]) -> str:
+def _joined(parts: Sequence[Tok]) -> str:
     return "".join(str(t) for t in parts if t.type != "MOVE_NUMBER")
 
 
 def explain(
     text: str,
     bad: int,
-    parts: Sequence[Token],
+    parts: Sequence[Tok],
     broken: bool,
     after_move: Optional[str] = None,
     closable: Optional[bool] = None,
@@ -122,7 +132,7 @@ def explain(
                 f"'{so_far}'", at, at)
 
     if last == "COLOR":
-        rank = _ALNUM.match(text, bad).group()
+        rank = _matched(_ALNUM, text, bad)
         shown = f"'{rank}'" if rank else found
         return ("N103", f"expected a rank (2 to 10, or H) after the colour '{so_far}', "
                 f"found {shown}", bad, bad + len(rank) if rank else end())
@@ -134,7 +144,7 @@ def explain(
                     f"as in '{so_far}-D'", at, at)
         if last == "RANK" and char.isdigit():
             rank = parts[-1]
-            digits = _RANK_RUN.match(text, rank.start_pos).group()
+            digits = _matched(_RANK_RUN, text, rank.start_pos)
             return ("N103", f"'{digits}' is not a rank: ranks are 2 to 10, or H",
                     rank.start_pos, rank.start_pos + len(digits))
         marker = " (or the discard marker D or X)" if last == "RANK" else ""
@@ -147,7 +157,7 @@ def explain(
                 "or D (the draw pile)", at, at)
     nxt = text[bad + 1] if bad + 1 < len(text) else ""
     if char in _DRAW_LETTERS and nxt:
-        if nxt in "DdXx":
+        if nxt in _DISCARDS:
             return ("N106", f"'{nxt}' after the draw '{char}': a discard marker belongs "
                     f"to the placement, before the hyphen (as in '{so_far[:-1]}{nxt}-{char}')",
                     bad + 1, end())
@@ -171,26 +181,22 @@ def _explain_item(text: str, bad: int, char: str, found: str, end: Callable[[], 
             # Only where the start symbol allows no comment (parse_move).
             return ("N101", "unexpected comment: expected a move such as 'R3-D'",
                     bad, comment.end())
-        line_end = text.find("\n", bad)
-        line_end = len(text) if line_end < 0 else line_end
-        if line_end > bad and text[line_end - 1] == "\r":
-            line_end -= 1
-        return ("N110", "comment '{' is never closed: expected '}'", bad, line_end)
+        return ("N110", "comment '{' is never closed: expected '}'", bad, line_end(text, bad))
     if char == "}":
         return ("N101", "'}' without an opening '{'", bad, bad + 1)
     if char == "[":
         return explain_header(text, bad)
     if after_move is not None and char:
-        glued = PUNCTUATION.match(text, bad).group() or char
+        glued = _matched(PUNCTUATION, text, bad) or char
         return ("N107", f"unexpected '{glued}' after the move '{after_move}': "
                 "moves are separated by spaces or new lines", bad, bad + len(glued))
     upper = char.upper()
     if upper in _RESERVED:
         return ("N102", f"'{char}' is not a colour letter: {_RESERVED[upper]}", bad, bad + 1)
     if char.isdigit() or char == "-":
-        digits = _DIGITS.match(text, bad).group()
+        digits = _matched(_DIGITS, text, bad)
         after = bad + len(digits)
-        if digits and not text.startswith(("-", "D", "d", "X", "x"), after):
+        if digits and not text.startswith(("-", *_DISCARDS), after):
             return ("N101", f"unexpected {found}: a move number is written with a dot, "
                     f"as '{digits}.'", bad, end())
         return ("N101", f"unexpected {found}: a move starts with a colour letter, "
@@ -201,24 +207,21 @@ def _explain_item(text: str, bad: int, char: str, found: str, end: Callable[[], 
             "a move number or a comment", bad, end())
 
 
-_TAG = re.compile(r"\[[ \t]*([A-Za-z][A-Za-z0-9_]*)")
+_TAG = re.compile(rf"\[[ \t]*({LEXICON.terminals['HEADER_NAME']})")
 _VALUE = re.compile(r'[ \t]+"([^"\\\r\n]*(?:\\.[^"\\\r\n]*)*)("?)')
 
 
 def explain_header(text: str, bad: int) -> Explanation:
     """Explain a header line that does not have the form ``[Name "value"]``."""
-    line_end = text.find("\n", bad)
-    line_end = len(text) if line_end < 0 else line_end
-    if line_end > bad and text[line_end - 1] == "\r":
-        line_end -= 1
+    end = line_end(text, bad)
     m = _TAG.match(text, bad)
     if m is None:
         return ("N108", "malformed header: expected a name after '[', as in "
-                "[Event \"value\"]", bad, line_end)
+                "[Event \"value\"]", bad, end)
     v = _VALUE.match(text, m.end())
     if v is None:
         return ("N108", f"malformed header '{m.group(1)}': expected a space and a value "
-                "in double quotes", m.end(), line_end)
+                "in double quotes", m.end(), end)
     escape = re.search(r'\\[^"\\]', v.group(1))
     if escape is not None:
         at = v.start(1) + escape.start()
@@ -226,10 +229,10 @@ def explain_header(text: str, bad: int) -> Explanation:
                 f"'{m.group(1)}': only \\\" and \\\\ are escapes", at, at + 2)
     if not v.group(2):
         return ("N108", f"the value of header '{m.group(1)}' has no closing '\"'",
-                v.start(1) - 1, line_end)
-    return ("N108", f"header '{m.group(1)}' is missing its closing ']'", v.end(), line_end)
+                v.start(1) - 1, end)
+    return ("N108", f"header '{m.group(1)}' is missing its closing ']'", v.end(), end)
 
 
-def describe_parts(parts: List[Token]) -> str:
+def describe_parts(parts: List[Tok]) -> str:
     """The text of an unfinished move, for messages."""
     return _joined(parts)

@@ -17,25 +17,29 @@ from __future__ import annotations
 import io
 import os
 import re
-from typing import IO, Iterable, Iterator, List, NamedTuple, Optional, Tuple, Union
+from typing import (IO, AnyStr, Iterable, Iterator, List, NamedTuple, Optional, Tuple, Union,
+                    cast)
 
 from .ast import Game, Move, Span
 from .errors import NotationError
-from .lineends import as_lf, not_utf8
+from .lexical import LEXICON
+from .lineends import as_lf, lone_cr_as_lf, not_utf8
 from .formatter import format_move  # noqa: F401 (the doctests use it)
 from .parser import parser
 
 __all__ = ["parse_move", "parse_game", "parse_games", "read_games", "GameText", "split_games"]
 
 Source = Union[str, "os.PathLike[str]", IO[str], IO[bytes]]
+#: What the game splitting reads: pieces of text that end at a line end, and
+#: the errors met while decoding them.
+Piece = Union[str, NotationError]
 
-_HEADER_TOKEN = re.compile(r'\[[ \t]*[A-Za-z][A-Za-z0-9_]*[ \t]+"[^"\\\r\n]*(?:\\["\\][^"\\\r\n]*)*"[ \t]*\]')
-_LONE_CR = re.compile(r"\r(?!\n)")
-_SPACE_RUN = re.compile(r"[\s\ufeff]*")
-_TRAILING_SPACE = re.compile(r"[\s\ufeff]+\Z")
+_HEADER_TOKEN = LEXICON.header
+_TRAILING_SPACE = LEXICON.trailing_blanks
+_SPACES = LEXICON.ws
 _INTERESTING = re.compile(r"[{};\[]")
 # A line of white space, as the grammar's WS has it (a byte-order mark included).
-_BLANK = re.compile(r"[\s\ufeff]*\Z")
+_BLANK = LEXICON.blank_text
 
 
 class GameText(NamedTuple):
@@ -60,15 +64,16 @@ def parse_move(text: str) -> Move:
     ...
     lcnotation.text.errors.NotationError: line 1, column 2: expected a rank (2 to 10, or H) after the colour 'R', found '11' (N103)
     """
-    b = parser().run("move", _lone_cr_as_lf(text), strict=False)
+    b = parser().run("move", lone_cr_as_lf(text), strict=False)
+    first = b.moves[0].span if b.moves else None
     if not b.errors:
         return b.moves[0]
     code, message, span = b.errors[0]
-    if b.moves and span.start >= b.moves[0].span.end:
+    if first is not None and span.start >= first.end:
         # The grammar's message would ask for another move, which is wrong
         # here: name all the text that follows the move instead.
-        move = b.moves[0].span
-        start = _SPACE_RUN.match(text, move.end).end()
+        move = first
+        start = LEXICON.skip_blanks(text, move.end)
         extra = _TRAILING_SPACE.sub("", text[start:])
         shown = " ".join(extra.split())  # the span points at the text itself
         shown = shown if len(shown) <= 24 else shown[:23] + "\u2026"
@@ -81,12 +86,15 @@ def parse_move(text: str) -> Move:
     raise NotationError(message, span, code=code)
 
 
-def parse_game(text: str, *, strict: bool = False, path: Optional[str] = None) -> Game:
+def parse_game(text: str, *, strict: bool = False, path: Optional[str] = None,
+               fast_path: bool = True) -> Game:
     """Parse the text of one game.
 
     Lax by default: syntax errors are collected on ``game.errors`` and the
     rest of the game is still read.  With ``strict=True`` the first syntax
-    error is raised as :class:`NotationError`.
+    error is raised as :class:`NotationError`.  ``fast_path=False`` reads
+    with the full parser only (the result is the same, only slower: tests
+    compare the two).
 
     >>> game = parse_game("1. R3-D 2. R11-D 3. R4-B")
     >>> [format_move(m) for m in game.moves], [e.code for e in game.errors]
@@ -94,17 +102,14 @@ def parse_game(text: str, *, strict: bool = False, path: Optional[str] = None) -
     >>> game.moves[1].turn
     2
     """
-    return _parse(GameText(_lone_cr_as_lf(text), 1, 0), strict, path)
+    return _parse(GameText(lone_cr_as_lf(text), 1, 0), strict, path, fast_path)
 
 
-def _lone_cr_as_lf(text: str) -> str:
-    """A lone CR ends a line, as in read_games (same length: offsets stay)."""
-    return _LONE_CR.sub("\n", text) if "\r" in text else text
-
-
-def parse_games(text: str, *, strict: bool = False, path: Optional[str] = None) -> Iterator[Game]:
-    """Parse a text that may hold several games, one after another."""
-    yield from _games_of([_lone_cr_as_lf(text)], strict, path)
+def parse_games(text: str, *, strict: bool = False, path: Optional[str] = None,
+                fast_path: bool = True) -> Iterator[Game]:
+    """Parse a text that may hold several games, one after another
+    (``fast_path`` as for :func:`parse_game`)."""
+    yield from _games_of([lone_cr_as_lf(text)], strict, path, fast_path)
 
 
 def read_games(source: Source, *, strict: bool = False,
@@ -129,26 +134,27 @@ def read_games(source: Source, *, strict: bool = False,
         name = getattr(source, "name", None)
         path = name if isinstance(name, str) else None
     if isinstance(source, io.TextIOBase) or isinstance(source.read(0), str):
-        yield from _games_of(_universal(source), strict, path)
+        yield from _games_of(_universal(cast(IO[str], source)), strict, path)
     else:
-        yield from _games_of(_decoded_lines(source), strict, path)
+        yield from _games_of(_decoded_lines(cast(IO[bytes], source)), strict, path)
 
 
-def _games_of(lines: Iterable[object], strict: bool, path: Optional[str]) -> Iterator[Game]:
+def _games_of(lines: Iterable[Piece], strict: bool, path: Optional[str],
+              fast: bool = True) -> Iterator[Game]:
     for part in split_games(lines):
         if part.problems or not _BLANK.match(part.text):
-            yield _parse(part, strict, path)
+            yield _parse(part, strict, path, fast)
 
 
-def _parse(part: GameText, strict: bool, path: Optional[str]) -> Game:
+def _parse(part: GameText, strict: bool, path: Optional[str], fast: bool = True) -> Game:
     if strict and part.problems:
         raise _with_path(part.problems[0], path)
     try:
-        builder = parser().run("game", part.text, strict=strict,
-                               first_line=part.line, first_offset=part.offset)
+        result = parser().run("game", part.text, strict=strict, first_line=part.line,
+                              first_offset=part.offset, fast=fast)
     except NotationError as err:
         raise _with_path(err, path) from None
-    game = builder.assemble(path)
+    game = result.game(path)
     if part.problems:
         errors = tuple(_with_path(p, path) for p in part.problems) + game.errors
         game = Game(game.headers, game.moves, game.comments,
@@ -177,22 +183,59 @@ def _lines_of(text: str) -> Iterator[str]:
         start = end + 1
 
 
-def _line_blocks(handle: IO, size: int = 1 << 20) -> Iterator:
+#: The most a game's text may hold, in characters, and a line read from a
+#: file, in bytes (or characters from a text file): past it, reading stops
+#: with NotationError N002, so that endless input (/dev/zero, ``yes``) ends
+#: and one game's memory has a bound (about 70 bytes a character of moves).
+MAX_GAME = 1 << 24
+
+
+def _too_long(what: str, unit: str, line: int, offset: int) -> NotationError:
+    return NotationError(f"{what} longer than {MAX_GAME:,} {unit}: the reader stops here "
+                         f"(see 'Limits' in spec/file-format.md)",
+                         Span(line, 1, line, 1, offset, offset), code="N002")
+
+
+def _joined(pieces: List[AnyStr]) -> AnyStr:
+    """The pieces (all text or all bytes) joined."""
+    # mypy checks AnyStr as str, then as bytes; pyright needs the casts.
+    if isinstance(pieces[0], str):
+        return cast(AnyStr, "".join(cast(List[str], pieces)))  # type: ignore[redundant-cast]
+    return cast(AnyStr, b"".join(cast(List[bytes], pieces)))  # type: ignore[redundant-cast]
+
+
+def _line_blocks(handle: IO[AnyStr], size: int = 1 << 20) -> Iterator[AnyStr]:
     """Read ``handle`` (text or binary) in pieces of about ``size`` that end at a
-    line end (the last one may not), so that a CRLF is never cut in two."""
-    pending: list = []
+    line end (the last one may not), so that a CRLF is never cut in two.
+
+    A line longer than :data:`MAX_GAME` raises NotationError (N002).
+    """
+    pending: List[AnyStr] = []
+    text = isinstance(handle.read(0), str)
+    lf = cast(AnyStr, "\n" if text else b"\n")
+    cr = cast(AnyStr, "\r" if text else b"\r")
+    crlf = cast(AnyStr, "\r\n" if text else b"\r\n")
+    waiting = 0   # the length of the line still open
+    lines = 1     # the line it is on
     while True:
         data = handle.read(size)
         if not data:
             if pending:
-                yield data[:0].join(pending)
+                yield _joined(pending)
             return
-        cut = data.rfind("\n" if isinstance(data, str) else b"\n") + 1
+        # The last line end: a LF, or a lone CR (one that is not the last
+        # character read, which may be the first half of a CRLF).
+        cut = max(data.rfind(lf), data.rfind(cr, 0, len(data) - 1)) + 1
         if not cut:
             pending.append(data)
+            waiting += len(data)
+            if waiting > MAX_GAME:
+                raise _too_long("a line", "characters" if text else "bytes", lines, -1)
             continue
+        lines += data.count(lf, 0, cut) + data.count(cr, 0, cut) - data.count(crlf, 0, cut)
+        waiting = len(data) - cut
         pending.append(data[:cut])
-        yield data[:0].join(pending)
+        yield _joined(pending)
         pending = [data[cut:]] if cut < len(data) else []
 
 
@@ -237,7 +280,7 @@ class _Decoder:
         self.line_no = 1
         self.first = True
 
-    def blocks(self, handle: IO[bytes]) -> Iterator[object]:
+    def blocks(self, handle: IO[bytes]) -> Iterator[Piece]:
         for raw in _line_blocks(handle):
             yield from self._block(raw)
 
@@ -257,7 +300,7 @@ class _Decoder:
         self.line_no += text.count("\n")
         return text
 
-    def _block(self, raw: bytes) -> Iterator[object]:
+    def _block(self, raw: bytes) -> Iterator[Piece]:
         raw = self._skip_bom(raw)
         try:
             text = raw.decode("utf-8")
@@ -266,7 +309,7 @@ class _Decoder:
             return
         yield self._taken(raw, text)
 
-    def lines(self, handle: Iterable[bytes]) -> Iterator[object]:
+    def lines(self, handle: Iterable[bytes]) -> Iterator[Piece]:
         for raw in handle:
             raw = self._skip_bom(raw)
             try:
@@ -281,7 +324,7 @@ class _Decoder:
             yield self._taken(raw, text)
 
 
-def _decoded_lines(handle: IO[bytes]) -> Iterator[object]:
+def _decoded_lines(handle: IO[bytes]) -> Iterator[Piece]:
     """The text of a binary file, decoded (see :class:`_Decoder`), in blocks of lines."""
     return _Decoder().blocks(handle)
 
@@ -293,12 +336,12 @@ def _decoded_lines(handle: IO[bytes]) -> Iterator[object]:
 # of a piece, and those after a line end.  Searching for the line end first
 # lets the regular expression engine skip ahead to each "\n" instead of
 # trying a match at every character (as "^" with re.M would).
-_HEADER_FIRST = re.compile(r"[ \t\f\v\ufeff]*\[")
-_HEADER_NEXT = re.compile(r"\n[ \t\f\v\ufeff]*\[")
-_HEADER_ALONE = re.compile(r"[ \t\f\v\ufeff]*" + _HEADER_TOKEN.pattern + r"[ \t\r\f\v\ufeff]*\n?\Z")
+_HEADER_FIRST = LEXICON.header_first
+_HEADER_NEXT = LEXICON.header_line
+_HEADER_ALONE = LEXICON.header_alone
 
 
-def split_games(items: Iterable[object]) -> Iterator[GameText]:
+def split_games(items: Iterable[Piece]) -> Iterator[GameText]:
     """Split a stream of text into the texts of its games.
 
     ``items`` are pieces of the text that each end at a line end (lines, or
@@ -314,6 +357,7 @@ def split_games(items: Iterable[object]) -> Iterator[GameText]:
     it: it is not a game.
     """
     pieces: List[str] = []
+    size = 0  # characters of the game so far (and of the item being split)
     problems: List[NotationError] = []
     first_line = line_no = 1
     first_offset = offset = 0
@@ -336,6 +380,9 @@ def split_games(items: Iterable[object]) -> Iterator[GameText]:
                 if not scan.has_moves and (scan.in_brace or not _HEADER_ALONE.match(piece)):
                     scan.feed(piece)
                 pieces.append(piece)
+                size += len(piece)
+                if size > MAX_GAME:
+                    raise _too_long("a game", "characters", first_line, first_offset)
             if scan.header_line():
                 line_at += item.count("\n", counted, h)
                 counted = h
@@ -344,6 +391,7 @@ def split_games(items: Iterable[object]) -> Iterator[GameText]:
                 problems = [p for p in problems if p.span.start >= end]
                 yield GameText("".join(pieces), first_line, first_offset, tuple(mine))
                 pieces = []
+                size = 0
                 first_line, first_offset = line_at, end
                 scan = _GameStart()
             pos = h
@@ -351,6 +399,9 @@ def split_games(items: Iterable[object]) -> Iterator[GameText]:
             if not scan.has_moves:
                 scan.feed(item[pos:])
             pieces.append(item[pos:])
+            size += len(item) - pos
+            if size > MAX_GAME:
+                raise _too_long("a game", "characters", first_line, first_offset)
         line_no += item.count("\n")
         offset += len(item)
     if pieces or problems:
@@ -426,9 +477,11 @@ def _scan(line: str, in_brace: bool) -> Tuple[bool, bool]:
             if m is None:
                 break  # a malformed header: the parser skips the rest of the line
             i = m.end()
-        elif c.isspace() or c == "\ufeff":
-            i += 1
         else:
-            moves = True
-            i += 1
+            blanks = _SPACES.match(line, i)
+            if blanks is not None:
+                i = blanks.end()
+            else:
+                moves = True
+                i += 1
     return in_brace, moves

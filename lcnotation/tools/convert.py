@@ -27,30 +27,39 @@ document is read back in the canonical layout:
 1. R3-D {go}
 2. BHD-D
 
-Error codes of conversion (syntax errors keep their N codes, JSON problems
-have J codes, see ``spec/json-form.md``):
-
-- C101: a colour the target dialect cannot write (in a move, the Colors
-  header, or a card of Hand1, Hand2 or Deck)
-- C102: a comment, and the target dialect cannot write comments
-- C103: a move not spelt the way the declared source dialect spells it
+The codes of conversion are :data:`CONVERSION_CODES` (syntax errors keep
+their N codes, JSON problems have J codes, see ``spec/json-form.md``).
 """
 
 from __future__ import annotations
 
-import re
-from typing import Dict, Iterable, Iterator, List, NamedTuple, Optional, Tuple, Union
+import io
+from typing import (BinaryIO, Dict, Iterable, Iterator, List, NamedTuple, Optional,
+                    Sequence, Tuple, Union)
 
-from ..text.ast import Comment, Game, Span
+from ..text.ast import Comment, Game, Header, Move, Span
+from ..text.span import first_known
 from ..text.dialects import DIALECTS, ConversionError, Dialect, get_dialect
 from ..text.errors import NotationError
 from ..text.formatter import format_card, format_games, format_move
 from ..text.headers import parse_cards, parse_colors
-from .jsonform import JSONPath, decode, errors_at, from_data, iter_json, to_json
 from ..text.reader import parse_game, split_games
+from ..text.lexical import LEXICON
+from ..text.lineends import lines_with_ends
+from .files import BOM, decode_text
+from .jsonform import JSONPath, decode, errors_at, from_data, iter_json, to_json
 
 __all__ = ["JSON", "MIXED", "UNKNOWN", "ConversionError", "Detection", "dialect_names",
-           "detect_dialect", "convert_text", "convert_lines"]
+           "detect_dialect", "convert_text", "convert_lines", "convert_file",
+           "CONVERSION_CODES"]
+
+#: Every conversion code (family C), with what it reports; each is an error.
+CONVERSION_CODES: Dict[str, str] = {
+    "C101": "a colour the target dialect cannot write (in a move, the Colors header or "
+            "a card of Hand1, Hand2 or Deck)",
+    "C102": "a comment, and the target dialect cannot write comments",
+    "C103": "a move not spelt the way the declared source dialect spells it",
+}
 
 #: The name of the JSON form among the dialects.
 JSON = "json"
@@ -61,10 +70,8 @@ UNKNOWN = "unknown"
 
 DialectName = Union[str, Dialect]
 
-# A line with its end: LF, CRLF or a lone CR (old Mac files).
-_LINE = re.compile(r"[^\r\n]*(?:\r\n?|\n)|[^\r\n]+")
 _CARD_HEADERS = ("Hand1", "Hand2", "Deck")
-_SPACE = re.compile(r"[\s\ufeff]+")
+_SPACE = LEXICON.ws
 
 
 def dialect_names() -> List[str]:
@@ -76,7 +83,11 @@ def dialect_names() -> List[str]:
     return [*DIALECTS, JSON]
 
 
-def _resolve(dialect: DialectName) -> Union[Dialect, str]:
+#: A dialect resolved: a text dialect, or :data:`JSON`.
+_Target = Union[Dialect, str]
+
+
+def _resolve(dialect: DialectName) -> _Target:
     return JSON if dialect == JSON else get_dialect(dialect)
 
 
@@ -103,7 +114,7 @@ def _parts(lines: Iterable[str], path: Optional[str]) -> Iterator[_Part]:
 
     def for_the_reader() -> Iterator[str]:
         for raw in lines:
-            pieces = _LINE.findall(raw) if "\r" in raw else (raw,)
+            pieces = lines_with_ends(raw) if "\r" in raw else (raw,)
             for line in pieces:
                 pending.append(line)
                 yield line[:-1] + "\n" if line.endswith("\r") else line
@@ -133,7 +144,7 @@ def _colors_text(d: Dialect) -> str:
     return " ".join(d.colors or "")
 
 
-def _unwritable(game: Game, d: Dialect) -> Iterator[Tuple[JSONPath, str, str, Optional[Span]]]:
+def _unwritable(game: Game, d: Dialect) -> Iterator[Tuple[JSONPath, str, str, Span]]:
     """What ``d`` cannot express in ``game``: (JSON path within the game, code,
     message, span when the game was read from text)."""
     if d.colors is not None:
@@ -142,14 +153,15 @@ def _unwritable(game: Game, d: Dialect) -> Iterator[Tuple[JSONPath, str, str, Op
         message = f"the {d.name} dialect cannot write comments: this one would be lost"
         for c, comment in enumerate(game.comments):
             yield ("comments", c), "C102", message, comment.span
-        for key, nodes in (("headers", game.headers), ("moves", game.moves)):
-            for k, node in enumerate(nodes):
+        nodes: Iterable[Tuple[str, Sequence[Union[Header, Move]]]] = (
+            ("headers", game.headers), ("moves", game.moves))
+        for key, group in nodes:
+            for k, node in enumerate(group):
                 for c, comment in enumerate(node.comments):
                     yield (key, k, "comments", c), "C102", message, comment.span
 
 
-def _unwritable_colors(game: Game, d: Dialect) -> Iterator[Tuple[JSONPath, str, str,
-                                                                 Optional[Span]]]:
+def _unwritable_colors(game: Game, d: Dialect) -> Iterator[Tuple[JSONPath, str, str, Span]]:
     allowed = d.colors or ""
     tail = f"which the {d.name} dialect cannot write (its colours: {_colors_text(d)})"
     for k, header in enumerate(game.headers):
@@ -165,20 +177,20 @@ def _unwritable_colors(game: Game, d: Dialect) -> Iterator[Tuple[JSONPath, str, 
                     if card.color not in allowed:
                         yield (where, "C101", f"the {header.name} header holds "
                                f"{format_card(card)}, a card of the colour {card.color}, "
-                               f"{tail}", card.span or header.span)
+                               f"{tail}", first_known(card.span, header.span))
         except NotationError:
             continue  # a malformed value is the linter's to report; it is kept as written
     for j, move in enumerate(game.moves):
-        for letter in (move.card.color, move.draw.color):
-            if letter is not None and letter not in allowed:
+        for color in (move.card.color, move.draw.color):
+            if color is not None and color not in allowed:
                 yield (("moves", j), "C101", f"the move {format_move(move)} uses the colour "
-                       f"{letter}, {tail}", move.span)
+                       f"{color}, {tail}", move.span)
                 break
 
 
-def _letter_span(header, letter: str) -> Optional[Span]:
+def _letter_span(header: Header, letter: str) -> Span:
     span = header.value_span
-    if span is None or span.length != len(header.value):
+    if not span.known or span.length != len(header.value):
         return header.span
     i = header.value.upper().index(letter)
     return Span(span.line, span.column + i, span.line, span.column + i + 1,
@@ -205,16 +217,17 @@ def _misspelt(part: _Part, source: Dialect, path: Optional[str]) -> Iterator[Not
                          f"dialect spells it ('{expected}')", move.span, path)
 
 
-def _problems(part: _Part, source: Optional[Dialect], target: Union[Dialect, str],
+def _problems(part: _Part, source: Optional[_Target], target: _Target,
               path: Optional[str]) -> List[NotationError]:
-    """Every reason not to convert this game, in file order."""
+    """Every reason not to convert this game, in file order (``source`` is a text
+    dialect or None)."""
     found = [NotationError(e.message, _in_file(e.span, part), code=e.code, path=path)
              for e in part.game.errors]
-    if source is not None:
+    if isinstance(source, Dialect):
         found.extend(_misspelt(part, source, path))
-    if target is not JSON:
+    if isinstance(target, Dialect):
         for _, code, message, span in _unwritable(part.game, target):
-            found.append(_error(part, code, message, span or part.game.span, path))
+            found.append(_error(part, code, message, first_known(span, part.game.span), path))
     found.sort(key=lambda e: e.span.start)
     return found
 
@@ -263,19 +276,29 @@ def _respell(written: str, spelt: str) -> str:
     if len(written) == len(spelt):
         return spelt
     letters = iter(spelt)
-    return "".join(c if c.isspace() or c == "\ufeff" else next(letters) for c in written)
+    return "".join(c if _SPACE.match(c) else next(letters) for c in written)
 
 
 # ---------------------------------------------------------------- converting
 
 
-def _json_document(text: str) -> Optional[dict]:
+# What may come before the '{' of a JSON document.
+_BLANKS = " \t\r\n\ufeff"
+
+
+def _starts_like_json(text: str) -> bool:
+    """Whether ``text`` may be a JSON document: its first character other than
+    white space or a byte-order mark is '{' (a comment may start so too)."""
+    return text.lstrip(_BLANKS).startswith("{")
+
+
+def _json_document(text: str) -> Optional[Dict[str, object]]:
     """The decoded document when ``text`` is a JSON form document, else None.
 
     A record may also start with '{' (a comment), so only an object that
     decodes and has a "format" key counts as JSON.
     """
-    if not text.lstrip(" \t\r\n\ufeff").startswith("{"):
+    if not _starts_like_json(text):
         return None
     try:
         data = decode(text)
@@ -305,12 +328,17 @@ def convert_text(text: str, to: DialectName = "v1", *, source: Optional[DialectN
     ...
     lcnotation.text.dialects.ConversionError: line 1, column 1: 'r3-d' is not spelt as the x-discard dialect spells it ('R3-D') (C103) (and 1 more problem)
     """
-    target = _resolve(to)
-    reader = None if source is None else _resolve(source)
+    return _convert_whole(text, _resolve(to), None if source is None else _resolve(source),
+                          path)[0]
+
+
+def _convert_whole(text: str, target: _Target, reader: Optional[_Target],
+                   path: Optional[str]) -> Tuple[str, bool]:
+    """:func:`convert_text`, and whether ``text`` was read as a JSON form document."""
     data = _json_document(text) if reader is None else None
     if reader is JSON or data is not None:
-        return _convert_json(text, data, target, path)
-    lines = (m.group() for m in _LINE.finditer(text))
+        return _convert_json(text, data, target, path), True
+    lines = lines_with_ends(text)
     errors: List[NotationError] = []
     chunks: List[str] = []
     games: List[Game] = []
@@ -319,19 +347,18 @@ def convert_text(text: str, to: DialectName = "v1", *, source: Optional[DialectN
         if problems:
             errors.extend(problems)
         elif not errors:
-            if target is JSON:
-                games.append(_exact_comments(part))
-            else:
+            if isinstance(target, Dialect):
                 chunks.append(_rewrite(part, target))
+            else:
+                games.append(_exact_comments(part))
     if errors:
         raise ConversionError(errors)
-    return to_json(games) if target is JSON else "".join(chunks)
+    return (to_json(games) if target is JSON else "".join(chunks)), False
 
 
-def _convert_json(text: str, data: object, target: Union[Dialect, str],
-                  path: Optional[str]) -> str:
+def _convert_json(text: str, data: object, target: _Target, path: Optional[str]) -> str:
     games = from_data(decode(text, path=path) if data is None else data, text, path=path)
-    if target is JSON:
+    if not isinstance(target, Dialect):
         return to_json(games)
     problems = [(("games", i) + where, code, message)
                 for i, game in enumerate(games)
@@ -364,19 +391,97 @@ def convert_lines(lines: Iterable[str], to: DialectName = "v1", *,
     if reader is JSON:
         yield convert_text("".join(lines), target, source=JSON, path=path)
         return
+    yield from _convert_stream(lines, target, reader, path, read_on=False)
+
+
+def _convert_stream(lines: Iterable[str], target: _Target,
+                    reader: Optional[_Target], path: Optional[str],
+                    read_on: bool) -> Iterator[str]:
+    """:func:`convert_lines` for notation; with ``read_on``, a game that cannot be
+    converted stops the output but not the reading: the ConversionError comes at
+    the end, with the problems of every game."""
 
     def checked() -> Iterator[_Part]:
-        for part in _parts(lines, path):
+        parts = iter(_parts(lines, path))
+        for part in parts:
             problems = _problems(part, reader, target, path)
             if problems:
+                if read_on:
+                    for rest in parts:
+                        problems += _problems(rest, reader, target, path)
                 raise ConversionError(problems)
             yield part
 
-    if target is JSON:
-        yield from iter_json(_exact_comments(part) for part in checked())
-    else:
+    if isinstance(target, Dialect):
         for part in checked():
             yield _rewrite(part, target)
+    else:
+        yield from iter_json(_exact_comments(part) for part in checked())
+
+
+#: How much of a file :func:`convert_file` reads before it decides how to read it.
+_PEEK = 4096
+
+
+def convert_file(data: BinaryIO, to: DialectName = "v1", *,
+                 source: Optional[DialectName] = None,
+                 path: Optional[str] = None) -> Iterator[bytes]:
+    """Convert the record file (or JSON form document) that ``data`` reads, as
+    pieces of UTF-8 to write one after another.
+
+    How to read it is decided here: a JSON form document (``source="json"``,
+    or text whose first character is ``{``, which may also be a comment) and
+    a file that cannot seek (a pipe) are read whole, as :func:`convert_text`
+    reads them; any other file is converted as a stream, game by game, as
+    :func:`convert_lines` does, in the memory of one game.  A byte-order mark
+    is kept, except into and out of the JSON form.
+
+    Raises :class:`ConversionError` with the problems of the whole file (a
+    stream that meets a game it cannot convert reads on for the problems of
+    the rest, and yields nothing more), NotationError (``N001``) for bytes
+    that are not UTF-8, OSError when reading fails.  What was yielded before
+    an exception is correct but incomplete: keep it only when the iteration
+    ends normally.  ``data`` is left open.
+
+    >>> import io
+    >>> b"".join(convert_file(io.BytesIO(b"\\xef\\xbb\\xbf1. R3-D\\r\\n"), to="lower"))
+    b'\\xef\\xbb\\xbf1. r3-d\\r\\n'
+    """
+    target = _resolve(to)
+    reader = None if source is None else _resolve(source)
+    start = data.tell() if data.seekable() else None
+    head = data.read(_PEEK)
+    # The head may end inside a character: only its start matters.
+    while head and not head.decode("utf-8", "replace").strip(_BLANKS):
+        more = data.read(_PEEK)  # only white space so far: is a '{' next?
+        if not more:
+            break
+        head += more
+    bom = head.startswith(BOM)
+    if start is None or reader is JSON or _starts_like_json(head.decode("utf-8", "replace")):
+        text, bom = decode_text(head + data.read())
+        result, was_json = _convert_whole(text, target, reader, path)
+        if bom and target is not JSON and not was_json:
+            yield BOM
+        yield result.encode("utf-8")
+        return
+    # Not "utf-8-sig": its decoder silently drops a file that ends in the first
+    # bytes of a BOM (b"\\xef", b"\\xef\\xbb").
+    data.seek(start + (len(BOM) if bom else 0))
+    lines = io.TextIOWrapper(data, encoding="utf-8", newline="")
+    try:
+        if bom and target is not JSON:
+            yield BOM
+        for piece in _convert_stream(lines, target, reader, path, read_on=True):
+            yield piece.encode("utf-8")
+    except UnicodeDecodeError:
+        # Where the bytes that are not UTF-8 stand: the one time the file is
+        # read again.
+        data.seek(start)
+        decode_text(data.read())
+        raise AssertionError("the file decodes after all") from None  # pragma: no cover
+    finally:
+        lines.detach()
 
 
 # ---------------------------------------------------------------- detection
@@ -409,8 +514,10 @@ def detect_dialect(text: str, games: Optional[Iterable[Game]] = None) -> Detecti
 
     The syntax tree does not keep spellings, so the text is needed; pass
     ``games`` when they were already read from this very text (with
-    :func:`~lcnotation.text.reader.parse_games`) to save reading it again.
-    Unreadable moves are not counted.
+    :func:`~lcnotation.text.reader.parse_games`) to save reading it again
+    (games without positions, built by hand or read from JSON, cannot say
+    where their moves are written: the text is read then).  Unreadable moves
+    are not counted.
 
     >>> detect_dialect("1. R3-D 2. BHX-D").dialect
     'x-discard'
@@ -448,20 +555,23 @@ def detect_dialect(text: str, games: Optional[Iterable[Game]] = None) -> Detecti
     return Detection(candidates[0], tuple(candidates), counts, n, None)
 
 
-def _spells(d: Dialect, move, written: str) -> bool:
+def _spells(d: Dialect, move: Move, written: str) -> bool:
     try:
         return format_move(move, d) == written
     except ValueError:
         return False
 
 
-def _written_moves(text: str, games: Optional[Iterable[Game]]):
+def _written_moves(text: str, games: Optional[Iterable[Game]]
+                   ) -> Iterator[Tuple[str, Move, Span]]:
     """(move as written, move, span in the text) for every readable move."""
     if games is not None:
+        games = list(games)
+    if games is not None and all(m.span.known for g in games for m in g.moves):
         for game in games:
             for move in game.moves:
                 yield text[move.span.start:move.span.end], move, move.span
         return
-    for part in _parts((m.group() for m in _LINE.finditer(text)), None):
+    for part in _parts(lines_with_ends(text), None):
         for move in part.game.moves:
             yield part.text[move.span.start:move.span.end], move, _in_file(move.span, part)

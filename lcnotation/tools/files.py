@@ -12,27 +12,63 @@ atomically: a crash leaves either the old file or the new one, never half.
 
 from __future__ import annotations
 
+import contextlib
 import errno
+import io
 import filecmp
 import os
+import re
 import shutil
 import stat
+import sys
 import tempfile
+import time
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import IO, Iterator, Optional, Tuple
+from typing import IO, TYPE_CHECKING, Callable, Iterator, List, Optional, Set, Tuple
+
+if TYPE_CHECKING:
+    from _typeshed import WriteableBuffer
 
 from ..text.ast import Span
 from ..text.errors import NotationError
-from ..text.lineends import as_lf, not_utf8
+from ..text.lineends import LineEndCounts, as_lf, newline_of, newline_style, not_utf8
+from .newlines import CountingReader, majority_line_end_of
 
-__all__ = ["BOM", "SourceFile", "decode_text", "decode_source", "read_source",
+__all__ = ["BOM", "LineEndCounter", "TextWriter", "WriteFailed", "guarded", "NotRegularFile",
+           "not_regular", "SourceFile", "SourceKind", "decode_text", "decode_source", "read_source",
            "atomic_writer", "write_atomic"]
 
 #: The UTF-8 byte-order mark.
 BOM = b"\xef\xbb\xbf"
 
 _DEVICE_FOLDERS = ("/dev/", "/proc/")
+
+
+class NotRegularFile(str):
+    """The path of something found in a folder walk that is not a regular file
+    (a FIFO, a socket, a device): reading it could wait forever, so it is
+    reported instead (see :func:`not_regular`)."""
+
+    kind = "not a file"
+
+    @classmethod
+    def of(cls, path: str, mode: int) -> "NotRegularFile":
+        found = cls(path)
+        found.kind = next((kind for test, kind in _KINDS if test(mode)), "not a file")
+        return found
+
+
+_KINDS = ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"),
+          (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+          (stat.S_ISDIR, "a folder"))
+
+
+def not_regular(path: str) -> Optional[str]:
+    """Why ``path`` is not read, when a folder walk found it not to be a regular file."""
+    if isinstance(path, NotRegularFile):
+        return f"not a regular file ({path.kind})"
+    return None
 
 
 @dataclass(frozen=True)
@@ -43,13 +79,17 @@ class SourceFile:
     #: "\n", "\r\n" or "\r"; None when the file mixes them.
     newline: Optional[str]
     bom: bool
+    #: The line end most lines use (the same as ``newline`` unless mixed).
+    majority: str = "\n"
 
-    def encode(self, text: str) -> bytes:
-        """``text`` (LF line ends) as this file's bytes."""
-        if self.newline is None:
+    def encode(self, text: str, newline: Optional[str] = None) -> bytes:
+        """``text`` (LF line ends) as this file's bytes; ``newline`` chooses the
+        line end of a file that mixes them (see S107)."""
+        newline = newline if newline is not None else self.newline
+        if newline is None:
             raise ValueError("the file mixes line ends; it is not rewritten")
-        if self.newline != "\n":
-            text = text.replace("\n", self.newline)
+        if newline != "\n":
+            text = text.replace("\n", newline)
         return (BOM if self.bom else b"") + text.encode("utf-8")
 
 
@@ -72,8 +112,8 @@ def decode_text(data: bytes) -> Tuple[str, bool]:
     try:
         return data[skipped:].decode("utf-8"), bom
     except UnicodeDecodeError as exc:
-        message, line, column, _ = not_utf8(data[skipped:], exc, skipped)
-        raise NotationError(message, Span(line, column, line, column + 1, -1, -1),
+        message, line, column, at = not_utf8(data[skipped:], exc, skipped)
+        raise NotationError(message, Span(line, column, line, column + 1, at, at + 1),
                             code="N001") from None
 
 
@@ -81,17 +121,104 @@ def decode_source(data: bytes) -> SourceFile:
     """Decode the bytes of a record; raises NotationError (N001) for non-UTF-8 data.
 
     >>> decode_source(b"R3-D\\r\\nB4-D\\r\\n")
-    SourceFile(text='R3-D\\nB4-D\\n', newline='\\r\\n', bom=False)
+    SourceFile(text='R3-D\\nB4-D\\n', newline='\\r\\n', bom=False, majority='\\r\\n')
     >>> decode_source(b"R3-D\\nB4-D\\r\\n").newline is None
     True
     """
     text, bom = decode_text(data)
-    crlf = text.count("\r\n")
-    cr = text.count("\r") - crlf
-    lf = text.count("\n") - crlf
-    used = [nl for count, nl in ((crlf, "\r\n"), (cr, "\r"), (lf, "\n")) if count]
-    newline = "\n" if not used else (used[0] if len(used) == 1 else None)
-    return SourceFile(as_lf(text), newline, bom)
+    newline = newline_style(text)
+    majority = newline if newline is not None else majority_line_end_of(text)
+    return SourceFile(as_lf(text), newline, bom, majority)
+
+
+@dataclass(frozen=True)
+class SourceKind:
+    """How a file is written, found without holding it: see :class:`LineEndCounter`."""
+
+    #: "\n", "\r\n" or "\r"; None when the file mixes them.
+    newline: Optional[str]
+    bom: bool
+
+
+class LineEndCounter(io.RawIOBase):
+    """A binary file read through, its line ends counted (by
+    :class:`~lcnotation.tools.newlines.CountingReader`) and its byte-order mark
+    noted as the bytes pass: how to write the file back, known without
+    holding it (:attr:`kind`, final once the file is read)."""
+
+    def __init__(self, handle: IO[bytes]) -> None:
+        super().__init__()
+        self._counted = CountingReader(handle)
+        self._start = b""   # the first bytes, for the byte-order mark
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: "WriteableBuffer") -> int:
+        view = memoryview(buffer).cast("B")
+        data = self._counted.read(len(view))
+        view[:len(data)] = data
+        if len(self._start) < len(BOM):
+            self._start += data[:len(BOM) - len(self._start)]
+        return len(data)
+
+    @property
+    def _counts(self) -> LineEndCounts:
+        return self._counted.counts
+
+    def newline_so_far(self) -> str:
+        """The line end of the file, judged from what was read so far (a CR
+        read last may be half a CRLF; a file that mixes them is found out by
+        :attr:`kind` at the end)."""
+        crlf, cr, lf = self._counts
+        return "\r\n" if crlf else "\n" if lf or not cr else "\r"
+
+    @property
+    def kind(self) -> SourceKind:
+        """The line ends and byte-order mark of what was read so far."""
+        return SourceKind(newline_of(self._counts), self._start == BOM)
+
+
+class WriteFailed(Exception):
+    """Writing failed (the OSError is the cause): told apart from reading,
+    which raises OSError itself, where both happen in one call."""
+
+
+def guarded(write: Callable[[bytes], object]) -> Callable[[bytes], object]:
+    """``write``, raising :class:`WriteFailed` from its OSError."""
+    def write_or_fail(data: bytes) -> object:
+        try:
+            return write(data)
+        except OSError as exc:
+            raise WriteFailed() from exc
+    return write_or_fail
+
+
+class TextWriter:
+    """Text with LF line ends, written as the bytes of the file ``counter``
+    reads: in its line ends (as far as read when the first text comes; see
+    :meth:`LineEndCounter.newline_so_far`) and after its byte-order mark."""
+
+    def __init__(self, counter: LineEndCounter, write: Callable[[bytes], object]) -> None:
+        self._counter, self._write = counter, write
+        #: The line end written; None until the first text.
+        self.newline: Optional[str] = None
+
+    def __call__(self, text: str) -> None:
+        if self.newline is None:
+            self.newline = self._counter.newline_so_far()
+            if self._counter.kind.bom:
+                self._write(BOM)
+        if self.newline != "\n":
+            text = text.replace("\n", self.newline)
+        self._write(text.encode("utf-8"))
+
+    @property
+    def faithful(self) -> bool:
+        """Whether all that was written is in the file's own line ends (once the
+        file is read: False when it mixes them)."""
+        kind = self._counter.kind
+        return kind.newline is not None and self.newline in (None, kind.newline)
 
 
 def read_source(path: str) -> SourceFile:
@@ -111,6 +238,9 @@ def atomic_writer(path: str) -> Iterator[IO[bytes]]:
     stays); a file we may not write is refused (PermissionError), as
     ``open`` would; something that is not a regular file (a pipe,
     ``/dev/stdout``) is written to at the end, as there is nothing to replace.
+    The new file keeps the old one's owner and group, or is refused
+    (PermissionError); a file with hard links is refused (OSError, EMLINK),
+    as a new file would split it from its other names.
     """
     try:
         info: Optional[os.stat_result] = os.stat(path)
@@ -123,7 +253,7 @@ def atomic_writer(path: str) -> Iterator[IO[bytes]]:
                              or os.path.abspath(given).startswith(_DEVICE_FOLDERS)):
         # Nothing to replace, nor to undo once written: keep it all until the end.
         with tempfile.SpooledTemporaryFile(max_size=1 << 22) as buffer:
-            yield buffer  # type: ignore[misc]
+            yield buffer
             buffer.seek(0)
             with open(given, "wb") as handle:
                 shutil.copyfileobj(buffer, handle)
@@ -131,15 +261,18 @@ def atomic_writer(path: str) -> Iterator[IO[bytes]]:
     if info is not None and not os.access(path, os.W_OK):
         raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), path)
     directory = os.path.dirname(path)
-    fd, tmp = tempfile.mkstemp(prefix=".lcn-", suffix=".tmp", dir=directory)
+    remove_stale_temporaries(directory)
+    fd, tmp = tempfile.mkstemp(prefix=_TMP_PREFIX, suffix=_TMP_SUFFIX, dir=directory)
     try:
         with os.fdopen(fd, "wb") as handle:
             yield handle
             handle.flush()
+            if info is not None and filecmp.cmp(tmp, path, shallow=False):
+                os.unlink(tmp)  # the same content: the file is not touched
+                return
             os.fsync(handle.fileno())
-        if info is not None and filecmp.cmp(tmp, path, shallow=False):
-            os.unlink(tmp)
-            return
+        if info is not None:
+            _keep_identity(tmp, info)
         # A new file gets what open() would have given it.
         os.chmod(tmp, stat.S_IMODE(info.st_mode) if info is not None else 0o666 & ~_umask())
         os.replace(tmp, path)
@@ -150,6 +283,63 @@ def atomic_writer(path: str) -> Iterator[IO[bytes]]:
             pass
         raise
     _sync_directory(directory)
+
+
+def _keep_identity(tmp: str, info: os.stat_result) -> None:
+    """Give the new file ``tmp`` the owner and group of the file it replaces,
+    or refuse to replace a file with hard links or whose owner we cannot keep."""
+    if info.st_nlink > 1:
+        raise OSError(errno.EMLINK, f"it has {info.st_nlink} hard links, which a new file "
+                      "would split apart; not rewritten")
+    mine = os.stat(tmp)
+    if (mine.st_uid, mine.st_gid) == (info.st_uid, info.st_gid):
+        return
+    try:
+        os.chown(tmp, info.st_uid if info.st_uid != mine.st_uid else -1,
+                 info.st_gid if info.st_gid != mine.st_gid else -1)
+    except PermissionError:
+        raise PermissionError(errno.EPERM, f"its owner and group ({info.st_uid}:"
+                              f"{info.st_gid}) cannot be kept; not rewritten") from None
+
+
+#: Temporary files are named ``.lcn-XXXXXXXX.tmp`` (eight characters of mkstemp's).
+_TMP_PREFIX, _TMP_SUFFIX = ".lcn-", ".tmp"
+_OUR_TEMPORARY = re.compile(r"\.lcn-[a-z0-9_]{8}\.tmp\Z")
+#: How old a temporary file of ours must be to count as left behind by a killed
+#: run (a run that is writing one touches it all the time).
+STALE_AFTER = 3600.0
+_cleaned: Set[str] = set()
+
+
+def remove_stale_temporaries(directory: str, now: Optional[float] = None) -> List[str]:
+    """Remove the temporary files a killed ``lcn`` (SIGKILL, a power cut)
+    left in ``directory``: only ours (named as we name them, regular files
+    that belong to this user, not symbolic links) and only old ones (not
+    changed for :data:`STALE_AFTER` seconds).  Each folder is looked at once
+    per process.  Returns the paths removed; never raises."""
+    key = os.path.abspath(directory)
+    if now is None:
+        if key in _cleaned:
+            return []
+        _cleaned.add(key)
+    now = time.time() if now is None else now
+    removed = []
+    try:
+        with os.scandir(directory) as entries:
+            for entry in entries:
+                if not _OUR_TEMPORARY.match(entry.name):
+                    continue
+                try:
+                    info = entry.stat(follow_symlinks=False)
+                    if (stat.S_ISREG(info.st_mode) and info.st_uid == os.geteuid()
+                            and now - info.st_mtime > STALE_AFTER):
+                        os.unlink(entry.path)
+                        removed.append(entry.path)
+                except OSError:
+                    continue
+    except OSError:
+        pass
+    return removed
 
 
 def _sync_directory(directory: str) -> None:

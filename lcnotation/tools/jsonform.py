@@ -46,14 +46,30 @@ import re
 from typing import (Any, Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple,
                     Union)
 
-from ..text.ast import HANDSHAKE, Card, Comment, Draw, Game, Header, Move, Placement, Span
-from ..text.dialects import COLOR_LETTERS, ConversionError
+from ..text.ast import Card, Comment, Draw, Game, Header, Move, Placement, Span
+from ..text.dialects import COLOR_LETTERS, V1, ConversionError
 from ..text.errors import NotationError
 from ..text.formatter import format_move
+from ..text.lexical import LEXICON, RANK_OF
+from ..text.lineends import has_line_break
+from ..text.numbers import read_decimal, too_long
 from ..text.reader import parse_move
 
 __all__ = ["FORMAT", "VERSION", "JSONFormError", "to_json", "iter_json", "from_json",
-           "decode", "from_data", "locate"]
+           "decode", "from_data", "locate", "JSON_CODES"]
+
+#: Every code of a problem with a JSON form document (family J), with what it
+#: reports; each is an error.
+JSON_CODES: Dict[str, str] = {
+    "J101": "not JSON, or nested too deeply to read",
+    "J102": "the wrong shape: a missing, unknown or repeated key, or a value of the "
+            "wrong type or range",
+    "J103": "a move text that is not a move, or not in the canonical spelling",
+    "J104": "a move whose fields do not say what its text says",
+    "J105": "a value the .lcn format cannot hold (a header name that is not a name, a "
+            "line break in a header value or a line comment, '}' in a brace comment)",
+    "J106": "games in an order a file cannot hold",
+}
 
 #: The value of the document's ``"format"`` field.
 FORMAT = "lcnotation"
@@ -63,10 +79,10 @@ VERSION = 1
 #: A path into a JSON document: object keys and array indices.
 JSONPath = Tuple[Union[str, int], ...]
 
-_MOVE = re.compile(r"([A-CE-GI-WYZ])(10|[2-9]|H)(D?)-([A-GI-WYZ])\Z")
-_RANK_OF = {"H": HANDSHAKE, **{str(n): n for n in range(2, 11)}}
-_HEADER_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*\Z")
-_LINE_BREAK = re.compile(r"[\r\n]")
+# A move as the canonical dialect writes it (the "text" of a move).
+_MOVE = LEXICON.canonical_move(V1.discard)
+_RANK_OF = {written: rank for written, rank in RANK_OF.items() if written == written.upper()}
+_HEADER_NAME = LEXICON.header_name_only
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _RANKS = frozenset(_RANK_OF.values())
 
@@ -81,7 +97,7 @@ class JSONFormError(NotationError):
         super().__init__(f"{json_path}: {message}", span, code=code, path=path)
         self.json_path = json_path
 
-    def __reduce__(self):
+    def __reduce__(self) -> Tuple[Any, ...]:
         return (_rebuild, (self.message, self.span, self.code, self.json_path, self.path))
 
 
@@ -182,7 +198,32 @@ def _path_text(path: JSONPath) -> str:
     return "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path)
 
 
+class _LongNumber(float):
+    """A JSON number too long to read: a number no field accepts (infinity),
+    which remembers its digits for the message."""
+
+    digits = ""
+
+
+def _int(text: str) -> Union[int, float]:
+    value = read_decimal(text)
+    if value is not None:
+        return value
+    number = _LongNumber("-inf" if text.startswith("-") else "inf")
+    number.digits = text
+    return number
+
+
+def _shown(value: Any) -> str:
+    """A value of the document, as JSON (a number too long to read is described)."""
+    if isinstance(value, _LongNumber):
+        return too_long(value.digits)
+    return json.dumps(value, ensure_ascii=False)
+
+
 def _kind(value: Any) -> str:
+    if isinstance(value, _LongNumber):
+        return too_long(value.digits)
     if value is None:
         return "null"
     if isinstance(value, bool):
@@ -196,19 +237,25 @@ def _kind(value: Any) -> str:
     return "an object"
 
 
-class _Pairs(dict):
+class _Pairs(Dict[str, Any]):
     """A decoded JSON object that remembers the keys it had more than once."""
 
     __slots__ = ("repeated",)
+    repeated: List[str]
 
 
-def _object(pairs: List[Tuple[str, Any]]) -> dict:
+def _object(pairs: List[Tuple[str, Any]]) -> Dict[str, Any]:
     d = dict(pairs)
     if len(d) != len(pairs):
         # A repeated key would silently lose a value: keep the evidence.
-        d = _Pairs(pairs)
+        repeated = _Pairs(pairs)
         seen: Set[str] = set()
-        d.repeated = [k for k, _ in pairs if k in seen or seen.add(k)]
+        repeated.repeated = []
+        for k, _ in pairs:
+            if k in seen:
+                repeated.repeated.append(k)
+            seen.add(k)
+        return repeated
     return d
 
 
@@ -226,7 +273,7 @@ def decode(text: str, *, path: Optional[str] = None) -> Any:
     if text.startswith("\ufeff"):
         text = " " + text[1:]  # same length, so positions stay those of the file
     try:
-        return json.loads(text, object_pairs_hook=_object)
+        return json.loads(text, object_pairs_hook=_object, parse_int=_int)
     except json.JSONDecodeError as exc:
         span = _span_at(text, exc.pos, min(exc.pos + 1, len(text)))
         raise ConversionError([NotationError(f"not JSON: {exc.msg}", span, code="J101",
@@ -256,7 +303,7 @@ class _Reader:
         self.problems.append((where, code, message))
 
     def fields(self, value: Any, where: JSONPath, what: str, required: Sequence[str],
-               optional: Sequence[str] = ()) -> Optional[dict]:
+               optional: Sequence[str] = ()) -> Optional[Dict[str, Any]]:
         """``value`` if it is an object with the required keys and no unknown ones."""
         if not isinstance(value, dict):
             self.fail(where, "J102", f"expected {what}, found {_kind(value)}")
@@ -295,7 +342,7 @@ class _Reader:
             return None
         return value
 
-    def comments(self, obj: dict, where: JSONPath) -> Tuple[Comment, ...]:
+    def comments(self, obj: Dict[str, Any], where: JSONPath) -> Tuple[Comment, ...]:
         result: List[Comment] = []
         items = self.array(obj.get("comments", []), where + ("comments",), "comments")
         for i, item in enumerate(items):
@@ -306,13 +353,13 @@ class _Reader:
             kind, text = c["kind"], self.string(c["text"], at + ("text",), "the comment text")
             if kind not in ("brace", "line"):
                 self.fail(at + ("kind",), "J102",
-                          f"a comment's kind is \"brace\" or \"line\", not {json.dumps(kind)}")
+                          f"a comment's kind is \"brace\" or \"line\", not {_shown(kind)}")
                 continue
             if text is None:
                 continue
             if kind == "brace" and "}" in text:
                 self.fail(at + ("text",), "J105", "a brace comment cannot contain '}'")
-            elif kind == "line" and _LINE_BREAK.search(text):
+            elif kind == "line" and has_line_break(text):
                 self.fail(at + ("text",), "J105", "a line comment cannot contain a line break")
             else:
                 result.append(Comment(text, kind))
@@ -329,7 +376,7 @@ class _Reader:
             self.fail(at + ("name",), "J105", f"{json.dumps(name, ensure_ascii=False)} cannot "
                       "be a header name: a letter, then letters, digits or '_'")
             return None
-        if value is not None and _LINE_BREAK.search(value):
+        if value is not None and has_line_break(value):
             self.fail(at + ("value",), "J105", "a header value cannot contain a line break")
             return None
         if name is None or value is None:
@@ -350,18 +397,18 @@ class _Reader:
         ok = True
         if not (isinstance(color, str) and color in COLOR_LETTERS):
             self.fail(at + ("color",), "J102", "expected a colour letter (upper case, not D, "
-                      f"H or X), found {json.dumps(color, ensure_ascii=False)}")
+                      f"H or X), found {_shown(color)}")
             ok = False
         if isinstance(rank, bool) or not isinstance(rank, int) or rank not in _RANKS:
             self.fail(at + ("rank",), "J102", "expected a rank: 2 to 10, or 0 for a "
-                      f"handshake, found {json.dumps(rank)}")
+                      f"handshake, found {_shown(rank)}")
             ok = False
         if not isinstance(discard, bool):
             self.fail(at + ("discard",), "J102", f"expected true or false, found {_kind(discard)}")
             ok = False
         if draw is not None and not (isinstance(draw, str) and draw in COLOR_LETTERS):
             self.fail(at + ("draw",), "J102", "expected null (the draw pile) or a colour "
-                      f"letter, found {json.dumps(draw, ensure_ascii=False)}")
+                      f"letter, found {_shown(draw)}")
             ok = False
         if not ok or parsed is None:
             return None
@@ -382,9 +429,11 @@ class _Reader:
                    for k, h in enumerate(self.array(g["headers"], at + ("headers",), "headers"))]
         moves = [self.move(m, at + ("moves", j), j)
                  for j, m in enumerate(self.array(g["moves"], at + ("moves",), "moves"))]
-        if any(h is None for h in headers) or any(m is None for m in moves):
+        read_headers = tuple(h for h in headers if h is not None)
+        read_moves = tuple(m for m in moves if m is not None)
+        if len(read_headers) != len(headers) or len(read_moves) != len(moves):
             return None
-        return Game(tuple(headers), tuple(moves), comments)
+        return Game(read_headers, read_moves, comments)
 
     def document(self, data: Any) -> List[Game]:
         top = self.fields(data, (), "a JSON form document (an object)",
@@ -393,11 +442,11 @@ class _Reader:
             return []
         if top["format"] != FORMAT:
             self.fail(("format",), "J102", f"expected \"{FORMAT}\", found "
-                      f"{json.dumps(top['format'], ensure_ascii=False)}")
+                      f"{_shown(top['format'])}")
         version = top["version"]
         if isinstance(version, bool) or version != VERSION:
             self.fail(("version",), "J102", f"this is version {VERSION} of the form; "
-                      f"cannot read version {json.dumps(version)}")
+                      f"cannot read version {_shown(version)}")
             return []
         games: List[Game] = []
         items = self.array(top["games"], ("games",), "games")
@@ -444,7 +493,7 @@ def errors_at(text: str, problems: Sequence[Tuple[JSONPath, str, str]], *,
     """Errors for ``(json path, code, message)`` problems, located in ``text``
     and sorted by position."""
     places = locate(text, {p for p, _, _ in problems})
-    errors = [JSONFormError(message, places.get(where) or _span_at(text, 0, 0), code=code,
+    errors: List[NotationError] = [JSONFormError(message, places.get(where) or _span_at(text, 0, 0), code=code,
                             json_path=_path_text(where), path=path)
               for where, code, message in problems]
     errors.sort(key=lambda e: e.span.start)
@@ -461,6 +510,14 @@ _SCALAR = re.compile(r"[^,\]}\s]+")
 _SKIP = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]', re.S)
 
 
+def _end(pattern: "re.Pattern[str]", text: str, i: int) -> int:
+    """Where ``pattern``'s match at ``i`` ends; the text is JSON that
+    :func:`json.loads` has read, so the token is there."""
+    m = pattern.match(text, i)
+    assert m is not None, (pattern.pattern, i)
+    return m.end()
+
+
 def _span_at(text: str, start: int, end: int) -> Span:
     line = text.count("\n", 0, start) + 1
     column = start - text.rfind("\n", 0, start)
@@ -473,9 +530,9 @@ def _skip_value(text: str, i: int) -> int:
     """The end of the JSON value that starts at ``i`` (no recursion)."""
     c = text[i]
     if c == '"':
-        return _STRING.match(text, i).end()
+        return _end(_STRING, text, i)
     if c not in "[{":
-        return _SCALAR.match(text, i).end()
+        return _end(_SCALAR, text, i)
     depth = 0
     for m in _SKIP.finditer(text, i):
         token = m.group()
@@ -501,25 +558,25 @@ def locate(text: str, paths: Iterable[JSONPath]) -> Dict[JSONPath, Span]:
     found: Dict[JSONPath, Tuple[int, int]] = {}
 
     def walk(i: int, at: JSONPath) -> int:
-        i = _WS.match(text, i).end()
+        i = _end(_WS, text, i)
         start = i
         if at not in prefixes:
             return _skip_value(text, i)
         c = text[i]
         if c in "[{":
-            i = _WS.match(text, i + 1).end()
+            i = _end(_WS, text, i + 1)
             index = 0
             while text[i] not in "]}":
                 if c == "{":
-                    m = _STRING.match(text, i)
-                    key: Union[str, int] = json.loads(m.group())
-                    i = _WS.match(text, m.end()).end() + 1  # past the ':'
+                    end = _end(_STRING, text, i)
+                    key: Union[str, int] = json.loads(text[i:end])
+                    i = _end(_WS, text, end) + 1  # past the ':'
                 else:
                     key = index
                     index += 1
-                i = _WS.match(text, walk(i, at + (key,))).end()
+                i = _end(_WS, text, walk(i, at + (key,)))
                 if text[i] == ",":
-                    i = _WS.match(text, i + 1).end()
+                    i = _end(_WS, text, i + 1)
             end = i + 1
         else:
             end = _skip_value(text, i)

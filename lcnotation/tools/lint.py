@@ -10,21 +10,27 @@ directly.
 
 from __future__ import annotations
 
-import os
+import dataclasses
+import io
 import re
+import stat
 from dataclasses import dataclass, field
-from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
+from typing import IO, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
-from ..text.ast import Comment, Game, Span
+from ..text.ast import Comment, Game
 from ..game.checker import check
 from ..text.dialects import get_dialect
-from ..text.errors import Diagnostic, Severity
+from ..text.errors import Diagnostic, NotationError, Severity
 from ..text.headers import DEFAULT_COLORS
-from ..text.reader import GameText, _decoded_lines, _lone_cr_as_lf, _parse, split_games
-from .style import Finding, Fix, StyleState, apply_fixes, check_style
+from ..text.lineends import as_lf, lone_cr_as_lf, newline_style
+from ..text.reader import GameText, Piece, _decoded_lines, _parse, split_games
+from .files import not_regular
+from .style import Edit, Finding, Fix, StyleState, apply_fixes, check_style
+from .walk import iter_lcn_files
+from .newlines import CountingReader, mixed_line_ends
 
-__all__ = ["LintConfig", "FileReport", "lint_text", "lint_file", "lint_lines", "lint_game",
-           "style_state", "fix_text",
+__all__ = ["LintConfig", "FileReport", "FixResult", "lint_text", "lint_file", "lint_stream",
+           "lint_lines", "lint_game", "style_state", "add_text_findings", "fix_text", "fix_stream",
            "iter_lcn_files"]
 
 # "lcn: ignore" alone silences every finding of its line; "lcn: ignore[R101, S1]" those
@@ -54,6 +60,10 @@ class LintConfig:
     dialect: Optional[str] = None
 
     def wants(self, code: str) -> bool:
+        """Whether findings of ``code`` are reported.  Syntax errors (N) always
+        are, as in ruff: a record that cannot be read is never "all clear"."""
+        if code.startswith("N"):
+            return True
         return (any(code.startswith(p) for p in self.select)
                 and not any(code.startswith(p) for p in self.ignore))
 
@@ -83,19 +93,71 @@ class FileReport:
 
 def lint_text(text: str, path: str = "<string>", config: Optional[LintConfig] = None) -> FileReport:
     """Lint the text of a record (one game or more)."""
-    return lint_lines([_lone_cr_as_lf(text)], path, config)
+    report = lint_lines([lone_cr_as_lf(text)], path, config)
+    add_text_findings(report, text, config or LintConfig())
+    return report
 
 
-def lint_file(path: str, config: Optional[LintConfig] = None) -> FileReport:
-    """Lint a file, reading it as a stream; unreadable files are reported, not raised."""
+def add_text_findings(report: FileReport, text: str, config: LintConfig) -> None:
+    """Add to the report of ``text`` the findings about the text as a whole
+    (S107, mixed line ends), in their place."""
+    if "\r" in text:  # it may mix line ends (S107)
+        counted = CountingReader(io.BytesIO(text.encode("utf-8", "surrogatepass")))
+        while counted.read(1 << 20):
+            pass
+        _add_line_ends(report, counted, config)
+
+
+def lint_file(path: str, config: Optional[LintConfig] = None,
+              progress: Optional[Callable[[int], None]] = None) -> FileReport:
+    """Lint a file, reading it as a stream; unreadable files are reported, not raised.
+
+    ``progress(bytes_read)`` is called as the file is read.
+    """
+    refused = not_regular(path)
+    if refused is not None:
+        return FileReport(path, unreadable=refused)
     try:
         with open(path, "rb") as handle:
-            return lint_lines(_decoded_lines(handle), path, config)
+            return lint_stream(handle, path, config, progress)
     except OSError as exc:
         return FileReport(path, unreadable=exc.strerror or str(exc))
 
 
-def lint_lines(lines: Iterable[object], path: str,
+def lint_stream(handle: IO[bytes], path: str, config: Optional[LintConfig] = None,
+                progress: Optional[Callable[[int], None]] = None) -> FileReport:
+    """Lint a binary stream (a file, standard input) named ``path``, as a stream.
+
+    Besides what :func:`lint_lines` finds, a file that mixes line ends gets S107.
+    A file that stops being readable raises OSError; a game beyond the
+    reader's bound (N002) or too large for memory makes the report
+    ``unreadable``.
+    """
+    config = config or LintConfig()
+    counted = CountingReader(handle, progress)
+    try:
+        report = lint_lines(_decoded_lines(counted), path, config)  # type: ignore[arg-type]
+    except NotationError as exc:
+        return FileReport(path, unreadable=f"line {exc.line}, column {exc.column}: "
+                          f"{exc.message}")
+    except MemoryError:
+        return FileReport(path, unreadable="out of memory")
+    _add_line_ends(report, counted, config)
+    return report
+
+
+def _add_line_ends(report: FileReport, counted: CountingReader, config: LintConfig) -> None:
+    """Add S107, in its place, when the text ``counted`` read mixes line ends."""
+    mixed = mixed_line_ends(counted)
+    if mixed is not None and config.wants(mixed.diagnostic.code):
+        line = mixed.diagnostic.line
+        at = next((i for i, f in enumerate(report.findings)
+                   if (f.diagnostic.line, f.diagnostic.column) > (line, 1)),
+                  len(report.findings))
+        report.findings.insert(at, Finding(mixed.diagnostic.with_path(report.path), mixed.fix))
+
+
+def lint_lines(lines: Iterable[Piece], path: str,
                config: Optional[LintConfig] = None) -> FileReport:
     """Lint a stream of lines (as read by the reader) of the file ``path``."""
     config = config or LintConfig()
@@ -129,7 +191,62 @@ def lint_game(part: GameText, style: StyleState, config: LintConfig,
         findings.sort(key=lambda f: (f.diagnostic.span.start, f.diagnostic.code))
     if "lcn:" in part.text:  # only then can a comment suppress anything
         findings = _suppressed(findings, game, config)
-    return game, list(_filtered(findings, config, path)) if findings else findings
+    return game, list(_filtered(findings, config, path)) if findings else []
+
+
+@dataclass
+class FixResult:
+    """What :func:`fix_stream` did: the report of the fixed text, the fixes
+    applied, and the syntax errors met (a file with some is not rewritten
+    unless forced)."""
+
+    report: FileReport
+    applied: int = 0
+    error_count: int = 0
+    first_error: Optional[NotationError] = None
+
+
+def fix_stream(lines: Iterable[Piece], path: str, config: Optional[LintConfig],
+               write: Callable[[str], object]) -> FixResult:
+    """Apply the safe fixes of ``config``'s findings game by game, as
+    :func:`fix_text` does for a whole text, writing each game's fixed text
+    (LF line ends) to ``write`` as soon as it is done: memory holds one game
+    and the findings left after fixing."""
+    config = config or LintConfig()
+    result = FixResult(FileReport(path))
+    report = result.report
+    style = style_state(config)
+    shift = 0  # how much longer the fixed text is than the text read, so far
+    for part in split_games(lines):
+        part = part._replace(offset=part.offset + shift)
+        start = dataclasses.replace(style)
+        game, findings = lint_game(part, style, config, path)
+        if game.errors:
+            result.error_count += len(game.errors)
+            result.first_error = result.first_error or game.errors[0]
+        text = part.text
+        for _ in range(FIX_ROUNDS):
+            fixes = [f.fix for f in findings if f.fix is not None]
+            if not fixes:
+                break
+            fixed, count = apply_fixes(text, _moved(fixes, -part.offset))
+            if fixed == text:
+                break
+            text, result.applied = fixed, result.applied + count
+            style = dataclasses.replace(start)
+            game, findings = lint_game(part._replace(text=text), style, config, path)
+        shift += len(text) - len(part.text)
+        write(text)
+        report.games += 1
+        report.moves += len(game.moves)
+        report.findings.extend(findings)
+    return result
+
+
+def _moved(fixes: Sequence[Fix], by: int) -> List[Fix]:
+    """``fixes`` with their edits moved by ``by`` characters."""
+    return [Fix(f.description, tuple(Edit(e.start + by, e.end + by, e.replacement)
+                                     for e in f.edits)) for f in fixes]
 
 
 #: How many times :func:`fix_text` lints and fixes again: the fixes of one
@@ -159,6 +276,14 @@ def fix_text(text: str, path: str = "<string>", config: Optional[LintConfig] = N
             break
         text, applied = fixed, applied + count
         report = lint_text(text, path, config)
+    newline = next((f.newline for f in report.fixes if f.newline is not None), None)
+    if newline is not None and newline_style(text) is None:
+        # S107: a text that mixes line ends gets the majority's (a file's text
+        # read with LF line ends gets them when it is written back).
+        text = as_lf(text)
+        text = text.replace("\n", newline) if newline != "\n" else text
+        applied += 1
+        report = lint_text(text, path, config)
     return text, applied, report
 
 
@@ -180,58 +305,38 @@ def _all_comments(game: Game) -> Iterator[Comment]:
 def _suppressed(findings: List[Finding], game: Game, config: LintConfig) -> List[Finding]:
     """Drop findings silenced by ``lcn: ignore[CODES]`` comments on their line, and
     report (S100) suppressions that silence nothing."""
-    rules: Dict[int, List[Tuple[Comment, Span, Optional[Sequence[str]]]]] = {}
+    rules: Dict[int, List[Tuple[Comment, Optional[Sequence[str]]]]] = {}
     for c in _all_comments(game):
         m = _SUPPRESSION.search(c.text)
-        if m is not None and c.span is not None:
+        if m is not None and c.span.known:
             codes: Optional[Sequence[str]] = None if m.group(1) is None else [
                 code.strip().upper() for code in m.group(1).split(",") if code.strip()]
-            rules.setdefault(c.span.line, []).append((c, c.span, codes))
+            rules.setdefault(c.span.line, []).append((c, codes))
     if not rules:
         return findings
     used: Dict[Tuple[int, str], bool] = {}
     kept: List[Finding] = []
     for f in findings:
         silenced = False
-        for comment, _, codes in rules.get(f.diagnostic.line, ()):
-            for code in (codes if codes is not None else ["*"]):
+        for comment, named in rules.get(f.diagnostic.line, ()):
+            for code in (named if named is not None else ["*"]):
                 if code == "*" or f.diagnostic.code.startswith(code):
                     used[(id(comment), code)] = True
                     silenced = True
         if not silenced:
             kept.append(f)
     for line_rules in rules.values():
-        for comment, span, codes in line_rules:
-            if codes == []:
+        for comment, named in line_rules:
+            if named == []:
                 kept.append(Finding(Diagnostic(
                     "S100", "this suppression names no code: write lcn: ignore[CODE] "
-                    "(or lcn: ignore for every code)", span, Severity.WARNING)))
-            for code in (codes if codes is not None else ["*"]):
+                    "(or lcn: ignore for every code)", comment.span, Severity.WARNING)))
+            for code in (named if named is not None else ["*"]):
                 if not used.get((id(comment), code)):
                     what = "anything" if code == "*" else code
                     kept.append(Finding(Diagnostic(
                         "S100", f"this suppression does not suppress {what}: nothing on "
-                        f"line {span.line} reports it", span,
+                        f"line {comment.span.line} reports it", comment.span,
                         Severity.WARNING)))
     kept.sort(key=lambda f: (f.diagnostic.span.start, f.diagnostic.code))
     return kept
-
-
-def iter_lcn_files(paths: Sequence[str]) -> Iterator[str]:
-    """Expand folders into the ``*.lcn`` files below them (sorted); keep files as given.
-
-    A folder that cannot be listed is yielded itself, so that reading it
-    fails and is reported rather than the folder silently skipped.
-    """
-    for path in paths:
-        if os.path.isdir(path):
-            found = []
-            for root, dirs, files in os.walk(path, onerror=lambda err: found.append(
-                    err.filename if err.filename is not None else path)):
-                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-                found.extend(os.path.join(root, f) for f in files if f.endswith(".lcn"))
-            yield from sorted(found)
-        else:
-            yield path
-
-

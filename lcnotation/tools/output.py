@@ -10,19 +10,24 @@ a.lcn:2:4: N103 bad rank
 
 from __future__ import annotations
 
+import difflib
 import json
 import os
 import re
 from pathlib import Path
-from typing import Any, Dict, List, Sequence
+from typing import Any, Dict, Iterator, List, Optional, Sequence
 from urllib.parse import quote
 
 from .codes import ALL_CODES
+from ..text.ast import Span
 from ..text.errors import Diagnostic, Severity
+from .colour import Palette
 from .lint import FileReport
+from .style import Fix
 
-__all__ = ["printable", "text_line", "github_line", "json_text", "to_json", "to_sarif",
-           "summary"]
+__all__ = ["printable", "printable_diff", "text_line", "source_excerpt", "github_line", "diagnostic_json",
+           "json_text", "to_json", "to_sarif", "summary", "Tally", "statistics",
+           "documentation_url", "fix_record"]
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 INFORMATION_URI = "https://github.com/lcnotation/lcnotation"
@@ -47,10 +52,52 @@ _CONTROL = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f]")
 _ESCAPES = {"\n": "\\n", "\r": "\\r"}
 
 
-def text_line(d: Diagnostic, fixable: bool = False) -> str:
+def printable_diff(old: str, new: str, path: str) -> Iterator[str]:
+    r"""The unified diff of two texts of the file ``path``, line by line,
+    each escaped as :func:`printable` does (the file name and the record's
+    text are shown, never obeyed).
+
+    >>> print("".join(printable_diff("R3-D\n", "R4-D\n", "a\x1b.lcn")), end="")
+    --- a\x1b.lcn
+    +++ a\x1b.lcn
+    @@ -1 +1 @@
+    -R3-D
+    +R4-D
+    """
+    for line in difflib.unified_diff(old.splitlines(True), new.splitlines(True), path, path):
+        yield printable(line[:-1] if line.endswith("\n") else line) + "\n"
+
+
+def text_line(d: Diagnostic, fixable: bool = False, palette: Optional[Palette] = None) -> str:
     """``path:line:col: CODE message`` (``[*]`` marks a finding ``--fix`` can repair)."""
-    mark = " [*]" if fixable else ""
-    return printable(f"{d.path or '-'}:{d.line}:{d.column}: {d.code}{mark} {d.message}")
+    if palette is None or not palette.enabled:
+        mark = " [*]" if fixable else ""
+        return printable(f"{d.path or '-'}:{d.line}:{d.column}: {d.code}{mark} {d.message}")
+    mark = " " + palette.fixable("[*]") if fixable else ""
+    return (palette.path(printable(f"{d.path or '-'}")) + f":{d.line}:{d.column}: "
+            + palette.code(d.code, d.severity) + mark + " " + printable(d.message))
+
+
+def source_excerpt(d: Diagnostic, line: str, palette: Optional[Palette] = None) -> str:
+    """The source ``line`` of ``d`` with a caret under its span, as ruff shows it.
+
+    >>> d = Diagnostic("S102", "case", Span(3, 4, 3, 8, 20, 24))
+    >>> print(source_excerpt(d, "3. r4-d  ; late"))
+      |
+    3 | 3. r4-d  ; late
+      |    ^^^^
+    """
+    palette = palette if palette is not None else Palette(False)
+    number = str(d.line)
+    gutter = " " * len(number)
+    shown = printable(line)
+    start = min(max(d.column - 1, 0), len(line))
+    end = d.end_column - 1 if d.end_line == d.line else len(line)
+    width = max(1, min(end, len(line)) - start)
+    # Keep the line's tabs under it, so the caret stands where the text does.
+    lead = "".join(c if c == "\t" else " " for c in printable(line[:start]))
+    return (f"{gutter} {palette.dim('|')}\n{number} {palette.dim('|')} {shown}\n"
+            f"{gutter} {palette.dim('|')} {lead}{palette.caret('^' * width, d.severity)}")
 
 
 def _escape_data(s: str) -> str:
@@ -68,36 +115,77 @@ def github_line(d: Diagnostic) -> str:
     return f"::{_GITHUB_LEVEL[d.severity]} {props}::{_escape_data(d.message)}"
 
 
-def _record(d: Diagnostic, fixable: bool) -> Dict[str, Any]:
+def documentation_url(code: str) -> str:
+    """Where ``code`` is explained: its entry in the specification.
+
+    >>> documentation_url("S102")
+    'https://github.com/lcnotation/lcnotation/blob/main/spec/diagnostics.md#s102'
+    """
+    document = _DOCUMENTS.get(code[:1], "diagnostics.md")
+    return f"{INFORMATION_URI}/blob/main/spec/{document}#{code.lower()}"
+
+
+# Where a family's codes are catalogued (spec/diagnostics.md names the documents).
+_DOCUMENTS = {"R": "rules.md", "F": "freecell.md"}
+
+
+def fix_record(d: Diagnostic, fix: Optional[Fix]) -> Optional[Dict[str, Any]]:
+    """The fix of a finding for JSON: what it does and its edits, each with
+    its place (line and column as the finding's, and offsets in the text
+    with LF line ends) and the text that replaces it."""
+    if fix is None:
+        return None
+    edits = []
+    for e in fix.edits:
+        column = d.column + (e.start - d.span.start)
+        edits.append({"line": d.line, "column": column, "end_line": d.line,
+                      "end_column": column + (e.end - e.start),
+                      "start": e.start, "end": e.end, "content": e.replacement})
+    record: Dict[str, Any] = {"message": fix.description, "applicability": "safe",
+                              "edits": edits}
+    if fix.newline is not None:
+        record["newline"] = fix.newline
+    return record
+
+
+def diagnostic_json(d: Diagnostic, fixable: bool = False,
+                    fix: Optional[Fix] = None) -> Dict[str, Any]:
+    """One finding as the JSON object ``--format json`` writes: its place,
+    code and message, its ``fix`` (see :func:`fix_record`) and the ``url``
+    of its documentation."""
+    fixable = fixable or fix is not None
     return {
         "path": d.path, "line": d.line, "column": d.column,
         "end_line": d.end_line, "end_column": d.end_column,
         "code": d.code, "severity": d.severity.value, "message": d.message,
-        "turn": d.turn, "fixable": fixable,
+        "turn": d.turn, "fixable": fixable, "fix": fix_record(d, fix),
+        "url": documentation_url(d.code),
     }
 
 
 def json_text(value: Any) -> str:
     r"""``value`` as indented JSON, characters as they are, except the lone
-    surrogates of a file name that is not UTF-8: those are escaped, so that
-    the text can always be written as UTF-8.
+    surrogates of a file name that is not UTF-8 (so that the text can always
+    be written as UTF-8) and the controls JSON leaves alone, DEL and the C1
+    controls U+0080 to U+009F (so that the text cannot drive a terminal):
+    those are escaped.
 
-    >>> json_text({"path": "caf\udce9.lcn"})
-    '{\n  "path": "caf\\udce9.lcn"\n}'
+    >>> json_text({"path": "caf\udce9\x9b.lcn"})
+    '{\n  "path": "caf\\udce9\\u009b.lcn"\n}'
     """
     text = json.dumps(value, indent=2, ensure_ascii=False)
-    if _SURROGATE.search(text) is None:
+    if _UNSAFE.search(text) is None:
         return text
-    # A surrogate can only stand inside a JSON string, where its escape means the same.
-    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    # These can only stand inside a JSON string, where their escape means the same.
+    return _UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
+_UNSAFE = re.compile("[\x7f-\x9f\ud800-\udfff]")
 
 
 def to_json(reports: Sequence[FileReport]) -> str:
     """All findings as a JSON array, one object per finding."""
-    items = [_record(f.diagnostic, f.fix is not None) for r in reports for f in r.findings]
+    items = [diagnostic_json(f.diagnostic, fix=f.fix) for r in reports for f in r.findings]
     return json_text(items)
 
 
@@ -135,6 +223,7 @@ def to_sarif(reports: Sequence[FileReport], version: str) -> str:
         rules.append({
             "id": code,
             "shortDescription": {"text": summary_text},
+            "helpUri": documentation_url(code),
             "defaultConfiguration": {"level": _SARIF_LEVEL[severity]},
         })
     results = []
@@ -173,20 +262,58 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
-def summary(reports: Sequence[FileReport]) -> str:
-    """One line: what was found, in how many files, games and moves."""
-    files = len(reports)
-    games = sum(r.games for r in reports)
-    moves = sum(r.moves for r in reports)
-    errors = sum(r.count(Severity.ERROR) for r in reports)
-    warnings = sum(r.count(Severity.WARNING) for r in reports)
-    infos = sum(r.count(Severity.INFO) for r in reports)
-    fixable = sum(len(r.fixes) for r in reports)
+class Tally:
+    """What the summary line counts, added up report by report, so that a run
+    need not keep its findings once they are written."""
+
+    def __init__(self) -> None:
+        self.files = self.games = self.moves = self.fixable = 0
+        self.severities: Dict[Severity, int] = {s: 0 for s in Severity}
+
+    def add(self, report: FileReport) -> None:
+        self.files += 1
+        self.games += report.games
+        self.moves += report.moves
+        for f in report.findings:
+            self.severities[f.diagnostic.severity] += 1
+            self.fixable += f.fix is not None
+
+
+def summary(reports: "Sequence[FileReport] | Tally", unreadable: int = 0) -> str:
+    """One line: what was found, in how many files, games and moves, and how
+    many files could not be read (then nothing is "all clear")."""
+    if isinstance(reports, Tally):
+        tally = reports
+    else:
+        tally = Tally()
+        for r in reports:
+            tally.add(r)
+    files, games, moves, fixable = tally.files, tally.games, tally.moves, tally.fixable
+    errors, warnings, infos = (tally.severities[s] for s in
+                               (Severity.ERROR, Severity.WARNING, Severity.INFO))
     scope = f"{_plural(files, 'file')}, {_plural(games, 'game')}, {_plural(moves, 'move')}"
+    unread = f"{_plural(unreadable, 'file')} could not be read." if unreadable else ""
     if not (errors or warnings or infos):
-        return f"All clear: {scope}."
-    parts = [_plural(errors, "error"), _plural(warnings, "warning"), _plural(infos, "note")]
+        return f"No findings in {scope}; {unread}" if unread else f"All clear: {scope}."
+    parts = [_plural(errors, "error"), _plural(warnings, "warning"), f"{infos} info"]
     line = f"Found {', '.join(parts)} in {scope}."
     if fixable:
         line += f" {fixable} fixable with --fix."
-    return line
+    return f"{line} {unread}" if unread else line
+
+
+def statistics(counts: Dict[str, List[int]]) -> str:
+    """``--statistics``: one line per code, most frequent first, with how many
+    findings it had, ``[*]`` when some are fixable, and its summary.
+
+    ``counts`` maps a code to [findings, fixable findings].
+
+    >>> print(statistics({"S102": [3, 3], "R101": [1, 0]}))
+    3  S102  [*] letters not in the case of the dialect (upper case, or lower case for lower)
+    1  R101      a number card not higher than the last card of its expedition
+    """
+    rows = sorted(counts.items(), key=lambda kv: (-kv[1][0], kv[0]))
+    width = max((len(str(n)) for n, _ in counts.values()), default=1)
+    return "\n".join(
+        f"{n:>{width}}  {code}  {'[*]' if fixable else '   '} {ALL_CODES.get(code, (None, ''))[1]}"
+        for code, (n, fixable) in rows)

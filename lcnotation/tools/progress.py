@@ -39,8 +39,10 @@ class Progress:
     WIDTH = 30
 
     def __init__(self, total: int, label: str = "linting", stream: Optional[IO[str]] = None,
-                 enabled: Optional[bool] = None) -> None:
+                 enabled: Optional[bool] = None, unit: str = "") -> None:
         self.total = total
+        #: "" counts things (files); "MB" shows bytes as megabytes.
+        self.unit = unit
         self.done = 0
         self.label = label
         self.stream = stream if stream is not None else sys.stderr
@@ -63,10 +65,18 @@ class Progress:
             self._last = now
             self._draw()
 
+    def update(self, done: int) -> None:
+        """Set how much is done (for a count that is known, not added up)."""
+        self.advance(done - self.done)
+
     def _draw(self) -> None:
         filled = self.WIDTH * min(self.done, self.total) // max(self.total, 1)
         bar = "#" * filled + "-" * (self.WIDTH - filled)
-        line = f"{self.label} [{bar}] {self.done}/{self.total}"
+        if self.unit == "MB":
+            amount = f"{self.done / 1e6:.1f}/{self.total / 1e6:.1f} MB"
+        else:
+            amount = f"{self.done}/{self.total}"
+        line = f"{self.label} [{bar}] {amount}"
         self.stream.write("\r" + line.ljust(self._shown))
         self.stream.flush()
         self._shown = len(line)

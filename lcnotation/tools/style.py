@@ -12,27 +12,31 @@ apply: only spellings whose meaning is certain are ever rewritten.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from ..text.ast import Game, Move, Span
-from ..text.dialects import Dialect
+from ..text.dialects import Dialect, get_dialect
 from ..text.errors import Diagnostic, Severity
 from ..text.headers import DEFAULT_COLORS, KNOWN_TAGS
 
-__all__ = ["Edit", "Fix", "Finding", "StyleState", "check_style", "apply_fixes", "STYLE_CODES"]
+__all__ = ["Edit", "Fix", "Finding", "StyleState", "check_style", "apply_fixes", "STYLE_CODES",
+           "resolve_dialect", "first_discard_marker", "discard_marker"]
 
 #: Style codes: (severity, summary).
 STYLE_CODES: Dict[str, Tuple[Severity, str]] = {
     "S100": (Severity.WARNING, "a suppression comment that suppresses nothing"),
     "S101": (Severity.WARNING, "a discard marker other than the file's first one (or the "
              "configured dialect's)"),
-    "S102": (Severity.WARNING, "letters not in the case of the dialect (upper case for v1)"),
+    "S102": (Severity.WARNING, "letters not in the case of the dialect (upper case, or lower "
+             "case for lower)"),
     "S103": (Severity.WARNING, "a move number that skips or repeats"),
     "S104": (Severity.WARNING, "a colour outside the default colours, in a game without a "
              "Colors header"),
     "S105": (Severity.WARNING, "a tag that differs from a known tag only in letter case"),
     "S106": (Severity.WARNING, "a tag given twice in one game"),
+    "S107": (Severity.WARNING, "a file that mixes line ends (LF, CRLF, CR)"),
 }
 
 
@@ -47,10 +51,15 @@ class Edit:
 
 @dataclass(frozen=True)
 class Fix:
-    """Edits that together make a finding go away."""
+    """Edits that together make a finding go away.
+
+    ``newline``, when set, rewrites every line end of the file as that one
+    (the fix of S107); the edits then are empty.
+    """
 
     description: str
     edits: Tuple[Edit, ...]
+    newline: Optional[str] = None
 
 
 @dataclass(frozen=True)
@@ -82,6 +91,49 @@ _RANK_AND_MARKER = frozenset("DH")
 _KNOWN = frozenset(KNOWN_TAGS)
 _KNOWN_BY_LOWER = {t.lower(): t for t in KNOWN_TAGS}
 _NUMBER_BEFORE = re.compile(r"([0-9]+)\.[ \t]*\Z")
+
+
+def resolve_dialect(configured: "Optional[str | Dialect]", first_marker: Optional[str]) -> Dialect:
+    """The dialect a file is held to, by every command (``lint``, ``fmt``, the editor).
+
+    The configured dialect (``[tool.lcnotation] dialect``, ``--dialect``)
+    when there is one; else the file's own spelling: upper case, with the
+    discard marker of the file's first discard (``first_marker``, ``"D"`` or
+    ``"X"``; None when the file has no discard yet, which then reads as v1).
+
+    >>> resolve_dialect(None, "X").name, resolve_dialect(None, None).name
+    ('x-discard', 'v1')
+    >>> resolve_dialect("lower", "X").name
+    'lower'
+    """
+    if configured is not None:
+        return get_dialect(configured)
+    return get_dialect("x-discard" if first_marker is not None and first_marker.upper() == "X"
+                       else "v1")
+
+
+def discard_marker(move: Move, text: str, offset: int = 0) -> Optional[str]:
+    """The discard marker of ``move`` as written (``D``, ``d``, ``X`` or ``x``), or
+    None when the move is not a discard; ``text`` is the source from file offset ``offset``."""
+    span = move.span
+    if not move.placement.discard or not span.known:
+        return None
+    written = text[span.start - offset:span.end - offset]
+    return written[written.index("-") - 1]  # the marker stands right before the hyphen
+
+
+def first_discard_marker(game: Game, text: str, offset: int = 0) -> Optional[str]:
+    """The marker (upper case) of the first discard of ``game``, or None.
+
+    >>> from lcnotation.text.reader import parse_game
+    >>> first_discard_marker(parse_game("R3-D bhx-d G4D-D"), "R3-D bhx-d G4D-D")
+    'X'
+    """
+    for move in game.moves:
+        marker = discard_marker(move, text, offset)
+        if marker is not None:
+            return marker.upper()
+    return None
 
 
 def _diag(code: str, message: str, span: Span, move: Optional[Move] = None) -> Diagnostic:
@@ -165,9 +217,10 @@ def _check_headers(game: Game, findings: List[Finding]) -> None:
                 "is kept as an unknown tag", h.span)))
         if h.name in seen:
             first = seen[h.name]
+            where = f" (first on line {first.line})" if first.known else ""
             findings.append(Finding(_diag(
-                "S106", f"tag '{h.name}' is given twice (first on line {first.line}); "
-                "the first one counts", h.span)))
+                "S106", f"tag '{h.name}' is given twice{where}; the first one counts",
+                h.span)))
         else:
             seen[h.name] = h.span
 
@@ -183,15 +236,14 @@ def _check_spelling(game: Game, text: str, offset: int, state: StyleState,
     dialect = state.dialect
     if dialect is not None:
         state.marker = dialect.discard
-    lowercase = dialect is not None and dialect.lowercase
     for move in game.moves:
         span = move.span
-        if span is None:
+        if not span.known:
             continue
         written = text[span.start - offset:span.end - offset]
-        if move.placement.discard:
-            at = written.index("-") - 1  # the marker stands right before the hyphen
-            marker = written[at]
+        marker = discard_marker(move, text, offset)
+        if marker is not None:
+            at = written.index("-") - 1
             if state.marker is None:
                 state.marker = marker.upper()
             elif marker.upper() != state.marker:
@@ -203,6 +255,7 @@ def _check_spelling(game: Game, text: str, offset: int, state: StyleState,
                           f"but {whose} {state.marker}", span, move),
                     Fix(f"write {wanted} for {marker}",
                         (Edit(span.start + at, span.start + at + 1, wanted),))))
+        lowercase = resolve_dialect(dialect, state.marker).lowercase
         expected = written.lower() if lowercase else written.upper()
         if written != expected:
             case = "lower" if lowercase else "upper"
@@ -217,24 +270,38 @@ def _check_numbers(game: Game, text: str, offset: int, findings: List[Finding]) 
 
     The finding is on the number when it stands right before its move on
     the same line; it is fixed only when every turn of the game was read.
+    After a syntax error the count is taken up again from the next number
+    written: the unreadable text may have held one move or several, and the
+    error is reported already (one cause, one finding).
     """
     numbered = [m for m in game.moves if m.number is not None and m.turn is not None]
     if not numbered:
         return
-    per_turn = sum(1 for m in numbered if m.number == m.turn + 1)
-    per_round = sum(1 for m in numbered if m.turn % 2 == 0 and m.number == m.turn // 2 + 1)
+    pairs = [(m.number or 0, m.turn or 0) for m in numbered]
+    per_turn = sum(1 for number, turn in pairs if number == turn + 1)
+    per_round = sum(1 for number, turn in pairs if turn % 2 == 0 and number == turn // 2 + 1)
     by_round = per_round > per_turn
     certain = not game.errors
+    errors = sorted(e.span.start for e in game.errors if e.span.start >= 0)
+    passed = 0   # errors before the current move
+    shift = 0    # turns to add to a move's turn after the last error
     for m in numbered:
-        expected = m.turn // 2 + 1 if by_round else m.turn + 1
-        if m.number == expected and not (by_round and m.turn % 2 == 1):
+        number, turn = m.number or 0, (m.turn or 0)
+        before = bisect_right(errors, m.span.start) if errors and m.span.known else 0
+        if before > passed:
+            passed = before
+            # The first number after an error: taken as written.
+            shift = (2 * (number - 1) if by_round else number - 1) - turn
+        turn += shift
+        expected = turn // 2 + 1 if by_round else turn + 1
+        if m.number == expected and not (by_round and turn % 2 == 1):
             continue
-        if m.number == expected:
-            message = (f"move number {m.number} repeats: this game numbers rounds, so only "
+        if number == expected:
+            message = (f"move number {number} repeats: this game numbers rounds, so only "
                        "the first move of a round carries a number")
         else:
-            kind = "repeats" if m.number < expected else "skips ahead"
-            message = f"move number {m.number} {kind}: expected {expected}"
+            kind = "repeats" if number < expected else "skips ahead"
+            message = f"move number {number} {kind}: expected {expected}"
         span, digits = _number_span(m, text, offset)
         fix = None
         if certain and digits is not None and m.number != expected:
@@ -274,23 +341,44 @@ def _check_colors(game: Game, state: StyleState, findings: List[Finding]) -> Non
 
 def apply_fixes(text: str, fixes: Sequence[Fix]) -> Tuple[str, int]:
     """Apply non-overlapping fixes to ``text``; return the new text and how
-    many fixes were applied (a fix that overlaps an earlier one is skipped)."""
+    many fixes were applied.
+
+    Fixes are taken in the order of their first edit; a fix that overlaps one
+    already taken (an edit inside another, or two edits at the same place) is
+    skipped.  The time grows as n log n with the number of fixes: the edits
+    taken are kept sorted, and an edit is compared only with those that
+    start within the longest edit's length before it.
+    """
+    starts: List[int] = []
+    taken: List[Tuple[int, int]] = []
+    longest = 0
     edits: List[Tuple[int, int, str]] = []
     applied = 0
-    taken: List[Tuple[int, int]] = []
-    for fix in sorted(fixes, key=lambda f: min(e.start for e in f.edits)):
-        if any(e.start < end and start < e.end or e.start == start
-               for e in fix.edits for start, end in taken):
+    for fix in sorted((f for f in fixes if f.edits), key=lambda f: min(e.start for e in f.edits)):
+        if any(_overlaps(e, starts, taken, longest) for e in fix.edits):
             continue
         for e in fix.edits:
-            taken.append((e.start, e.end))
+            at = bisect_right(starts, e.start)
+            starts.insert(at, e.start)
+            taken.insert(at, (e.start, e.end))
+            longest = max(longest, e.end - e.start)
             edits.append((e.start, e.end, e.replacement))
         applied += 1
+    edits.sort()
     out: List[str] = []
     pos = 0
-    for start, end, replacement in sorted(edits):
+    for start, end, replacement in edits:
         out.append(text[pos:start])
         out.append(replacement)
         pos = end
     out.append(text[pos:])
     return "".join(out), applied
+
+
+def _overlaps(e: Edit, starts: List[int], taken: List[Tuple[int, int]], longest: int) -> bool:
+    """Whether ``e`` overlaps an edit in ``taken`` (sorted by start, as ``starts``)."""
+    for i in range(bisect_left(starts, e.start - longest), bisect_right(starts, e.end)):
+        start, end = taken[i]
+        if e.start < end and start < e.end or e.start == start:
+            return True
+    return False

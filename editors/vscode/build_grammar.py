@@ -1,0 +1,250 @@
+"""Write the extension's TextMate grammar, syntaxes/lcn.tmLanguage.json.
+
+The grammar is derived, not written by hand: every lexical rule comes from
+``grammar/lcnotation.lark`` through ``lcnotation.text.lexical.LEXICON`` (the
+colour letters, ranks, discard markers, draw sources, move numbers, headers
+and comments), the colour names from ``lcnotation.game.violations.color_name``, the
+tags with a structured value from ``lcnotation.text.headers.KNOWN_TAGS`` and
+the suppression comment from the linter.  A change there is a rerun here:
+
+    python editors/vscode/build_grammar.py          # rewrite the file
+    python editors/vscode/build_grammar.py --check  # fail when it is stale
+
+tests/test_vscode_extension.py runs the check.  The grammar is lexical only;
+the language server's semantic tokens and diagnostics do the rest.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from pathlib import Path
+from typing import Dict, List, Union
+
+from lcnotation.game.violations import color_name
+from lcnotation.text.ast import HANDSHAKE
+from lcnotation.text.headers import KNOWN_TAGS
+from lcnotation.text.lexical import LEXICON, Lexicon, without_lookbehind
+from lcnotation.tools.lint import _SUPPRESSION
+
+OUTPUT = Path(__file__).resolve().parent / "syntaxes" / "lcn.tmLanguage.json"
+SCOPE = "source.lcn"
+COLORS_TAG = "Colors"
+CARD_TAGS = ("Hand1", "Hand2", "Deck")
+
+# A rule or a part of the grammar: only ever written out as JSON.
+Rule = Dict[str, object]
+
+
+def onig(pattern: str) -> str:
+    r"""A Python regular expression in Oniguruma's syntax (the two differ in
+    the grammar's patterns only in how a code point is written).
+
+    >>> onig(r"[\s\ufeff]+")
+    '[\\s\\x{FEFF}]+'
+    """
+    return re.sub(r"\\u([0-9a-fA-F]{4})", lambda m: "\\x{" + m.group(1).upper() + "}", pattern)
+
+
+def blank_class(python_class: str) -> str:
+    r"""The grammar's class of white space (Python's ``\s`` and more) written
+    out code point by code point: Oniguruma's ``\s`` is not Python's (it
+    leaves out U+001C to U+001F, for one).
+
+    >>> print(blank_class(r"[\s\ufeff]")[:31])
+    [\x{9}-\x{D}\x{1C}-\x{20}\x{85}
+    """
+    pattern = re.compile(python_class)
+    ranges: List[List[int]] = []
+    for code in range(0x10000):
+        if pattern.fullmatch(chr(code)):
+            if ranges and ranges[-1][1] == code - 1:
+                ranges[-1][1] = code
+            else:
+                ranges.append([code, code])
+    return "[" + "".join(f"\\x{{{a:X}}}" + (f"-\\x{{{b:X}}}" if b > a else "")
+                         for a, b in ranges) + "]"
+
+
+def _class(letters: str) -> str:
+    """A character class of ``letters`` in both cases."""
+    return "[" + "".join(sorted(set(letters.upper() + letters.lower()))) + "]"
+
+
+def color_rules(lexicon: Lexicon) -> List[object]:
+    """One rule per named colour (``constant.other.color.red.lcn``), then one for
+    the letters a ``Colors`` header may declare without a name (``custom``)."""
+    named: Dict[str, str] = {}
+    custom = ""
+    for letter in sorted(lexicon.color_letters):
+        name = color_name(letter)
+        if name == letter:
+            custom += letter
+        else:
+            named[letter] = name.lower()
+    rules: List[object] = [{"match": _class(letter), "name": f"constant.other.color.{name}.lcn"}
+                         for letter, name in named.items()]
+    rules.append({"match": _class(custom), "name": "constant.other.color.custom.lcn"})
+    return rules
+
+
+def rank_rules(lexicon: Lexicon) -> List[object]:
+    """The handshake letter and the number ranks, as the grammar's RANK writes them."""
+    letters = "".join(w for w, value in lexicon.rank_of.items() if value == HANDSHAKE)
+    numbers = sorted((w for w, value in lexicon.rank_of.items() if value != HANDSHAKE),
+                     key=len, reverse=True)
+    return [{"match": _class(letters), "name": "constant.language.handshake.lcn"},
+            {"match": "|".join(numbers), "name": "constant.numeric.rank.lcn"}]
+
+
+def build(lexicon: Lexicon = LEXICON) -> Rule:
+    """The whole grammar, as the JSON object to write, for the lexical facts
+    of ``lexicon`` (by default those of the package's grammar)."""
+    t = {name: onig(pattern) for name, pattern in lexicon.terminals.items()}
+    bare = {name: without_lookbehind(pattern) for name, pattern in t.items()}
+    blank = blank_class(lexicon.blank_class)
+    line_blank = onig(lexicon.line_blank_class)
+    not_blank = "[^" + blank[1:-1] + "]"
+    move = (f"({bare['COLOR']})({bare['RANK']})({bare['DISCARD']})?({bare['MINUS']})"
+            f"(?:({bare['DRAW_COLOR']})|({bare['DRAW_PILE']}))")
+    fragment = (f"(?:{t['MOVE_NUMBER']})?{bare['COLOR']}"
+                f"(?:{bare['RANK']}(?:{bare['DISCARD']})?(?:{bare['MINUS']})?)?")
+    move_captures: object = {
+        "1": {"patterns": [{"include": "#color"}]},
+        "2": {"patterns": [{"include": "#rank"}]},
+        "3": {"name": "keyword.operator.discard.lcn"},
+        "4": {"name": "punctuation.separator.draw.lcn"},
+        "5": {"name": "meta.draw.discard-pile.lcn", "patterns": [{"include": "#color"}]},
+        "6": {"name": "constant.language.draw-pile.lcn"},
+    }
+    # Where the reader starts a token: after white space or a "}", or at the
+    # start of a line (and right after a header or a move number: see
+    # glued() below).
+    token_start = f"(?<!{not_blank[:-1]}}}])"
+    # After a move, the reader skips the punctuation that follows it directly
+    # (an error) and reads on: "R3-D,G4-D" is two moves and a stray ",".
+    # A "[" right after the move is a header, after other punctuation not.
+    punctuation = "[^\\w" + blank[1:-1] + "{;\\[][^\\w" + blank[1:-1] + "{;]*"
+    number = "constant.numeric.move-number.lcn"
+    header_start = f"(?=\\[[ \\t]*({{tags}})[ \\t])"
+    value: Rule = {"begin": '"', "end": '"',
+                   "beginCaptures": {"0": {"name": "punctuation.definition.string.begin.lcn"}},
+                   "endCaptures": {"0": {"name": "punctuation.definition.string.end.lcn"}}}
+
+    def move_run(start: str) -> Rule:
+        """A move from ``start`` on, with what the reader reads glued to it."""
+        return {"begin": f"{start}(?={move})", "end": f"(?={blank}|[{{;\\[]|$)",
+                "patterns": [
+                    {"match": punctuation, "name": "invalid.illegal.after-move.lcn"},
+                    {"include": "#move-number-in-run"},
+                    {"match": "(?<!\\w)" + move, "captures": move_captures,
+                     "name": "meta.move.lcn"},
+                    # A word after the punctuation that is no move: the reader
+                    # skips it, up to white space, "{" or ";".
+                    {"match": f"(?<!\\w)(?!{t['MOVE_NUMBER']}|{move})\\w[^{blank[1:-1]}{{;]*",
+                     "name": "invalid.illegal.after-move.lcn"}]}
+
+    def skipped(start: str) -> Rule:
+        """A word that is no move: the reader skips it up to white space, "{"
+        or ";" (a "[" included), unless it is the start of a move cut short
+        by one of those or by a header, or a "}" (a stray brace, alone)."""
+        return {"match": f"{start}(?!{fragment}(?:{blank}|[{{;]|$|(?={t['HEADER']}))|[{{;\\[}}])"
+                         f"[^{blank[1:-1]}{{;]+",
+                "name": "invalid.illegal.skipped.lcn"}
+
+    def glued(rule: Rule, follows: str, then: List[object]) -> Rule:
+        """``rule`` as the begin of a region that also holds the tokens
+        ``then``, when what ``follows`` is written right after it (a move
+        after a move number or a header: the reader reads it, while after
+        other text it does not)."""
+        begin = rule.pop("match")
+        return {"begin": begin, "beginCaptures": {"0": rule},
+                "end": f"\\G(?!{follows})|(?!\\G)", "patterns": then}
+
+    def move_number(start: str) -> Rule:
+        return glued({"match": start + t["MOVE_NUMBER"], "name": number}, move,
+                     [move_run("\\G")])
+
+    def header(tags: str, inside: List[object], kind: str) -> Rule:
+        return glued({"match": (header_start.format(tags=tags) if tags else "") + t["HEADER"],
+                      "name": f"meta.header.{kind}.lcn", "patterns": [
+                          {"match": "\\[|\\]", "name": "punctuation.definition.header.lcn"},
+                          {"match": "[A-Za-z][A-Za-z0-9_]*", "name": "entity.name.tag.lcn"},
+                          dict(value, name="string.quoted.double.lcn", patterns=inside)]},
+                     f"[^{blank[1:-1]}{{;\\[}}]",
+                     [move_number("\\G"), move_run("\\G"), skipped("\\G")])
+
+    for tag in (COLORS_TAG, *CARD_TAGS):
+        assert tag in KNOWN_TAGS, tag
+    escape: object = {"match": "\\\\.", "name": "constant.character.escape.lcn"}
+    reserved = "".join(sorted(lexicon.reserved_letters))
+    codes = {"match": "[A-Za-z]+[0-9]*", "name": "constant.other.diagnostic-code.lcn"}
+    return {
+        "$schema": "https://raw.githubusercontent.com/martinring/tmlanguage/master/tmlanguage.json",
+        "name": "Lost Cities Notation",
+        "scopeName": SCOPE,
+        "fileTypes": ["lcn"],
+        "comment": "Generated by editors/vscode/build_grammar.py from grammar/lcnotation.lark;"
+                   " do not edit.",
+        "patterns": [{"include": "#comment"}, {"include": "#header"},
+                     {"include": "#move-number"}, {"include": "#move"}, {"include": "#skipped"}],
+        "repository": {
+            "comment": {"patterns": [
+                {"begin": "\\{", "end": f"\\}}|^(?={line_blank}*\\[)",
+                 "name": "comment.block.braces.lcn",
+                 "beginCaptures": {"0": {"name": "punctuation.definition.comment.begin.lcn"}},
+                 "endCaptures": {"0": {"name": "punctuation.definition.comment.end.lcn"}},
+                 "patterns": [{"include": "#suppression"}]},
+                {"begin": ";", "end": "$", "name": "comment.line.semicolon.lcn",
+                 "beginCaptures": {"0": {"name": "punctuation.definition.comment.lcn"}},
+                 "patterns": [{"include": "#suppression"}]}]},
+            "suppression": {
+                "match": onig(_SUPPRESSION.pattern), "name": "meta.directive.suppression.lcn",
+                "captures": {"1": {"patterns": [codes]}}},
+            "header": {"patterns": [
+                header(COLORS_TAG, [escape, {"include": "#color"},
+                                    {"match": _class(reserved), "name": "invalid.illegal.reserved.lcn"}],
+                       "colors"),
+                header("|".join(CARD_TAGS), [escape, {"include": "#card"}], "cards"),
+                header("", [escape], "other"),
+                # A "[" that starts no header: the reader skips the rest of its line.
+                {"match": "\\[.*", "name": "invalid.illegal.header.lcn"}]},
+            "card": {"match": f"({bare['COLOR']})({bare['RANK']})", "name": "meta.card.lcn",
+                     "captures": {"1": {"patterns": [{"include": "#color"}]},
+                                  "2": {"patterns": [{"include": "#rank"}]}}},
+            "move-number": move_number(token_start),
+            "move-number-in-run": move_number("(?<!\\w)"),
+            "move": move_run(token_start),
+            "skipped": skipped(token_start),
+            "color": {"patterns": color_rules(lexicon)},
+            "rank": {"patterns": rank_rules(lexicon)},
+        },
+    }
+
+
+def render() -> str:
+    """The grammar file's text."""
+    return json.dumps(build(), indent=2, ensure_ascii=False) + "\n"
+
+
+def main(argv: Union[List[str], None] = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    parser.add_argument("--check", action="store_true",
+                        help="only say whether the file is up to date (status 1 when not)")
+    args = parser.parse_args(argv)
+    text = render()
+    if args.check:
+        current = OUTPUT.read_text("utf-8") if OUTPUT.exists() else ""
+        if current != text:
+            print(f"{OUTPUT} is out of date: run python {Path(__file__).name}", file=sys.stderr)
+            return 1
+        return 0
+    OUTPUT.parent.mkdir(exist_ok=True)
+    OUTPUT.write_text(text, "utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

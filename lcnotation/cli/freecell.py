@@ -1,0 +1,166 @@
+"""``lcn freecell``: Standard FreeCell Notation (deal, check, import, fmt)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any, Dict, List
+
+from .. import __version__
+from ..freecell import DEAL_LIMIT, check, deal, format, import_fc_solve, parse
+from ..freecell.checker import CheckResult
+from ..freecell.formatter import layout_text
+from ..text.errors import NotationError, Severity
+from ..tools.lint import FileReport
+from ..tools.output import (diagnostic_json, github_line, json_text, printable, text_line,
+                            to_sarif)
+from ..tools.style import Finding
+from .common import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Parser, add_command,
+                     deliver_formatted, err, read_input)
+from .importcmd import say_error
+
+_EXAMPLES = """\
+examples:
+  lcn freecell deal 617                        deal 617 as a standard layout
+  lcn freecell check solved.txt                replay the solution: won, illegal, not won
+  lcn freecell check *.txt --format json       {"files": [{"path", "verdict", ...}]}
+  fc-solve -m -sn board | lcn freecell import --from fc-solve - --deal 617
+  lcn freecell fmt solved.txt                  rewrite in the canonical layout, in place
+
+spec/freecell.md describes the notation and every F code.
+"""
+
+
+def _deal_number(value: str) -> int:
+    """An argparse type: a deal number as the notation writes it (ASCII digits,
+    0 to 2**33 - 1)."""
+    number = (int(value) if value.isascii() and value.isdigit()
+              and len(value.lstrip("0")) <= 12 else -1)
+    if not 0 <= number < DEAL_LIMIT:
+        shown = repr(value) if len(value) <= 20 else f"a text of {len(value):,} characters"
+        raise argparse.ArgumentTypeError(f"a deal number is 0 to {DEAL_LIMIT - 1}, "
+                                         f"not {shown}")
+    return number
+
+
+def register(sub: "argparse._SubParsersAction[Parser]") -> None:
+    parser = add_command(sub, "freecell", "Standard FreeCell Notation: deal, check, import, "
+                         "format", _EXAMPLES)
+    actions = parser.add_subparsers(dest="freecell_command", metavar="ACTION",
+                                    parser_class=Parser)
+    actions.required = True
+    dealer = add_command(actions, "deal", "print a Microsoft deal as a standard layout",
+                         "example:\n  lcn freecell deal 1\n")
+    dealer.add_argument("number", type=_deal_number, metavar="N", help="0 to 2**33 - 1")
+    dealer.set_defaults(handler=_deal)
+    checker = add_command(actions, "check", "replay solutions with Horne automoves",
+                          "exit status: 0 every file won, 1 otherwise, 2 a file unreadable\n")
+    checker.add_argument("paths", nargs="+", metavar="FILE", help="files or -")
+    checker.add_argument("--format", choices=["text", "json", "github", "sarif"],
+                         default="text")
+    checker.set_defaults(handler=_check)
+    importer = add_command(actions, "import", "turn another program's solution into the "
+                           "notation", "example:\n  fc-solve -m -snx board.txt > sol.txt\n"
+                           "  lcn freecell import --from fc-solve sol.txt --deal 617\n")
+    importer.add_argument("--from", dest="source", choices=["fc-solve"], required=True)
+    importer.add_argument("path", metavar="FILE", help="the solver's output, or -")
+    importer.add_argument("--deal", type=_deal_number, metavar="N",
+                          help="the deal solved (else the board in the output)")
+    importer.set_defaults(handler=_import)
+    formatter = add_command(actions, "fmt", "rewrite records in the canonical layout",
+                            "Files with reading errors are left alone; comments are kept.\n")
+    formatter.add_argument("paths", nargs="+", metavar="FILE", help="files or -")
+    formatter.add_argument("--check", action="store_true",
+                           help="write nothing; exit 1 if a file would change")
+    formatter.add_argument("--diff", action="store_true",
+                           help="print a diff instead of writing")
+    formatter.set_defaults(handler=_fmt)
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:  # pragma: no cover  (an action is required)
+    return EXIT_USAGE
+
+
+def _deal(args: argparse.Namespace) -> int:
+    sys.stdout.write(deal(args.number))
+    return EXIT_OK
+
+
+def _file_json(result: CheckResult) -> Dict[str, Any]:
+    return {"path": result.path, "deal": result.deal, "verdict": result.verdict,
+            "moves": result.moves, "first_bad_move": result.first_bad_move,
+            "diagnostics": [diagnostic_json(d) for d in result.diagnostics]}
+
+
+def _text(result: CheckResult) -> str:
+    lines = [text_line(d) for d in result.diagnostics]
+    verdict = result.verdict.replace("_", " ")
+    lines.append(printable(f"{result.path}: {verdict} ({result.moves} moves)"))
+    if result.verdict == "illegal" and result.position is not None:
+        lines.append("  the position before it:")
+        lines.extend("    " + row for row in layout_text(result.position).splitlines())
+    return "\n".join(lines) + "\n"
+
+
+def _check(args: argparse.Namespace) -> int:
+    status = EXIT_OK
+    results: List[CheckResult] = []
+    for path in args.paths:
+        source = read_input(path)
+        if source is None:
+            status = EXIT_USAGE
+            continue
+        result = check(parse(source.text, path=path), path)
+        results.append(result)
+        if not result.ok:
+            status = max(status, EXIT_FINDINGS)
+        if args.format == "text":
+            sys.stdout.write(_text(result))
+        elif args.format == "github":
+            sys.stdout.writelines(github_line(d) + "\n" for d in result.diagnostics)
+    if args.format == "json":
+        sys.stdout.write(json_text({"files": [_file_json(r) for r in results]}) + "\n")
+    elif args.format == "sarif":
+        reports = [FileReport(r.path or "-", [Finding(d) for d in r.diagnostics], 1, r.moves)
+                   for r in results]
+        sys.stdout.write(to_sarif(reports, __version__) + "\n")
+    return status
+
+
+def _import(args: argparse.Namespace) -> int:
+    source = read_input(args.path)
+    if source is None:
+        return EXIT_USAGE
+    try:
+        text = import_fc_solve(source.text, args.deal)
+    except NotationError as exc:
+        exc.path = args.path
+        say_error(exc)
+        return EXIT_FINDINGS
+    except ValueError as exc:
+        err(f"{args.path}: {exc}")
+        return EXIT_FINDINGS
+    sys.stdout.write(text)
+    return EXIT_OK
+
+
+def _fmt(args: argparse.Namespace) -> int:
+    status = EXIT_OK
+    for path in args.paths:
+        source = read_input(path)
+        if source is None:
+            status = EXIT_USAGE
+            continue
+        record = parse(source.text, path=path)
+        errors = [d for d in record.errors if d.severity is Severity.ERROR]
+        if errors:
+            first = errors[0]
+            err(f"{path}:{first.line}:{first.column}: not formatted: {len(errors)} reading "
+                f"error{'s' if len(errors) != 1 else ''} (first: {first.code} "
+                f"{first.message})")
+            status = max(status, EXIT_FINDINGS)
+            continue
+        status = max(status, deliver_formatted(path, source, format(record), args.check,
+                                               args.diff))
+    return status

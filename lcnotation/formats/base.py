@@ -1,0 +1,94 @@
+"""What every format module shares: the :class:`Format` record, the error
+codes of importers and exporters, and positions in the source text.
+
+A format module defines ``FORMAT``, a :class:`Format`: its name, a sentence
+saying what it is, and the functions that read, write and recognise it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import accumulate
+from typing import Callable, Dict, List, Optional
+
+from ..text.ast import Game, Span
+from ..text.errors import NotationError
+from ..tools.codes import FORMAT_CODES
+
+__all__ = ["Format", "FORMAT_CODES", "Reader", "Writer", "Detector", "TextLines",
+           "UnknownFormatError"]
+
+#: ``read(text, path)``: the games of ``text`` (line ends already LF); raises
+#: NotationError for malformed input.
+Reader = Callable[[str, Optional[str]], List[Game]]
+#: ``write(game)``: the game in the format; raises NotationError when the game
+#: cannot be written in it.
+Writer = Callable[[Game], str]
+#: ``detect(text)``: True when ``text`` is surely in the format.
+Detector = Callable[[str], bool]
+
+
+
+@dataclass(frozen=True)
+class Format:
+    """A record format of another program, registered by name.
+
+    ``read`` imports, ``write`` exports (either may be None when the format
+    is one-way), and ``detect`` recognises the format when none is named.
+    """
+
+    name: str
+    description: str
+    read: Optional[Reader] = None
+    write: Optional[Writer] = None
+    detect: Optional[Detector] = None
+
+    def __post_init__(self) -> None:
+        if not self.name or not all(c.isalnum() or c in "-_" for c in self.name):
+            raise ValueError(f"format name {self.name!r}: expected letters, digits, "
+                             "'-' or '_'")
+        if self.read is None and self.write is None:
+            raise ValueError(f"format {self.name!r} can neither read nor write")
+
+
+class UnknownFormatError(NotationError):
+    """The input's format cannot be told for sure (code ``I100``, at its start)."""
+
+    def __init__(self, message: str, path: Optional[str] = None) -> None:
+        super().__init__(message, Span(1, 1, 1, 1, 0, 0), code="I100", path=path)
+
+    def __reduce__(self):  # type: ignore[no-untyped-def]
+        return (UnknownFormatError, (self.message, self.path))
+
+
+class TextLines:
+    """The lines of a text (LF line ends) with where each starts, to build
+    spans and errors from a line number (from 1) and a column (from 1)."""
+
+    __slots__ = ("lines", "starts", "path")
+
+    def __init__(self, text: str, path: Optional[str] = None) -> None:
+        self.lines = text.split("\n")
+        self.starts = [0, *accumulate(len(line) + 1 for line in self.lines[:-1])]
+        self.path = path
+
+    def span(self, line: int, column: int, length: int = 1,
+             end_line: Optional[int] = None, end_column: Optional[int] = None) -> Span:
+        """From ``column`` of ``line``, ``length`` characters on (or up to
+        ``end_line``/``end_column``, just past the end)."""
+        if end_line is None:
+            end_line, end_column = line, column + length
+        assert end_column is not None
+        start = self.starts[line - 1] + column - 1
+        end = self.starts[end_line - 1] + end_column - 1
+        return Span(line, column, end_line, end_column, start, end)
+
+    def error(self, message: str, code: str, line: int, column: int = 1,
+              length: int = 1) -> NotationError:
+        """A NotationError at ``column`` of ``line`` (a line past the end is the end)."""
+        if line > len(self.lines):
+            line = len(self.lines)
+            column = len(self.lines[-1]) + 1
+            length = 0
+        return NotationError(message, self.span(line, column, length), code=code,
+                             path=self.path)

@@ -1,0 +1,362 @@
+"""Transcripts of the Python engine chikinn/lost-cities (import only).
+
+The engine's ``wrapper.py`` prints, for each turn, the mover's sorted hand,
+``Plays CARD`` or ``Discards CARD``, ``Draws CARD`` when the card comes from
+a discard pile, then the table and a line of dashes; at the end of a round
+each player's score and the winner.  ``spec/formats.md`` describes the
+transcript line by line.
+
+The importer rebuilds the deal from what the transcript shows: both opening
+hands are the first hand each player shows, and every card drawn from the
+draw pile is the card by which the mover's next hand differs from the last
+one less the card placed.  The cards drawn by the last two turns are never
+shown: they are the cards of the deck seen nowhere, and when there are two
+of them their order is unknown (the record says so in a comment).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import Iterable, List, NamedTuple, Optional, Sequence, Tuple
+
+from ..game.setup import COPIES
+from ..text.ast import Card, Comment, Draw, Game, Header, Move, Placement, Span
+from ..text.formatter import format_card
+from ..text.lexical import RANKS
+from ..text.numbers import read_decimal, too_long
+from .base import Format, TextLines
+
+__all__ = ["FORMAT", "SUITS", "COLORS", "DIGITS", "read", "detect", "engine_card"]
+
+#: The engine's suit letters and the colour letter each becomes.  The engine's
+#: sixth suit, ``p`` (purple), becomes P.
+SUITS = {"b": "B", "g": "G", "p": "P", "r": "R", "w": "W", "y": "Y"}
+#: The Colors header of an imported game.
+COLORS = "RGWBYP"
+#: The engine's digits and the rank each stands for: 0 is a wager (handshake),
+#: 1 to 9 are the ranks 2 to 10.
+DIGITS = {str(digit): rank for digit, rank in enumerate(RANKS)}
+_LETTER_OF = {colour: suit for suit, colour in SUITS.items()}
+_DIGIT_OF = {rank: digit for digit, rank in DIGITS.items()}
+_COLOR_RANK = {c: i for i, c in enumerate(COLORS)}
+
+_ROUND = re.compile(r"ROUND ([0-9]+):\Z")
+_HAND = re.compile(r"([^\s:][^:]*?) *: (.*)\Z")
+_ACTION = re.compile(r"( +)(Plays|Discards) (\S+)\Z")
+_DRAWS = re.compile(r"( +)Draws (\S+)\Z")
+_DASHES = re.compile(r"-{3,}\Z")
+_SCORE = re.compile(r"Player ([01]) scores (-?[0-9]+)\Z")
+_WINNER = re.compile(r"Winner: (.*?) *\Z")
+_STATS = re.compile(r"\S.* wins [0-9.]+ \+/- [0-9.]+\Z")
+
+#: Every card as the engine writes it.
+_CARDS = frozenset(s + d for s in SUITS for d in DIGITS)
+
+_CARD_HELP = ("a card is a suit letter (b g p r w y) and a digit (0 for a wager, 1 to 9 "
+              "for the ranks 2 to 10)")
+
+
+def engine_card(card: Card) -> str:
+    """How the engine writes ``card`` (``Card("P", 10)`` is ``p9``)."""
+    return _LETTER_OF[card.color] + _DIGIT_OF[card.rank]
+
+
+class _Turn(NamedTuple):
+    name: str
+    hand: Tuple[str, ...]          # the engine's cards, as shown
+    hand_line: int
+    card: str
+    discard: bool
+    draw: Optional[str]            # the card taken from a discard pile
+    span: Span                     # the card placed (to the card drawn, when shown)
+    action_line: int
+    draw_line: int
+
+
+class _Reader:
+    """One transcript, read line by line."""
+
+    def __init__(self, text: str, path: Optional[str]) -> None:
+        self.src = TextLines(text, path)
+        self.lines = [line.rstrip() for line in self.src.lines]
+        self.i = 0  # index of the next line to read
+
+    # -- helpers ------------------------------------------------------------
+
+    def fail(self, message: str, code: str, index: int, column: int = 1,
+             length: Optional[int] = None) -> Exception:
+        if length is None:
+            length = max(1, len(self.lines[index]) - column + 1) if index < len(self.lines) else 0
+        return self.src.error(message, code, index + 1, column, length)
+
+    def found(self, index: int) -> str:
+        if index >= len(self.lines):
+            return "the end of the transcript"
+        line = self.lines[index]
+        return repr(line if len(line) <= 40 else line[:37] + "...") if line else "a blank line"
+
+    def number(self, match: "re.Match[str]", group: int, index: int) -> int:
+        """The number of ``match``'s ``group`` on line ``index``; I101, at its
+        column, when it is too long to read."""
+        digits = match.group(group)
+        value = read_decimal(digits)
+        if value is None:
+            raise self.fail(too_long(digits), "I101", index, match.start(group) + 1,
+                            len(digits))
+        return value
+
+    def skip_blank(self) -> None:
+        while self.i < len(self.lines) and not self.lines[self.i]:
+            self.i += 1
+
+    def card(self, token: str, index: int, column: int) -> None:
+        """Raise I102 unless ``token`` is a card of the engine."""
+        if token not in _CARDS:
+            raise self.fail(f"{token!r} is not a card: {_CARD_HELP}", "I102", index, column,
+                            len(token))
+
+    # -- the transcript -------------------------------------------------------
+
+    def games(self) -> List[Game]:
+        games: List[Game] = []
+        self.skip_blank()
+        while self.i < len(self.lines):
+            line = self.lines[self.i]
+            m = _ROUND.match(line)
+            if m is not None:
+                start = self.i
+                self.i += 1
+                games.append(self.round(self.number(m, 1, start), start))
+            elif not games and _HAND.match(line) and not _WINNER.match(line):
+                games.append(self.round(None, self.i))
+            elif games and _STATS.match(line):
+                self.i += 1  # the win ratio printed after several rounds
+            else:
+                raise self.fail(f"expected 'ROUND N:', the start of a round, found "
+                                f"{self.found(self.i)}", "I101", self.i)
+            self.skip_blank()
+        if not games:
+            raise self.fail("expected a transcript of chikinn/lost-cities ('ROUND 0:' and "
+                            "its turns), found nothing", "I103", 0)
+        return games
+
+    def round(self, number: Optional[int], start: int) -> Game:
+        turns: List[_Turn] = []
+        while True:
+            self.skip_blank()
+            if self.i >= len(self.lines):
+                raise self.fail(f"the transcript ends before the final scores of the round "
+                                f"(after {len(turns)} turns)", "I103", self.i)
+            if _SCORE.match(self.lines[self.i]):
+                break
+            turns.append(self.turn(len(turns)))
+        if len(turns) < 2:
+            raise self.fail("a round has at least two turns (one per player), found "
+                            f"{len(turns)}", "I103", self.i)
+        scores = self.scores()
+        winner_index, winner = None, ""
+        if self.i < len(self.lines):
+            m = _WINNER.match(self.lines[self.i])
+            if m is not None:
+                winner_index = self.i
+                winner = m.group(1)
+                self.i += 1
+        game = self.rebuild(number, turns, scores, start)
+        if winner_index is not None:
+            names = (turns[0].name, turns[1].name)
+            # The engine names the first of the best scores.
+            expected = names[0] if scores[0] >= scores[1] else names[1]
+            if winner != expected:
+                raise self.fail(f"the winner line names {winner!r}, but by the scores "
+                                f"({scores[0]} to {scores[1]}) the winner is {expected!r}",
+                                "I104", winner_index, 9, len(winner))
+        return game
+
+    def turn(self, t: int) -> _Turn:
+        hand_index = self.i
+        line = self.lines[hand_index]
+        m = _HAND.match(line)
+        if m is None or _WINNER.match(line):
+            raise self.fail("expected the mover's hand (such as 'Kenny: b0 b4 p0 ...') or "
+                            f"the final scores ('Player 0 scores N'), found "
+                            f"{self.found(hand_index)}", "I101", hand_index)
+        name = m.group(1)
+        hand = m.group(2).split(" ")
+        if not _CARDS.issuperset(hand):
+            column = m.start(2) + 1
+            for token in hand:
+                self.card(token, hand_index, column)
+                column += len(token) + 1
+        self.i += 1
+        if self.i >= len(self.lines):
+            raise self.fail(f"the transcript ends in the middle of turn {t + 1}: expected "
+                            "'Plays CARD' or 'Discards CARD' after the hand", "I103", self.i)
+        action_index = self.i
+        m = _ACTION.match(self.lines[action_index])
+        if m is None:
+            raise self.fail(f"expected 'Plays CARD' or 'Discards CARD' after {name}'s hand, "
+                            f"found {self.found(action_index)}", "I101", action_index)
+        card_column = m.start(3) + 1
+        token = m.group(3)
+        self.card(token, action_index, card_column)
+        end_line, end_column = action_index + 1, card_column + len(token)
+        self.i += 1
+        draw = None
+        draw_index = -1
+        if self.i < len(self.lines):
+            d = _DRAWS.match(self.lines[self.i])
+            if d is not None:
+                draw_index = self.i
+                draw = d.group(2)
+                self.card(draw, draw_index, d.start(2) + 1)
+                end_line, end_column = draw_index + 1, d.start(2) + 1 + len(draw)
+                self.i += 1
+        # The table: indented lines up to the line of dashes that ends the turn.
+        lines = self.lines
+        while True:
+            if self.i >= len(lines):
+                raise self.fail(f"the transcript ends in the middle of turn {t + 1}: "
+                                "expected the table and the line of dashes that ends the "
+                                "turn", "I103", self.i)
+            line = lines[self.i]
+            self.i += 1
+            if not line or line[0] == " ":  # the usual table line
+                continue
+            if _DASHES.match(line):
+                break
+            if not line[0].isspace():
+                raise self.fail(f"expected the table (indented lines) and the line of dashes "
+                                f"that ends turn {t + 1}, found {self.found(self.i - 1)}",
+                                "I103", self.i - 1)
+        span = self.src.span(action_index + 1, card_column, end_line=end_line,
+                             end_column=end_column)
+        return _Turn(name, tuple(hand), hand_index, token, m.group(2) == "Discards", draw,
+                     span, action_index, draw_index)
+
+    def scores(self) -> Tuple[int, int]:
+        found = []
+        for player in (0, 1):
+            m = _SCORE.match(self.lines[self.i]) if self.i < len(self.lines) else None
+            if m is None or int(m.group(1)) != player:
+                code = "I103" if self.i >= len(self.lines) else "I101"
+                raise self.fail(f"expected 'Player {player} scores N', found "
+                                f"{self.found(self.i)}", code, self.i)
+            found.append(self.number(m, 2, self.i))
+            self.i += 1
+        return found[0], found[1]
+
+    # -- the game -------------------------------------------------------------
+
+    def rebuild(self, number: Optional[int], turns: List[_Turn], scores: Tuple[int, int],
+                start: int) -> Game:
+        names = (turns[0].name, turns[1].name)
+        moves: List[Move] = []
+        deck: List[Optional[str]] = []  # the draw pile, top first; None: not shown
+        for t, turn in enumerate(turns):
+            if turn.name != names[t % 2]:
+                raise self.fail(f"turn {t + 1} is {turn.name!r}'s, but it is "
+                                f"{names[t % 2]!r}'s turn (the players take turns)",
+                                "I104", turn.hand_line, 1, len(turn.name))
+            if turn.card not in turn.hand:
+                raise self.fail(f"{turn.name} places {turn.card}, which is not in the hand "
+                                f"shown on line {turn.hand_line + 1}", "I104",
+                                turn.action_line, turn.span.column, len(turn.card))
+            drawn = turn.draw
+            if t + 2 < len(turns):
+                after = turns[t + 2]
+                got = _gained(turn.hand, turn.card, after.hand)
+                if got is None:
+                    raise self.fail(
+                        f"{after.name}'s hand does not follow from line {turn.hand_line + 1}: "
+                        f"it should be those cards less {turn.card} plus one card drawn",
+                        "I104", after.hand_line)
+                if drawn is not None and got != drawn:
+                    raise self.fail(f"{turn.name} draws {drawn}, but the next hand (line "
+                                    f"{after.hand_line + 1}) gained {got}", "I104",
+                                    turn.draw_line)
+                drawn = got
+            source = Draw(None) if turn.draw is None else Draw(SUITS[turn.draw[0]])
+            if turn.draw is None:
+                deck.append(drawn)
+            moves.append(Move(Placement(self._our(turn.card), turn.discard), source, turn=t,
+                              span=turn.span))
+        # The cards never shown are those the last turns drew from the draw pile.
+        seen = Counter(turns[0].hand) + Counter(turns[1].hand) + Counter(c for c in deck if c)
+        full = Counter({s + d: COPIES[r] for s in SUITS for d, r in DIGITS.items()})
+        unseen = sorted((full - seen).elements(),
+                        key=lambda c: (_COLOR_RANK[SUITS[c[0]]], DIGITS[c[1]]))
+        unknown = [i for i, c in enumerate(deck) if c is None]
+        guessed = unseen[:len(unknown)]
+        for i, card in zip(unknown, guessed):
+            deck[i] = card
+        never_drawn = unseen[len(unknown):]  # none, unless the round was cut short
+        deal = [c for c in deck if c is not None] + never_drawn
+
+        # Notes on what the import decided go with the headers they concern (a
+        # comment before the headers would belong to the game before, in a file).
+        notes = []
+        if len(guessed) > 1:
+            notes.append(f"the cards drawn by the last turns ({self._cards(guessed)}) are "
+                         "never shown in the transcript: their order is a guess")
+        if never_drawn:
+            notes.append(f"{len(never_drawn)} cards are never drawn: their order is a guess")
+        deck_note = tuple(Comment(f" {note} ") for note in notes)
+        headers = [] if number is None else [
+            Header("Round", str(number + 1), (Comment(f" ROUND {number} of the transcript "),))]
+        headers += [
+            Header("Player1", names[0]), Header("Player2", names[1]),
+            Header("Colors", COLORS, (Comment(" P is the transcript's p (purple) "),)),
+            Header("Hand1", self._cards(turns[0].hand)),
+            Header("Hand2", self._cards(turns[1].hand)),
+            Header("Deck", self._cards(deal), deck_note),
+            Header("Result", f"{scores[0]}-{scores[1]}"),
+        ]
+        end = self.i  # the line after the round's last line
+        span = self.src.span(start + 1, 1, end_line=end, end_column=len(self.lines[end - 1]) + 1)
+        return Game(tuple(headers), tuple(moves), (), (), span)
+
+    @staticmethod
+    def _our(token: str) -> Card:
+        return Card(SUITS[token[0]], DIGITS[token[1]])
+
+    def _cards(self, tokens: Iterable[str]) -> str:
+        return " ".join(format_card(self._our(t)) for t in tokens)
+
+
+def _gained(hand: Sequence[str], placed: str, after: Sequence[str]) -> Optional[str]:
+    """The one card by which ``after`` is ``hand`` less ``placed`` plus a card
+    (None when it is not)."""
+    if len(after) != len(hand):
+        return None
+    left = list(after)
+    rest = list(hand)
+    rest.remove(placed)
+    for card in rest:
+        try:
+            left.remove(card)
+        except ValueError:
+            return None
+    return left[0]
+
+
+def read(text: str, path: Optional[str] = None) -> List[Game]:
+    """The rounds of a transcript (LF line ends), one game each; raises
+    NotationError for a transcript that cannot be read."""
+    return _Reader(text, path).games()
+
+
+def detect(text: str) -> bool:
+    """Whether ``text`` looks like a transcript: a hand line followed by a
+    ``Plays``/``Discards`` line, near its start."""
+    lines = text[:8192].split("\n")
+    for a, b in zip(lines, lines[1:]):
+        m = _HAND.match(a.rstrip())
+        if m is not None and _ACTION.match(b.rstrip()):
+            return all(len(t) == 2 and t[0] in SUITS and t[1] in DIGITS
+                       for t in m.group(2).split(" "))
+    return False
+
+
+FORMAT = Format("chikinn", "transcript printed by chikinn/lost-cities (wrapper.py)",
+                read=read, detect=detect)

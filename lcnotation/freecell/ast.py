@@ -1,0 +1,177 @@
+"""The typed, immutable syntax tree of a Standard FreeCell Notation record.
+
+Nodes are frozen dataclasses; their ``span`` (where they were written) is left
+out of ``==``, so a record read from canonical text equals the same record
+read from any other spelling of it.
+
+>>> a = Move("5", "a", False, Span(1, 1, 1, 4, 0, 3))
+>>> b = Move("5", "a", False, Span(9, 1, 9, 4, 80, 83))
+>>> a == b, str(a)
+(True, '5a')
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import List, Optional, Tuple, Union
+
+from ..text.ast import Span
+from ..text.errors import Diagnostic
+from .cards import Card
+
+__all__ = ["Span", "GameLine", "Freecell", "HomeLine", "Placed", "Move", "EndMarker",
+           "SolutionLine", "CommentLine", "BodyLine", "Record", "HORNE", "WKR"]
+
+#: The automove rules a freecell+home line can declare ("-" and "=").
+HORNE, WKR = "horne", "wkr"
+
+
+@dataclass(frozen=True)
+class GameLine:
+    """The Game# line: its whole text and the deal number read from it."""
+
+    text: str
+    number: int
+    span: Span = field(compare=False)
+    number_span: Span = field(compare=False)
+
+
+@dataclass(frozen=True)
+class Freecell:
+    """One freecell of the freecell+home line: empty, a card, or blocked.
+
+    ``blocked`` keeps the two characters written for a blocked cell (``BB``).
+    """
+
+    card: Optional[Card] = None
+    blocked: Optional[str] = None
+    span: Optional[Span] = field(default=None, compare=False)
+
+
+@dataclass(frozen=True)
+class HomeLine:
+    """The freecell+home line: four freecells, the automove rule, four home piles.
+
+    ``homes`` holds the top card of each home pile as written (None: empty),
+    in the order written.
+    """
+
+    freecells: Tuple[Freecell, ...]
+    homes: Tuple[Optional[Card], ...]
+    automove: str = HORNE
+    span: Optional[Span] = field(default=None, compare=False)
+    home_spans: Tuple[Optional[Span], ...] = field(default=(), compare=False)
+
+
+@dataclass(frozen=True)
+class Placed:
+    """A card of the column section and where it is written."""
+
+    card: Card
+    span: Span = field(compare=False)
+
+
+@dataclass(frozen=True)
+class Move:
+    """An explicit move: source (``a``-``d``, ``1``-``8``), target (``a``-``d``,
+    ``1``-``8``, ``h``), and whether its prefix was ``.`` (one card).
+
+    ``marked`` is set on the move written in brackets: the depicted layout is
+    the position just before it.
+    """
+
+    source: str
+    target: str
+    single: bool
+    span: Span = field(compare=False)
+    marked: bool = False
+
+    def __str__(self) -> str:
+        return self.source + self.target
+
+    @property
+    def prefix(self) -> str:
+        return "." if self.single else " "
+
+
+@dataclass(frozen=True)
+class EndMarker:
+    """``[??]``: the depicted layout is the position after the last move."""
+
+    span: Span = field(compare=False)
+
+
+@dataclass(frozen=True)
+class SolutionLine:
+    """A solution line: its moves (and marker) and the comment where the cycle broke."""
+
+    steps: Tuple[Union[Move, EndMarker], ...]
+    comment: str
+    span: Span = field(compare=False)
+
+
+@dataclass(frozen=True)
+class CommentLine:
+    """A line after the column section that is not a solution line, kept as written."""
+
+    text: str
+    span: Span = field(compare=False)
+
+
+BodyLine = Union[SolutionLine, CommentLine]
+
+
+@dataclass(frozen=True)
+class Record:
+    """A whole record.
+
+    ``home`` is the freecell+home line (all empty, without a span, when the
+    record has none or an empty one).  ``columns`` always holds eight columns,
+    each from its deepest card to its top.  ``moves`` are all explicit moves in
+    order; ``marker`` is the index of the move the depicted layout stands
+    before (``len(moves)`` for ``[??]``), None without a marker.  ``errors``
+    are what the reader found wrong.
+    """
+
+    game: Optional[GameLine]
+    home: HomeLine
+    columns: Tuple[Tuple[Placed, ...], ...]
+    body: Tuple[BodyLine, ...]
+    errors: Tuple[Diagnostic, ...] = field(default=(), compare=False)
+    text: str = field(default="", compare=False, repr=False)
+
+    @property
+    def moves(self) -> Tuple[Move, ...]:
+        return tuple(s for line in self.body if isinstance(line, SolutionLine)
+                     for s in line.steps if isinstance(s, Move))
+
+    @property
+    def marker(self) -> Optional[int]:
+        index = 0
+        for line in self.body:
+            if isinstance(line, SolutionLine):
+                for step in line.steps:
+                    if isinstance(step, EndMarker):
+                        return index
+                    if step.marked:
+                        return index
+                    index += 1
+        return None
+
+    def meaning(self) -> Tuple[object, ...]:
+        """What the record says, without how its lines are laid out: two records
+        with the same meaning format to the same text."""
+        stream: List[object] = []
+        for line in self.body:
+            if isinstance(line, CommentLine):
+                stream.append(("comment", line.text))
+                continue
+            stream.extend(line.steps)
+            if line.comment:
+                stream.append(("end of line", line.comment))
+        return (self.game, self.home, self.columns, tuple(stream))
+
+    @property
+    def deal_number(self) -> Optional[int]:
+        return self.game.number if self.game is not None else None
+

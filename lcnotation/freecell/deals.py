@@ -1,0 +1,63 @@
+"""Microsoft FreeCell's numbered deals, 0 to 2**33 - 1.
+
+Deals below 2**31 are those of the original Microsoft FreeCell: a linear
+congruential generator (multiplier 214013, increment 2531011, modulo 2**32,
+the random number being bits 16 to 30 of the state) picks the cards one by
+one from the deck in :data:`~lcnotation.freecell.cards.FULL_DECK` order, each
+picked card replaced by the last one left, and they are dealt row by row into
+eight columns.  FreeCell Pro extended the numbering above: from 2**31 the
+random number also has bit 15 set, and from 2**32 the generator starts from
+``n - 2**32`` and the random number is bits 16 to 31 of the state plus one.
+
+>>> columns = deal(1)
+>>> " ".join(str(c) for c in columns[0])
+'JD KD 2S 4C 3S 6D 6S'
+>>> [len(c) for c in columns]
+[7, 7, 7, 7, 6, 6, 6, 6]
+"""
+
+from __future__ import annotations
+
+from typing import Iterator, List, Tuple
+
+from .cards import FULL_DECK, Card
+
+__all__ = ["DEAL_LIMIT", "COLUMNS", "deal"]
+
+#: Deal numbers are below this.
+DEAL_LIMIT = 2 ** 33
+#: The number of columns of a FreeCell layout.
+COLUMNS = 8
+
+_MULTIPLIER, _INCREMENT, _MASK = 214013, 2531011, 0xFFFFFFFF
+
+
+def _random_numbers(number: int) -> Iterator[int]:
+    """The generator's numbers for deal ``number``."""
+    extended = number >= 2 ** 32
+    state = number - 2 ** 32 if extended else number
+    high_bit = 0x8000 if 2 ** 31 <= number < 2 ** 32 else 0
+    while True:
+        state = (state * _MULTIPLIER + _INCREMENT) & _MASK
+        if extended:
+            yield ((state >> 16) & 0xFFFF) + 1
+        else:
+            yield ((state >> 16) & 0x7FFF) | high_bit
+
+
+def deal(number: int) -> Tuple[Tuple[Card, ...], ...]:
+    """The eight columns of deal ``number``, each from its deepest card to its top.
+
+    Raises ValueError for a number outside 0 to 2**33 - 1.
+    """
+    if not 0 <= number < DEAL_LIMIT:
+        raise ValueError(f"a deal number is 0 to 2**33 - 1, not {number}")
+    deck = list(FULL_DECK)
+    columns: List[List[Card]] = [[] for _ in range(COLUMNS)]
+    numbers = _random_numbers(number)
+    for dealt in range(len(deck)):
+        left = len(deck) - dealt
+        pick = next(numbers) % left
+        columns[dealt % COLUMNS].append(deck[pick])
+        deck[pick] = deck[left - 1]
+    return tuple(tuple(c) for c in columns)

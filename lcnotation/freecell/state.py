@@ -1,0 +1,216 @@
+"""A FreeCell position, the moves of the notation, and Horne automoves.
+
+>>> from .deals import deal
+>>> position = Position.fresh(deal(1))
+>>> position.automove()
+[]
+>>> position.play("5", "a", single=False), str(position.freecells[0])
+(1, '6C')
+"""
+
+from __future__ import annotations
+
+from typing import Dict, List, Optional, Sequence, Tuple
+
+from .cards import SUITS, Card
+
+__all__ = ["FREECELLS", "IllegalMove", "Position", "fits_on", "horne_safe", "won"]
+
+#: The number of freecells of the standard game.
+FREECELLS = 4
+_FREECELL_NAMES = "abcd"
+
+
+class IllegalMove(ValueError):
+    """A move the rules forbid: ``code`` (an F3xx code) and the reason in words."""
+
+    def __init__(self, code: str, reason: str) -> None:
+        super().__init__(reason)
+        self.code = code
+        self.reason = reason
+
+
+def fits_on(card: Card, below: Card) -> bool:
+    """Whether ``card`` may lie on ``below`` in a column: one rank lower, other colour."""
+    return card.rank == below.rank - 1 and card.is_red != below.is_red
+
+
+def horne_safe(card: Card, homes: Dict[str, int]) -> bool:
+    """Horne's automove rule: ``card`` goes home when its own pile is one below
+    it, both piles of the other colour are at least two below it, and the
+    other pile of its colour at least three below (so aces and twos always go).
+    """
+    if homes[card.suit] != card.rank - 1:
+        return False
+    for suit in SUITS:
+        other_red = suit in "DH"
+        need = card.rank - 2 if other_red != card.is_red else card.rank - 3
+        if homes[suit] < need:
+            return False
+    return True
+
+
+def _count(n: int, what: str) -> str:
+    return f"{n} {what}{'' if n == 1 else 's'}"
+
+
+def won(homes: Dict[str, int]) -> bool:
+    return all(rank == 13 for rank in homes.values())
+
+
+class Position:
+    """Four freecells (None: free; ``blocked[i]``: unusable), the home piles
+    (the top rank of each suit, 0 for none) and eight columns (deepest card first).
+    """
+
+    __slots__ = ("freecells", "blocked", "homes", "columns")
+
+    def __init__(self, freecells: Sequence[Optional[Card]], blocked: Sequence[bool],
+                 homes: Dict[str, int], columns: Sequence[Sequence[Card]]) -> None:
+        self.freecells: List[Optional[Card]] = list(freecells)
+        self.blocked: List[bool] = list(blocked)
+        self.homes: Dict[str, int] = dict(homes)
+        self.columns: List[List[Card]] = [list(c) for c in columns]
+
+    @classmethod
+    def fresh(cls, columns: Sequence[Sequence[Card]]) -> "Position":
+        return cls([None] * FREECELLS, [False] * FREECELLS, {s: 0 for s in SUITS}, columns)
+
+    def copy(self) -> "Position":
+        return Position(self.freecells, self.blocked, self.homes, self.columns)
+
+    def key(self) -> Tuple[object, ...]:
+        """What makes two positions the same (freecells by their place)."""
+        return (tuple(self.freecells), tuple(self.blocked),
+                tuple(sorted(self.homes.items())), tuple(tuple(c) for c in self.columns))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Position) and self.key() == other.key()
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+    @property
+    def is_won(self) -> bool:
+        return won(self.homes)
+
+    def cards_out(self) -> int:
+        """How many cards are not home."""
+        return 52 - sum(self.homes.values())
+
+    # ---- what the rules allow -----------------------------------------------
+
+    def free_freecells(self) -> int:
+        return sum(1 for c, b in zip(self.freecells, self.blocked) if c is None and not b)
+
+    def empty_columns(self) -> int:
+        return sum(1 for c in self.columns if not c)
+
+    def limit(self, into_empty: bool) -> int:
+        """The longest run one move may carry: (free freecells + 1) * 2 ** (empty
+        columns), the target column not counted when it is empty."""
+        empty = self.empty_columns() - (1 if into_empty else 0)
+        return (self.free_freecells() + 1) << max(empty, 0)
+
+    def run_length(self, column: int) -> int:
+        """How many cards at the top of ``column`` form a proper sequence."""
+        cards = self.columns[column]
+        n = 1 if cards else 0
+        while n < len(cards) and fits_on(cards[-n], cards[-n - 1]):
+            n += 1
+        return n
+
+    # ---- playing ------------------------------------------------------------
+
+    def play(self, source: str, target: str, single: bool) -> int:
+        """Make one explicit move (automoves not included); the number of cards moved.
+
+        Raises IllegalMove (with the reason) and leaves the position unchanged.
+        """
+        if source == target:
+            raise IllegalMove("F306", f"{source}{target} moves a card to where it is")
+        if source in _FREECELL_NAMES:
+            cell = _FREECELL_NAMES.index(source)
+            card = self.freecells[cell]
+            if card is None:
+                what = "is blocked" if self.blocked[cell] else "is empty"
+                raise IllegalMove("F301", f"freecell {source} {what}")
+            self._place([card], target, from_freecell=cell)
+            self.freecells[cell] = None
+            return 1
+        column = int(source) - 1
+        cards = self.columns[column]
+        if not cards:
+            raise IllegalMove("F301", f"column {source} is empty")
+        count = self._run_for(column, target, single)
+        moved = cards[len(cards) - count:]
+        self._place(moved, target)
+        del cards[len(cards) - count:]
+        return count
+
+    def _run_for(self, column: int, target: str, single: bool) -> int:
+        """How many cards a move from ``column`` to ``target`` carries."""
+        if not target.isdigit():
+            return 1
+        destination = self.columns[int(target) - 1]
+        run = self.run_length(column)
+        if not destination:
+            return 1 if single else min(run, self.limit(into_empty=True))
+        below = destination[-1]
+        cards = self.columns[column]
+        for n in range(1, run + 1):
+            if fits_on(cards[-n], below):
+                limit = self.limit(into_empty=False)
+                if n > limit:
+                    raise IllegalMove("F305", f"moving the {n} cards from {cards[-n]} to "
+                                      f"{cards[-1]} onto {below} takes more than the {limit} "
+                                      f"that {_count(self.free_freecells(), 'free freecell')}"
+                                      f" and {_count(self.empty_columns(), 'empty column')} "
+                                      "allow")
+                return n
+        top = cards[-1]
+        run_text = str(top) if run == 1 else f"the run {cards[-run]} to {top}"
+        raise IllegalMove("F304", f"{run_text} cannot go on {below} (a card goes on one "
+                          "of the other colour and one rank higher)")
+
+    def _place(self, cards: List[Card], target: str, from_freecell: Optional[int] = None
+               ) -> None:
+        if target == "h":
+            card = cards[-1]
+            if self.homes[card.suit] != card.rank - 1:
+                have = self.homes[card.suit]
+                raise IllegalMove("F303", f"{card} cannot go home: the {card.suit} pile "
+                                  + ("is empty" if have == 0 else f"is at rank {have}"))
+            self.homes[card.suit] = card.rank
+        elif target in _FREECELL_NAMES:
+            cell = _FREECELL_NAMES.index(target)
+            if self.blocked[cell] or self.freecells[cell] is not None:
+                what = "blocked" if self.blocked[cell] else f"holding {self.freecells[cell]}"
+                raise IllegalMove("F302", f"freecell {target} is {what}")
+            self.freecells[cell] = cards[-1]
+        else:
+            destination = self.columns[int(target) - 1]
+            if destination and not fits_on(cards[0], destination[-1]):
+                raise IllegalMove("F304", f"{cards[0]} cannot go on {destination[-1]} (a "
+                                  "card goes on one of the other colour and one rank higher)")
+            destination.extend(cards)
+
+    def automove(self) -> List[Card]:
+        """Send home every card Horne's rule allows, until none is left; the cards sent."""
+        sent: List[Card] = []
+        moved = True
+        while moved:
+            moved = False
+            for cards in self.columns:
+                while cards and horne_safe(cards[-1], self.homes):
+                    card = cards.pop()
+                    self.homes[card.suit] = card.rank
+                    sent.append(card)
+                    moved = True
+            for cell, held in enumerate(self.freecells):
+                if held is not None and horne_safe(held, self.homes):
+                    self.freecells[cell] = None
+                    self.homes[held.suit] = held.rank
+                    sent.append(held)
+                    moved = True
+        return sent
+

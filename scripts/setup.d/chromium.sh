@@ -1,0 +1,1 @@
+apt_install chromium chromium

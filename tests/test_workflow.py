@@ -1,0 +1,476 @@
+"""Everyday workflows (issue #11): lint, fmt and fix agree with each other.
+
+Each test of a defect failed on the code before its fix.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from lcnotation.game.generator import generate_games
+from lcnotation.text.formatter import format_games
+from lcnotation.tools.lint import LintConfig, fix_text, lint_text
+from lcnotation.tools.style import Edit, Fix, apply_fixes
+
+ROOT = Path(__file__).resolve().parent.parent
+MISTAKES = (ROOT / "examples" / "mistakes.lcn").read_text("utf-8")
+GAMES = format_games(generate_games(3, seed=3))
+
+
+def _mangled(text: str, seed: int, marker: str = "") -> str:
+    """``text`` with moves in random letter case (and, with ``marker``, every
+    discard written with that marker)."""
+    rng = random.Random(seed)
+
+    def move(m: "re.Match[str]") -> str:
+        written = m.group()
+        if marker and re.fullmatch(r"[A-Z](?:10|[2-9H])[DX]-[A-Z]", written, re.I):
+            written = written[:-3] + marker + written[-2:]
+        return "".join(c.lower() if rng.random() < 0.5 else c for c in written)
+
+    return re.sub(r"(?m)(?<=\. )[A-Za-z0-9]+-[A-Za-z]", move, text)
+
+
+# Defect 1: --fix was quadratic in the number of fixes.
+
+def _reference_apply(text: str, fixes: list) -> tuple:
+    """The old, quadratic apply_fixes: the meaning the fast one must keep."""
+    edits, taken, applied = [], [], 0
+    for fix in sorted(fixes, key=lambda f: min(e.start for e in f.edits)):
+        if any(e.start < end and start < e.end or e.start == start
+               for e in fix.edits for start, end in taken):
+            continue
+        for e in fix.edits:
+            taken.append((e.start, e.end))
+            edits.append((e.start, e.end, e.replacement))
+        applied += 1
+    out, pos = [], 0
+    for start, end, replacement in sorted(edits):
+        out.append(text[pos:start] + replacement)
+        pos = end
+    return "".join(out) + text[pos:], applied
+
+
+_edits = st.tuples(st.integers(0, 30), st.integers(0, 4), st.text("xyz", max_size=3)).map(
+    lambda t: Edit(t[0], t[0] + t[1], t[2]))
+_fixes = st.lists(st.lists(_edits, min_size=1, max_size=3).map(
+    lambda es: Fix("f", tuple(es))), max_size=12)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_fixes)
+def test_apply_fixes_skips_overlaps_as_before(fixes):
+    text = "abcdefghijklmnopqrstuvwxyz0123456789"
+    assert apply_fixes(text, fixes) == _reference_apply(text, fixes)
+
+
+def test_fix_of_a_large_lower_case_file_is_complete():
+    text = format_games(generate_games(40, seed=3), "lower")
+    fixed, applied, report = fix_text(text)
+    assert fixed == format_games(generate_games(40, seed=3))
+    assert applied > 2000 and not [d for d in report.diagnostics if d.code.startswith("S")]
+
+
+# Defect 2: fmt and lint disagreed about the dialect.
+
+from strategies import written_games  # noqa: E402
+
+_SPELLING = {"S101", "S102", "S103"}
+
+
+@settings(max_examples=40, deadline=None)
+@given(written_games(), st.sampled_from([None, "v1", "x-discard", "lower"]))
+def test_fmt_output_is_clean_under_lint_and_fix_output_is_kept_by_fmt(written, dialect):
+    from lcnotation.tools.reformat import format_source
+    _, text = written
+    config = LintConfig(dialect=dialect)
+    formatted = format_source(text, dialect=dialect).text
+    assert not {d.code for d in lint_text(formatted, config=config).diagnostics} & _SPELLING
+    mangled = _mangled(formatted, len(text), marker="x" if len(text) % 2 else "")
+    fixed = fix_text(mangled, config=config)[0]
+    assert format_source(fixed, dialect=dialect).text == fixed
+
+
+def test_fmt_and_lint_fix_agree_on_a_configured_dialect(run, tmp_path):
+    (tmp_path / "pyproject.toml").write_text('[tool.lcnotation]\ndialect = "x-discard"\n')
+    (tmp_path / "a.lcn").write_text("1. R3-D\n2. G4D-D\n")
+    assert run("lint", "--fix", "a.lcn").status == 0
+    assert (tmp_path / "a.lcn").read_text() == "1. R3-D\n2. G4X-D\n"
+    assert run("fmt", "--check", "a.lcn").status == 0
+    assert run("fmt", "a.lcn").status == 0
+    assert (tmp_path / "a.lcn").read_text() == "1. R3-D\n2. G4X-D\n"
+    assert "S101" not in run("lint", "a.lcn").out
+    # Without configuration, a file that uses X is left with X by both.
+    (tmp_path / "pyproject.toml").unlink()
+    (tmp_path / "b.lcn").write_text("1. R3X-D\n2. G4X-D\n")
+    assert run("fmt", "--check", "b.lcn").status == 0
+    assert run("lint", "b.lcn").out.count("S10") == 0
+    # fmt takes --config like lint.
+    (tmp_path / "conf.toml").write_text('[tool.lcnotation]\ndialect = "lower"\n')
+    assert run("fmt", "--config", "conf.toml", "b.lcn").status == 0
+    assert (tmp_path / "b.lcn").read_text() == "1. r3d-d\n2. g4d-d\n"
+
+
+# Defect 3: fmt --force changed who made each move.
+
+def test_fmt_force_keeps_the_players_of_every_move(run, tmp_path):
+    path = tmp_path / "m.lcn"
+    path.write_text(MISTAKES)
+    r = run("fmt", "--force", "m.lcn")
+    assert r.status == 0 and "kept as written" in r.err
+    import lcnotation as lcn
+    before = [(m.turn, lcn.format_move(m)) for g in lcn.parse_games(MISTAKES) for m in g.moves]
+    after = [(m.turn, lcn.format_move(m)) for g in lcn.read_games(str(path)) for m in g.moves]
+    assert after == before
+
+
+def test_fmt_force_formats_the_games_without_errors(run, tmp_path):
+    path = tmp_path / "m.lcn"
+    path.write_text('[Round "1"]\n1. r3-d 2. R11-D\n\n[Round "2"]\n1. g4-d   2. b5-d\n')
+    assert run("fmt", "--force", "m.lcn").status == 0
+    assert path.read_text() == ('[Round "1"]\n1. r3-d 2. R11-D\n\n'
+                                '[Round "2"]\n\n1. G4-D\n2. B5-D\n')
+
+
+# Defect 5: syntax errors could be hidden.
+
+def test_syntax_errors_cannot_be_ignored(run, tmp_path):
+    (tmp_path / "bin.lcn").write_bytes(b"\x00\xff\xfe binary")
+    r = run("lint", "--ignore", "N,R", "bin.lcn")
+    assert r.status == 1 and "N001" in r.out and "All clear" not in r.out
+    (tmp_path / "pyproject.toml").write_text('[tool.lcnotation]\nignore = ["N"]\n')
+    assert run("lint", "bin.lcn").status == 1
+
+
+# Defect 6: one bad move cascaded into a warning on every later move.
+
+def test_one_bad_move_is_one_cause():
+    games = format_games(generate_games(1, seed=3))
+    broken = re.sub(r"(?m)^2\. \S+$", "2. YH D", games)
+    codes = [d.code for d in lint_text(broken).diagnostics]
+    assert codes.count("S103") == 0 and {"N104", "N102"} <= set(codes)
+
+
+# Defect 7: score scored games with errors silently.
+
+def test_score_says_which_games_have_errors(run, tmp_path):
+    (tmp_path / "m.lcn").write_text(MISTAKES)
+    r = run("score", "m.lcn")
+    assert r.status == 1
+    assert "m.lcn:9:4: game 1 is not a result: 4 errors" in r.err
+    assert "(not a result: 4 errors)" in r.out and "match totals" not in r.out
+    assert run("score", "--allow-errors", "m.lcn").status == 0
+    data = json.loads(run("score", "--format", "json", "--allow-errors", "m.lcn").out)
+    assert (data["games"][0]["errors"], data["games"][0]["result"]) == (4, False)
+
+
+# Defect 8: the configuration was found from the working folder.
+
+def test_configuration_is_found_from_each_files_folder(run, tmp_path, monkeypatch):
+    repo = tmp_path / "repo"
+    (repo / "sub").mkdir(parents=True)
+    (repo / "pyproject.toml").write_text('[tool.lcnotation]\nignore = ["S102"]\n')
+    (repo / "sub" / "x.lcn").write_text("1. r3-d\n")
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "y.lcn").write_text("1. r3-d\n")
+    monkeypatch.chdir(tmp_path / "other")
+    r = run("lint", str(repo / "sub" / "x.lcn"), "y.lcn")
+    assert "x.lcn:1:4: S102" not in r.out and "y.lcn:1:4: S102" in r.out
+    from lcnotation.tools.config import config_for_file
+    assert config_for_file(str(repo / "sub" / "x.lcn")).ignore == ("S102",)
+
+
+# Defect 9: the README's pre-commit snippet could not work.
+
+def test_the_readme_pre_commit_hooks_run_the_installed_lcn():
+    readme = (ROOT / "README.md").read_text("utf-8")
+    block = re.search(r"```yaml\n(- repo: .*?)```", readme, re.S).group(1)
+    assert "- repo: local" in block and "github.com" not in block
+    entries = re.findall(r"entry: (.*)", block)
+    assert entries and all(e.startswith("lcn ") for e in entries)
+    from lcnotation.cli import _build_parser
+    for entry in entries:
+        _build_parser().parse_args(entry.split()[1:] + ["a.lcn"])  # no SystemExit
+    hooks = block.split("- id: ")[1:]
+    for hook in hooks:
+        if "--fix" in hook or "lcn fmt" in hook:
+            assert "require_serial: true" in hook
+
+
+# Defect 13: consistency.
+
+def test_one_name_per_severity(run, tmp_path):
+    (tmp_path / "w.lcn").write_text("1. R3-D\n2. b4-d\n")
+    out = run("lint", "w.lcn").out
+    assert " 1 info " in out and "note" not in out
+    assert "info" in run("lint", "--format", "json", "w.lcn").out
+
+
+def test_fmt_and_score_warn_when_no_file_is_found(run, tmp_path):
+    (tmp_path / "empty").mkdir()
+    assert run("fmt", "empty").err == "lcn: warning: no *.lcn files found in empty\n"
+    assert run("score", "empty").err == "lcn: warning: no *.lcn files found in empty\n"
+
+
+def test_convert_several_files_into_a_folder(run, tmp_path):
+    (tmp_path / "a.lcn").write_text("1. R3-D\n")
+    (tmp_path / "b.lcn").write_text("1. G4-D\n")
+    r = run("convert", "a.lcn", "b.lcn", "--to", "lower", "-o", "out")
+    assert r.status == 0, r.err
+    assert (tmp_path / "out" / "a.lcn").read_text() == "1. r3-d\n"
+    assert (tmp_path / "out" / "b.lcn").read_text() == "1. g4-d\n"
+    r = run("convert", "a.lcn", "b.lcn", "--to", "lower")
+    assert r.status == 2 and "-o DIR" in r.err
+
+
+def test_usage_errors_name_the_subcommands_help(run):
+    for argv in (["lint", "--select", "Q"], ["fmt", "--dialect", "q"], ["score", "--q"]):
+        r = run(*argv)
+        assert r.status == 2 and f"(see 'lcn {argv[0]} --help')" in r.err
+
+
+# lcn explain: the registry and the specification are one source.
+
+def _spec_tables() -> dict:
+    rows = {}
+    for name in ("diagnostics.md", "rules.md"):
+        text = (ROOT / "spec" / name).read_text("utf-8")
+        for m in re.finditer(r"^\| \[`?([A-Z]\d{3})`?\]\(#[^)]*\) \| (.+?) \|", text, re.M):
+            rows[m.group(1)] = m.group(2)
+        for m in re.finditer(r"^\| `([A-Z]\d{3})` \| (error|warning|info) \| (.+?) \|", text,
+                             re.M):
+            rows[m.group(1)] = m.group(3)
+    return rows
+
+
+def test_the_spec_tables_say_what_the_registry_says():
+    from lcnotation.tools.codes import ALL_CODES
+    rows = _spec_tables()
+    for code, (_, summary) in ALL_CODES.items():
+        if code[0] in "NRS":
+            assert rows.get(code) == summary, code
+
+
+def test_explain_every_code(run):
+    from lcnotation.tools.codes import ALL_CODES
+    from lcnotation.tools.explain import example_of
+    listed = run("explain", "--all").out.splitlines()
+    assert [line.split()[0] for line in listed] == sorted(ALL_CODES)
+    for code, (severity, summary) in ALL_CODES.items():
+        text = run("explain", code.lower()).out
+        assert text.startswith(f"{code} (") and f"{severity.value}): {summary}" in text
+        if code[0] in "NRSF" and code != "N002":  # N002's input would be 16 MiB
+            example = example_of(code)
+            assert example is not None and example.text in text.replace("\n    ", "\n"), code
+    fixable = run("explain", "S102").out
+    assert "After lcn lint --fix:\n    1. R3-D 2. BHD-D\n" in fixable
+    assert run("explain", "Q999").status == 2
+
+
+# lcn completion
+
+@pytest.mark.parametrize("shell", ["bash", "zsh", "fish"])
+def test_completion_scripts_name_every_command_and_option(run, shell):
+    from lcnotation.cli.completion import commands
+    text = run("completion", shell).out
+    for command in commands():
+        assert command.name in text
+        for option in command.options:
+            for flag in option.flags:
+                assert (flag if shell != "fish" else flag.lstrip("-")) in text
+
+
+def test_bash_completion_completes(tmp_path):
+    import shutil
+    import subprocess
+    from lcnotation.cli.completion import script
+    bash = shutil.which("bash")
+    if bash is None:
+        pytest.skip("no bash")
+    (tmp_path / "c.bash").write_text(script("bash"))
+
+    def complete(*words: str) -> list:
+        line = " ".join(f"'{w}'" for w in words)
+        out = subprocess.run([bash, "-c", f"source {tmp_path / 'c.bash'}; COMP_WORDS=({line}); "
+                              f"COMP_CWORD={len(words) - 1}; _lcn; printf '%s\\n' "
+                              '"${COMPREPLY[@]}"'], capture_output=True, text=True, check=True)
+        return out.stdout.split()
+
+    assert complete("lcn", "li") == ["lint"]
+    assert "--statistics" in complete("lcn", "lint", "--st")
+    assert complete("lcn", "lint", "--output-format", "c") == ["concise"]
+
+
+# Defect 10: after `pip install -e .`, type checkers could not find the package.
+
+@pytest.mark.slow
+def test_an_editable_install_is_a_path_type_checkers_follow(tmp_path):
+    """mypy and pyright follow the folders a .pth file names, never its import
+    hooks (which is what setuptools writes when folders are mapped)."""
+    import subprocess
+    import venv
+    venv.create(tmp_path / "venv", with_pip=True)
+    python = tmp_path / "venv" / "bin" / "python"
+    done = subprocess.run([str(python), "-m", "pip", "install", "-q", "--no-deps",
+                           "--disable-pip-version-check", "-e", str(ROOT)],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    site = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()"
+                           "['purelib'])"], capture_output=True, text=True).stdout.strip()
+    pth = [p for p in Path(site).glob("*.pth") if "lcnotation" in p.name]
+    assert pth, "no .pth file for lcnotation"
+    lines = [line for p in pth for line in p.read_text().splitlines() if line.strip()]
+    assert not any(line.startswith("import") for line in lines), lines
+    assert str(ROOT) in lines
+    # The grammar and the specification are reached through the package.
+    assert (ROOT / "lcnotation" / "grammar" / "lcnotation.lark").is_file()
+    assert (ROOT / "lcnotation" / "spec" / "diagnostics.md").is_file()
+
+
+# What ruff users expect of lcn lint.
+
+WARN = "1. R3-D\n2. b4-d\n"
+
+
+@pytest.fixture
+def games(tmp_path):
+    (tmp_path / "w.lcn").write_text(WARN)
+    (tmp_path / "m.lcn").write_text(MISTAKES)
+    return tmp_path
+
+
+def test_statistics_count_each_code(run, games):
+    r = run("lint", "--statistics", "m.lcn", "w.lcn")
+    rows = {line.split()[1]: line.split() for line in r.out.splitlines()[:-1]}
+    assert rows["S102"][:3] == ["2", "S102", "[*]"] and rows["S101"][:3] == ["1", "S101", "[*]"]
+    assert rows["R110"][:3] == ["2", "R110", "a"]
+    assert not re.search(r"^\S+:\d+:\d+:", r.out, re.M)  # no findings listed
+
+
+def test_exit_zero_and_strict(run, games):
+    assert run("lint", "m.lcn").status == 1
+    assert run("lint", "--exit-zero", "m.lcn").status == 0
+    assert run("lint", "--exit-zero", "missing.lcn").status == 2
+
+
+def test_diff_shows_the_fixes_and_writes_nothing(run, games):
+    r = run("lint", "--diff", "w.lcn")
+    assert r.status == 1 and (games / "w.lcn").read_text() == WARN
+    assert "-2. b4-d\n+2. B4-D\n" in r.out
+    run("lint", "--fix", "w.lcn")
+    assert run("lint", "--diff", "w.lcn").status == 0
+
+
+def test_show_fixes(run, games):
+    r = run("lint", "--show-fixes", "w.lcn")
+    assert "  fix: write 'B4-D'\n" in r.out
+    r = run("lint", "--fix", "--show-fixes", "w.lcn")
+    assert "fixed 1 \u00d7 S102 in w.lcn" in r.out
+
+
+def test_output_file_and_quiet_and_verbose(run, games):
+    r = run("lint", "--output-file", "out.txt", "w.lcn")
+    assert r.out == "" and "w.lcn:2:4: S102" in (games / "out.txt").read_text()
+    r = run("lint", "-q", "w.lcn")
+    assert "Found" not in r.out and "S102" in r.out
+    (games / "pyproject.toml").write_text("[tool.lcnotation]\n")
+    r = run("lint", "-v", "w.lcn")
+    assert f"w.lcn: configuration {games / 'pyproject.toml'}" in r.err
+
+
+def test_stdin_filename_names_the_input_and_finds_its_configuration(run, games):
+    (games / "sub").mkdir()
+    (games / "sub" / "pyproject.toml").write_text('[tool.lcnotation]\nignore = ["S102"]\n')
+    r = run("lint", "--stdin-filename", "sub/x.lcn", stdin=WARN.encode())
+    assert "S102" not in r.out and "sub/x.lcn:2:8: R110" in r.out
+    r = run("lint", "-", "--stdin-filename", "y.lcn", stdin=WARN.encode())
+    assert "y.lcn:2:4: S102" in r.out
+
+
+def test_per_file_ignores_and_exclude(run, games):
+    (games / "pyproject.toml").write_text(
+        '[tool.lcnotation]\nexclude = ["drafts"]\n'
+        '[tool.lcnotation.per-file-ignores]\n"old/*" = ["S102"]\n')
+    for folder in ("old", "drafts", "new"):
+        (games / folder).mkdir()
+        (games / folder / "a.lcn").write_text(WARN)
+    r = run("lint", ".")
+    found = re.findall(r"^(\S+):2:4: S102", r.out, re.M)
+    assert sorted(found) == [os.path.join(".", "new", "a.lcn"), os.path.join(".", "w.lcn")]
+    assert "drafts" not in r.out
+    # A file named on the command line is linted even when excluded, as ruff does.
+    assert "S102" in run("lint", "drafts/a.lcn").out
+
+
+def test_folders_walked_skip_what_gitignore_ignores(run, games):
+    (games / ".git").mkdir()
+    (games / ".gitignore").write_text("build/\n*.tmp.lcn\n")
+    (games / "build").mkdir()
+    (games / "build" / "b.lcn").write_text(WARN)
+    (games / "x.tmp.lcn").write_text(WARN)
+    r = run("lint", ".")
+    assert "build" not in r.out and "x.tmp.lcn" not in r.out and "w.lcn" in r.out
+    assert "S102" in run("lint", "build/b.lcn").out
+
+
+def test_full_output_shows_the_line_and_a_caret(run, games):
+    r = run("lint", "--output-format", "full", "w.lcn")
+    assert ("w.lcn:2:4: S102 [*] 'b4-d' should be written in upper case: 'B4-D'\n"
+            "  |\n2 | 2. b4-d\n  |    ^^^^\n") in r.out
+    concise = run("lint", "--output-format", "concise", "w.lcn").out
+    assert "|" not in concise and "w.lcn:2:4: S102 [*]" in concise
+
+
+@pytest.mark.parametrize("option,environ,coloured", [
+    ("always", {}, True), ("never", {"FORCE_COLOR": "1"}, False), ("auto", {}, False),
+    ("auto", {"FORCE_COLOR": "1"}, True), ("auto", {"NO_COLOR": "1", "FORCE_COLOR": "1"}, True),
+])
+def test_colour(run, games, monkeypatch, option, environ, coloured):
+    for name in ("NO_COLOR", "FORCE_COLOR"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in environ.items():
+        monkeypatch.setenv(name, value)
+    out = run("lint", "--color", option, "w.lcn").out
+    assert ("\x1b[" in out) == coloured
+    assert re.sub(r"\x1b\[[0-9;]*m", "", out) == run("lint", "--color", "never", "w.lcn").out
+
+
+def test_no_color_on_a_terminal():
+    from lcnotation.tools.colour import wants_colour
+    assert wants_colour("auto", {}, True) and not wants_colour("auto", {"NO_COLOR": "x"}, True)
+    assert not wants_colour("auto", {"NO_COLOR": ""}, False)
+
+
+def test_json_carries_fixes_and_links(run, games):
+    items = json.loads(run("lint", "--output-format", "json", "w.lcn").out)
+    s102 = next(i for i in items if i["code"] == "S102")
+    assert s102["fix"] == {"message": "write 'B4-D'", "applicability": "safe", "edits": [
+        {"line": 2, "column": 4, "end_line": 2, "end_column": 8, "start": 11, "end": 15,
+         "content": "B4-D"}]}
+    assert s102["url"].endswith("spec/diagnostics.md#s102")
+    r110 = next(i for i in items if i["code"] == "R110")
+    assert r110["fix"] is None and r110["url"].endswith("spec/rules.md#r110")
+    # Applying the edits gives what --fix writes.
+    text = WARN
+    for edit in sorted((e for i in items if i["fix"] for e in i["fix"]["edits"]),
+                       key=lambda e: -e["start"]):
+        text = text[:edit["start"]] + edit["content"] + text[edit["end"]:]
+    run("lint", "--fix", "w.lcn")
+    assert text == (games / "w.lcn").read_text()
+
+
+def test_the_dialect_of_a_file_for_other_tools(tmp_path):
+    from lcnotation.tools.config import dialect_for_file
+    path = tmp_path / "a.lcn"
+    assert dialect_for_file(str(path), '[Round "1"]\n1. R3-D\n\n[Round "2"]\n1. r3x-d\n'
+                            ).name == "x-discard"
+    assert dialect_for_file(str(path), "1. R3-D\n").name == "v1"
+    (tmp_path / "pyproject.toml").write_text('[tool.lcnotation]\ndialect = "lower"\n')
+    assert dialect_for_file(str(path), "1. R3X-D\n").name == "lower"
