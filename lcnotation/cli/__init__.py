@@ -27,13 +27,13 @@ from .. import __version__
 from .. import freecell as _freecell  # noqa: F401
 from ..tools.config import ConfigError
 from . import (completion, convert, explain, exportcmd, fmt, freecell, importcmd, lint, render,
-               score, view)
+               score, server, view)
 from .common import EXIT_FINDINGS, EXIT_USAGE, Parser, UsageError, err, usage_error
 
 __all__ = ["COMMANDS", "main"]
 
 COMMANDS = (lint, fmt, convert, score, importcmd, exportcmd, render, view, freecell, explain,
-            completion)
+            completion, server)
 
 _MAIN_EXAMPLES = """\
 examples:
@@ -46,6 +46,7 @@ examples:
   lcn freecell deal 1                 FreeCell deal 1 in Standard FreeCell Notation
   lcn explain S102                    what a code means, with an example
   lcn completion bash > ~/.local/share/bash-completion/completions/lcn
+  lcn server                          the language server, for editors
 
 Run 'lcn COMMAND --help' for a command's options and more examples.
 """

@@ -30,7 +30,7 @@ from .walk import iter_lcn_files
 from .newlines import CountingReader, mixed_line_ends
 
 __all__ = ["LintConfig", "FileReport", "FixResult", "lint_text", "lint_file", "lint_stream",
-           "lint_lines", "fix_text", "fix_stream",
+           "lint_lines", "lint_game", "style_state", "add_text_findings", "fix_text", "fix_stream",
            "iter_lcn_files"]
 
 # "lcn: ignore" alone silences every finding of its line; "lcn: ignore[R101, S1]" those
@@ -94,12 +94,18 @@ class FileReport:
 def lint_text(text: str, path: str = "<string>", config: Optional[LintConfig] = None) -> FileReport:
     """Lint the text of a record (one game or more)."""
     report = lint_lines([lone_cr_as_lf(text)], path, config)
+    add_text_findings(report, text, config or LintConfig())
+    return report
+
+
+def add_text_findings(report: FileReport, text: str, config: LintConfig) -> None:
+    """Add to the report of ``text`` the findings about the text as a whole
+    (S107, mixed line ends), in their place."""
     if "\r" in text:  # it may mix line ends (S107)
         counted = CountingReader(io.BytesIO(text.encode("utf-8", "surrogatepass")))
         while counted.read(1 << 20):
             pass
-        _add_line_ends(report, counted, config or LintConfig())
-    return report
+        _add_line_ends(report, counted, config)
 
 
 def lint_file(path: str, config: Optional[LintConfig] = None,
@@ -153,20 +159,28 @@ def lint_lines(lines: Iterable[Piece], path: str,
     """Lint a stream of lines (as read by the reader) of the file ``path``."""
     config = config or LintConfig()
     report = FileReport(path)
-    style = StyleState(dialect=None if config.dialect is None else get_dialect(config.dialect),
-                       default_colors=config.colors)
+    style = style_state(config)
     for part in split_games(lines):
-        game, findings = _lint_game(part, path, config, style)
+        game, findings = lint_game(part, style, config, path)
         report.games += 1
         report.moves += len(game.moves)
         report.findings.extend(findings)
     return report
 
 
-def _lint_game(part: GameText, path: str, config: LintConfig,
-               style: StyleState) -> Tuple[Game, List[Finding]]:
-    """One game of a file and its findings (``style`` carries what the style
-    checks remember from the games before)."""
+def style_state(config: LintConfig) -> StyleState:
+    """What the style checks of a file start from, under ``config``."""
+    return StyleState(dialect=None if config.dialect is None else get_dialect(config.dialect),
+                      default_colors=config.colors)
+
+
+def lint_game(part: GameText, style: StyleState, config: LintConfig,
+              path: Optional[str]) -> Tuple[Game, List[Finding]]:
+    """One game of a file (a piece from ``split_games``): its tree and findings.
+
+    ``style`` is the file's :func:`style_state`, passed to every game in turn
+    (it remembers the file's first discard marker).
+    """
     game = _parse(part, False, path)
     findings = [Finding(d) for d in check(game, default_colors=config.colors).diagnostics]
     findings.extend(check_style(game, part.text, part.offset, style))
@@ -198,13 +212,12 @@ def fix_stream(lines: Iterable[Piece], path: str, config: Optional[LintConfig],
     config = config or LintConfig()
     result = FixResult(FileReport(path))
     report = result.report
-    style = StyleState(dialect=None if config.dialect is None else get_dialect(config.dialect),
-                       default_colors=config.colors)
+    style = style_state(config)
     shift = 0  # how much longer the fixed text is than the text read, so far
     for part in split_games(lines):
         part = part._replace(offset=part.offset + shift)
         start = dataclasses.replace(style)
-        game, findings = _lint_game(part, path, config, style)
+        game, findings = lint_game(part, style, config, path)
         if game.errors:
             result.error_count += len(game.errors)
             result.first_error = result.first_error or game.errors[0]
@@ -218,7 +231,7 @@ def fix_stream(lines: Iterable[Piece], path: str, config: Optional[LintConfig],
                 break
             text, result.applied = fixed, result.applied + count
             style = dataclasses.replace(start)
-            game, findings = _lint_game(part._replace(text=text), path, config, style)
+            game, findings = lint_game(part._replace(text=text), style, config, path)
         shift += len(text) - len(part.text)
         write(text)
         report.games += 1
@@ -271,7 +284,8 @@ def fix_text(text: str, path: str = "<string>", config: Optional[LintConfig] = N
     return text, applied, report
 
 
-def _filtered(findings: Iterable[Finding], config: LintConfig, path: str) -> Iterator[Finding]:
+def _filtered(findings: Iterable[Finding], config: LintConfig,
+              path: Optional[str]) -> Iterator[Finding]:
     for f in findings:
         if config.wants(f.diagnostic.code):
             yield Finding(f.diagnostic.with_path(path), f.fix)

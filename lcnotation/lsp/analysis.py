@@ -1,0 +1,169 @@
+"""Linting an open document again after each change, game by game.
+
+The linter itself is :func:`lcnotation.tools.lint.lint_game`; this module
+only remembers its results.  A document is split into its games (as the
+linter splits a file); a game whose text, and whose style state on entry
+(the file's first discard marker), are those of a game linted before gets
+that game's findings back, moved to where the game now stands.  So after a
+keystroke only the game that changed is read and checked again.
+
+>>> linter = Linter()
+>>> doc = linter.lint('[Round "1"]\\n1. R3-D 2. r11-d\\n')
+>>> [(f.diagnostic.code, f.diagnostic.line) for f in doc.findings]
+[('R110', 2), ('N103', 2)]
+>>> doc = linter.lint('[Round "0"]\\n1. G4-D\\n\\n' + doc.text)
+>>> [(f.diagnostic.code, f.diagnostic.line) for f in doc.findings], linter.linted
+([('R110', 2), ('R110', 5), ('N103', 5)], 2)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Dict, Iterator, List, NamedTuple, Optional, Tuple
+
+from ..text.ast import Comment, Game, Span
+from ..text.errors import NotationError
+from ..text.lineends import lone_cr_as_lf
+from ..text.reader import GameText, split_games
+from ..tools.lint import FileReport, LintConfig, add_text_findings, lint_game, style_state
+from ..tools.style import Edit, Finding, Fix
+
+__all__ = ["GamePart", "Analysis", "Linter"]
+
+
+class GamePart:
+    """One game of a document: where its text starts, its tree and findings,
+    all in the document's positions (a tree linted elsewhere is moved here
+    when first asked for: most games of a long document are never looked at)."""
+
+    __slots__ = ("text", "line", "offset", "findings", "_linted", "_game")
+
+    def __init__(self, part: GameText, linted: "_Linted") -> None:
+        self.text, self.line, self.offset = part.text, part.line, part.offset
+        self._linted = linted
+        lines, chars = part.line - linted.line, part.offset - linted.offset
+        self.findings = linted.findings if not (lines or chars) else tuple(
+            _moved(f, lines, chars) for f in linted.findings)
+        self._game: Optional[Game] = None if lines or chars else linted.game
+
+    @property
+    def end(self) -> int:
+        return self.offset + len(self.text)
+
+    @property
+    def game(self) -> Game:
+        if self._game is None:
+            linted = self._linted
+            self._game = _moved_game(linted.game, self.line - linted.line,
+                                     self.offset - linted.offset)
+        return self._game
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """A linted document: its games, and every finding in order (those of the
+    games, and those about the whole text such as S107)."""
+
+    text: str
+    games: Tuple[GamePart, ...]
+    findings: List[Finding]
+
+    def game_at(self, offset: int) -> Optional[GamePart]:
+        """The game whose text holds ``offset`` (the last game for the end)."""
+        lo, hi = 0, len(self.games)
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if self.games[mid].offset <= offset:
+                lo = mid + 1
+            else:
+                hi = mid
+        return self.games[lo - 1] if lo else None
+
+
+class _Linted(NamedTuple):
+    """A game as linted where it stood then: its tree, findings, the discard
+    marker it left the file's style state with, and where it stood."""
+
+    game: Game
+    findings: Tuple[Finding, ...]
+    marker: Optional[str]
+    line: int
+    offset: int
+    #: Whether a message names a line ("first on line 3"): then the results
+    #: hold only where the game stood.
+    names_lines: bool
+
+
+class Linter:
+    """Lints the versions of one document, reusing what it linted before."""
+
+    def __init__(self, config: Optional[LintConfig] = None) -> None:
+        self.config = config or LintConfig()
+        self._seen: Dict[Tuple[str, Optional[str]], _Linted] = {}
+        #: How many games were read and checked (not reused) so far.
+        self.linted = 0
+
+    def lint(self, text: str) -> Analysis:
+        """Lint ``text`` (the whole document), as ``lint_text`` would."""
+        style = style_state(self.config)
+        seen: Dict[Tuple[str, Optional[str]], _Linted] = {}
+        games: List[GamePart] = []
+        for part in split_games([lone_cr_as_lf(text)]):
+            key = (part.text, style.marker)
+            done = self._seen.get(key)
+            if done is None or (done.names_lines and done.line != part.line):
+                game, found = lint_game(part, style, self.config, None)
+                done = _Linted(game, tuple(found), style.marker, part.line, part.offset,
+                               any("line" in f.diagnostic.message for f in found))
+                self.linted += 1
+            seen[key] = done
+            style.marker = done.marker
+            games.append(GamePart(part, done))
+        self._seen = seen
+        report = FileReport("", [f for g in games for f in g.findings])
+        add_text_findings(report, text, self.config)
+        findings = [f if f.diagnostic.path is None else
+                    Finding(f.diagnostic.with_path(None), f.fix) for f in report.findings]
+        return Analysis(text, tuple(games), findings)
+
+
+def _span(s: Span, lines: int, chars: int) -> Span:
+    return Span(s.line + lines, s.column, s.end_line + lines, s.end_column,
+                s.start + chars, s.end + chars)
+
+
+def _moved(f: Finding, lines: int, chars: int) -> Finding:
+    d = f.diagnostic
+    fix = f.fix
+    if fix is not None:
+        fix = Fix(fix.description, tuple(Edit(e.start + chars, e.end + chars, e.replacement)
+                                         for e in fix.edits))
+    return Finding(replace(d, span=_span(d.span, lines, chars)), fix)
+
+
+def _moved_game(game: Game, lines: int, chars: int) -> Game:
+    """``game`` with every span moved down ``lines`` lines and on ``chars`` characters."""
+
+    def sp(s: Span) -> Span:
+        return _span(s, lines, chars) if s.known else s
+
+    def comments(cs: Tuple[Comment, ...]) -> Tuple[Comment, ...]:
+        return tuple(c._replace(span=sp(c.span)) for c in cs)
+
+    return game._replace(
+        headers=tuple(h._replace(span=sp(h.span), value_span=sp(h.value_span),
+                                 comments=comments(h.comments)) for h in game.headers),
+        moves=tuple(m._replace(span=sp(m.span), comments=comments(m.comments))
+                    for m in game.moves),
+        comments=comments(game.comments),
+        errors=tuple(_moved_error(e, lines, chars) for e in game.errors),
+        span=sp(game.span))
+
+
+def _moved_error(e: NotationError, lines: int, chars: int) -> NotationError:
+    return NotationError(e.message, _span(e.span, lines, chars), code=e.code, path=e.path)
+
+
+def parts(text: str) -> Iterator[GameText]:
+    """The games of ``text`` as the linter splits them."""
+    return split_games([lone_cr_as_lf(text)])
