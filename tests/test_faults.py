@@ -472,10 +472,10 @@ def test_a_command_that_reads_whole_files_stops_at_its_bound(run, tmp_path, monk
     from lcnotation.cli import common
 
     monkeypatch.setattr(common, "MAX_WHOLE", 1000)
-    (tmp_path / "a.lcn").write_text("1. R3-D\n" * 200)
-    ran = run("score", "a.lcn")
+    # Standard input is read whole (a regular file is read game by game).
+    ran = run("score", "-", stdin=b"1. R3-D\n" * 200)
     assert ran.status == 2
-    assert "a.lcn: cannot read: more than 1,000 bytes" in ran.err
+    assert "-: cannot read: more than 1,000 bytes" in ran.err
 
 
 # ---------------------------------------------------------------- wording

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import argparse
 import os
+import stat
 import sys
 from typing import IO, Callable, Iterator, List, Optional, Sequence, Tuple
 
 from ..text.ast import Game
 from ..text.errors import NotationError
-from ..text.reader import parse_games
+from ..text.reader import _decoded_lines, parse_games, split_games
 from ..tools.config import (ConfigCache, ConfigError, ProjectConfig, config_for_file, parse_codes,
                             project_for)
 from ..tools.files import SourceFile, decode_source, not_regular, write_atomic
@@ -143,16 +144,51 @@ def read_input(path: str) -> Optional[SourceFile]:
             return decode_source(_read_whole(sys.stdin.buffer))
         with open(path, "rb") as handle:
             return decode_source(_read_whole(handle))
-    except OSError as exc:
-        err(f"{path}: cannot read: {exc.strerror or exc}")
-    except NotationError as exc:
+    except (OSError, NotationError, _TooLarge, MemoryError) as exc:
+        cannot_read(path, exc)
+    return None
+
+
+def cannot_read(path: str, exc: BaseException) -> None:
+    """Say on stderr why the file ``path`` cannot be read (``exc``: an
+    OSError, a NotationError of the decoder or the reader, a MemoryError)."""
+    if isinstance(exc, NotationError):
         err(f"{path}:{exc.line}:{exc.column}: cannot read: {exc.message}")
-    except _TooLarge:
+    elif isinstance(exc, OSError):
+        err(f"{path}: cannot read: {exc.strerror or exc}")
+    elif isinstance(exc, _TooLarge):
         err(f"{path}: cannot read: more than {MAX_WHOLE:,} bytes, the most a command that "
             "reads a file whole takes")
-    except MemoryError:
+    else:
         err(f"{path}: cannot read: out of memory")
-    return None
+
+
+def streamable(path: str) -> bool:
+    """Whether ``path`` is a regular file, which a command may read twice, or
+    game by game (not ``-``, a pipe or a device: those are read whole)."""
+    if path == "-" or not_regular(path) is not None:
+        return False
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return False
+
+
+def readable_games(path: str) -> bool:
+    """Whether the regular file ``path`` can be read game by game to its end
+    (UTF-8, every game and line within the reader's bounds), as
+    :func:`read_input` would read it whole; else False, with the same message.
+    Memory holds one game: the first of two passes of a command that streams."""
+    try:
+        with open(path, "rb") as handle:
+            for part in split_games(_decoded_lines(handle)):
+                unreadable = next((p for p in part.problems if p.code == "N001"), None)
+                if unreadable is not None:
+                    raise unreadable
+    except (OSError, NotationError, MemoryError) as exc:
+        cannot_read(path, exc)
+        return False
+    return True
 
 
 #: The most the commands that read a file whole (fmt, score, ...) read: endless

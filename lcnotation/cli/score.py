@@ -5,17 +5,19 @@ from __future__ import annotations
 import argparse
 import io
 import sys
-from typing import Dict, List, Tuple
+import textwrap
+from typing import Dict, Iterable, Iterator, List, Optional, TextIO, Tuple
 
 from ..game.checker import check, match_totals
 from ..game.scoring import GameScore
 from ..text.ast import Game
-from ..text.errors import Diagnostic, Severity
-from ..text.reader import parse_games
+from ..text.errors import Diagnostic, NotationError, Severity
+from ..text.reader import parse_games, read_games
 from ..tools.output import json_text, printable
 from .importcmd import imported_or_none
 from .common import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Parser, Settings, add_command,
-                     add_config_options, err, read_input)
+                     add_config_options, cannot_read, err, read_input, readable_games,
+                     streamable)
 
 _SCORE_EXAMPLES = """\
 examples:
@@ -43,79 +45,141 @@ Row = Tuple[str, int, Game, GameScore, List[Diagnostic]]
 
 
 def run(args: argparse.Namespace) -> int:
+    """Score each game as it is read and print its table (or JSON object) at
+    once: memory holds one game and the match totals, not the file."""
     settings = Settings(args)
     status = EXIT_OK
-    rows: List[Row] = []
+    totals: Dict[str, int] = {}
+    out = _JsonGames(sys.stdout) if args.format == "json" else None
     paths = args.paths or (["-"] if args.stdin_filename else ["."])
     seen = False
     imported = args.from_format is not None
     for path in settings.expand(paths) if not imported else args.paths:
         seen = True
         name = settings.named(path)
-        if imported:
-            games = imported_or_none(path, args.from_format)
-        else:
-            source = read_input(path)
-            games = None if source is None else parse_games(source.text, path=name)
+        games = _games(path, name, args.from_format)
         if games is None:
             status = EXIT_USAGE
             continue
         colors = settings.lint(path).colors
-        for index, game in enumerate(games, 1):
-            report = check(game, path=name, default_colors=colors)
-            errors = [d for d in report.diagnostics if d.severity is Severity.ERROR]
-            rows.append((name, index, game, report.score, errors))
-            if errors:
-                first = errors[0]
-                err(f"{name}:{first.line}:{first.column}: game {index} is not a result: "
-                    f"{len(errors)} error{'s' if len(errors) != 1 else ''} (first: "
-                    f"{first.code} {first.message}); its scores are left out of the totals")
-                if not args.allow_errors:
-                    status = max(status, EXIT_FINDINGS)
+        try:
+            for index, game in enumerate(games, 1):
+                report = check(game, path=name, default_colors=colors)
+                errors = [d for d in report.diagnostics if d.severity is Severity.ERROR]
+                row = (name, index, game, report.score, errors)
+                if out is not None:
+                    out.game(_game_json(row))
+                else:
+                    sys.stdout.write(_game_table(row))
+                if errors:
+                    first = errors[0]
+                    err(f"{name}:{first.line}:{first.column}: game {index} is not a result: "
+                        f"{len(errors)} error{'s' if len(errors) != 1 else ''} (first: "
+                        f"{first.code} {first.message}); its scores are left out of the totals")
+                    if not args.allow_errors:
+                        status = max(status, EXIT_FINDINGS)
+                else:
+                    for player, points in match_totals([report.score]).items():
+                        totals[player] = totals.get(player, 0) + points
+        except _ReadFailed as failed:  # the file changed since it was checked
+            cannot_read(name, failed.cause)
+            status = EXIT_USAGE
     if not seen:
         err("warning: no *.lcn files found in " + ", ".join(paths))
-    totals = match_totals([s for _, _, _, s, errors in rows if not errors])
-    if args.format == "json":
-        sys.stdout.write(json_text(_score_json(rows, totals)) + "\n")
+    if out is not None:
+        out.end(totals)
     else:
-        sys.stdout.write(_score_table(rows, totals))
+        sys.stdout.write(_totals_table(totals))
     return status
 
 
-def _score_json(rows: List[Row], totals: Dict[str, int]) -> Dict[str, object]:
-    games = []
-    for path, index, game, s, errors in rows:
-        games.append({
-            "path": path, "index": index,
-            "players": list(s.players), "scores": list(s.totals), "complete": s.complete,
-            "by_color": [s.by_color(0), s.by_color(1)],
-            "event": game.header("Event"), "round": game.header("Round"),
-            "syntax_errors": len(game.errors),
-            "errors": len(errors), "result": not errors,
-        })
-    return {"games": games, "totals": totals}
+def _games(path: str, name: str, from_format: Optional[str]) -> Optional[Iterable[Game]]:
+    """The games of ``path``, read one at a time from a regular file (checked
+    first to be readable to its end, as a file read whole is); None, with a
+    message, when it cannot be read."""
+    if from_format is not None:
+        return imported_or_none(path, from_format)
+    if streamable(path):
+        return _reading(read_games(path, path=name)) if readable_games(path) else None
+    source = read_input(path)
+    return None if source is None else parse_games(source.text, path=name)
 
 
-def _score_table(rows: List[Row], totals: Dict[str, int]) -> str:
+class _ReadFailed(Exception):
+    """Reading failed (not writing the output, which ``lcn`` reports itself)."""
+
+    def __init__(self, cause: BaseException) -> None:
+        super().__init__(str(cause))
+        self.cause = cause
+
+
+def _reading(games: Iterator[Game]) -> Iterator[Game]:
+    """``games``, a failure to read them raised as :class:`_ReadFailed`."""
+    while True:
+        try:
+            game = next(games)
+        except StopIteration:
+            return
+        except (OSError, NotationError) as exc:  # not MemoryError: lcn says it
+            raise _ReadFailed(exc) from exc
+        yield game
+
+
+class _JsonGames:
+    """``{"games": [...], "totals": {...}}`` as :func:`json_text` lays it out,
+    written a game at a time."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream, self._count = stream, 0
+
+    def game(self, value: Dict[str, object]) -> None:
+        self._stream.write(('{\n  "games": [\n' if not self._count else ",\n")
+                           + textwrap.indent(json_text(value), "    "))
+        self._count += 1
+
+    def end(self, totals: Dict[str, int]) -> None:
+        self._stream.write(('{\n  "games": [],\n' if not self._count else "\n  ],\n")
+                           + '  "totals": ' + json_text(totals).replace("\n", "\n  ") + "\n}\n")
+
+
+def _game_json(row: Row) -> Dict[str, object]:
+    path, index, game, s, errors = row
+    return {
+        "path": path, "index": index,
+        "players": list(s.players), "scores": list(s.totals), "complete": s.complete,
+        "by_color": [s.by_color(0), s.by_color(1)],
+        "event": game.header("Event"), "round": game.header("Round"),
+        "syntax_errors": len(game.errors),
+        "errors": len(errors), "result": not errors,
+    }
+
+
+def _game_table(row: Row) -> str:
+    path, index, game, s, errors = row
     out = io.StringIO()
-    for path, index, game, s, errors in rows:
-        title = printable(game.header("Event") or path)
-        rnd = game.header("Round")
-        state = "" if s.complete else " (incomplete)"
-        if errors:
-            state += f" (not a result: {len(errors)} error{'s' if len(errors) != 1 else ''})"
-        out.write(f"{title}, game {index}{f', round {printable(rnd)}' if rnd else ''}{state}\n")
-        width = max(8, *(len(p) for p in s.players))
-        out.write(f"  {'player':<{width}} " + " ".join(f"{c:>4}" for c in s.colors)
-                  + f" {'total':>6}\n")
-        for p, name in enumerate(s.players):
-            out.write(f"  {printable(name):<{width}} "
-                      + " ".join(f"{v:>4}" for v in s.expeditions[p])
-                      + f" {s.totals[p]:>6}\n")
-        out.write("\n")
-    if totals:
-        out.write("match totals\n")
-        width = max(8, *(len(n) for n in totals))
-        for name, total in sorted(totals.items(), key=lambda kv: -kv[1]):
-            out.write(f"  {printable(name):<{width}} {total:>6}\n")
+    title = printable(game.header("Event") or path)
+    rnd = game.header("Round")
+    state = "" if s.complete else " (incomplete)"
+    if errors:
+        state += f" (not a result: {len(errors)} error{'s' if len(errors) != 1 else ''})"
+    out.write(f"{title}, game {index}{f', round {printable(rnd)}' if rnd else ''}{state}\n")
+    width = max(8, *(len(p) for p in s.players))
+    out.write(f"  {'player':<{width}} " + " ".join(f"{c:>4}" for c in s.colors)
+              + f" {'total':>6}\n")
+    for p, name in enumerate(s.players):
+        out.write(f"  {printable(name):<{width}} "
+                  + " ".join(f"{v:>4}" for v in s.expeditions[p])
+                  + f" {s.totals[p]:>6}\n")
+    out.write("\n")
+    return out.getvalue()
+
+
+def _totals_table(totals: Dict[str, int]) -> str:
+    if not totals:
+        return ""
+    out = io.StringIO()
+    out.write("match totals\n")
+    width = max(8, *(len(n) for n in totals))
+    for name, total in sorted(totals.items(), key=lambda kv: -kv[1]):
+        out.write(f"  {printable(name):<{width}} {total:>6}\n")
     return out.getvalue()
