@@ -4,11 +4,16 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Optional, Tuple
 
 from ..text.dialects import DIALECTS
-from ..tools.reformat import FormatRefused, format_source
+from ..text.errors import NotationError
+from ..tools.files import WriteFailed, atomic_writer, guarded
+from ..tools.output import printable
+from ..tools.reformat import FormatRefused, Streamed, format_source, format_stream
 from .common import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Parser, Settings, add_command,
-                     add_config_options, deliver_formatted, err, read_input)
+                     add_config_options, cannot_read, deliver_formatted, err, read_input,
+                     readable_games, streamable)
 
 _FMT_EXAMPLES = """\
 examples:
@@ -54,12 +59,20 @@ def run(args: argparse.Namespace) -> int:
     for path in settings.expand(paths):
         seen = True
         name = settings.named(path)
+        dialect = settings.lint(path).dialect
+        streamed = _format_file(path, name, dialect, args) if streamable(path) else None
+        if streamed is not None:
+            file_status, file_changed = streamed
+            status = max(status, file_status)
+            changed += file_changed is True
+            unchanged += file_changed is False
+            continue
         source = read_input(path)
         if source is None:
             status = EXIT_USAGE
             continue
         try:
-            result = format_source(source.text, name, settings.lint(path).dialect, args.force)
+            result = format_source(source.text, name, dialect, args.force)
         except FormatRefused as exc:
             err(f"{name}:{exc}" if str(exc)[:1].isdigit() else f"{name}: {exc}")
             status = max(status, EXIT_FINDINGS)
@@ -81,6 +94,67 @@ def run(args: argparse.Namespace) -> int:
         verb = "would change" if args.check or args.diff else "changed"
         print(f"fmt: {_files(changed)} {verb}, {_files(unchanged)} unchanged", file=sys.stderr)
     return status
+
+
+class _Unchanged(Exception):
+    """Leaves the file as it was (the atomic writer removes its temporary file)."""
+
+
+def _format_file(path: str, name: str, dialect: Optional[str],
+                 args: argparse.Namespace) -> Optional[Tuple[int, Optional[bool]]]:
+    """Format the regular file ``path`` as a stream (memory holds one game):
+    its exit status and whether it changed (None: it was refused or could not
+    be read or written), or None when it must be formatted whole: a file
+    that mixes line ends (S107 decides its line end) and a diff to show."""
+    in_place = not (args.check or args.diff)
+    found: Optional[Streamed] = None
+    try:
+        with open(path, "rb") as handle:
+            if not in_place:
+                found = format_stream(handle, name, dialect, args.force)
+            else:
+                try:
+                    with atomic_writer(path) as out:
+                        found = format_stream(handle, name, dialect, args.force,
+                                              guarded(out.write))
+                        if not (found.changed and found.faithful):
+                            raise _Unchanged()
+                except _Unchanged:
+                    pass
+    except FormatRefused as exc:
+        if not readable_games(path):  # bytes past the refusal cannot be read: say that
+            return EXIT_USAGE, None
+        err(f"{name}:{exc}" if str(exc)[:1].isdigit() else f"{name}: {exc}")
+        return EXIT_FINDINGS, None
+    except WriteFailed as exc:
+        cause = exc.__cause__
+        err(f"{path}: cannot write: {getattr(cause, 'strerror', None) or cause}")
+        return EXIT_USAGE, None
+    except NotationError as exc:
+        cannot_read(name, exc)
+        return EXIT_USAGE, None
+    except OSError as exc:
+        if found is None or not found.changed:
+            # Reading failed, or the atomic writer could not start (a file we
+            # may not write is fine while fmt has nothing to change): the
+            # whole file's way says which.
+            return None
+        err(f"{path}: cannot write: {exc.strerror or exc}")
+        return EXIT_USAGE, None
+    assert found is not None
+    if found.kind.newline is None or (found.changed and args.diff):
+        return None
+    if not args.quiet:
+        for note in found.kept:
+            err(f"{name}:{note}")
+    if not found.changed:
+        return EXIT_OK, False
+    if args.check:
+        print(printable(f"would reformat {name}"))
+        return EXIT_FINDINGS, True
+    if not args.quiet:
+        print(printable(f"reformatted {name}"), file=sys.stderr)
+    return EXIT_OK, True
 
 
 def _files(n: int) -> str:

@@ -21,14 +21,18 @@ to the other player.  Unless ``force`` is given such a file is refused
 
 from __future__ import annotations
 
+import hashlib
+import io
 from dataclasses import dataclass, field
-from typing import Iterable, Iterator, List, Optional
+from typing import IO, Callable, Iterable, Iterator, List, Optional
 
 from ..text.formatter import format_game
-from ..text.reader import _BLANK, GameText, _parse, split_games
+from ..text.reader import _BLANK, GameText, _decoded_lines, _parse, split_games
+from .files import LineEndCounter, SourceKind, TextWriter
 from .style import first_discard_marker, resolve_dialect
 
-__all__ = ["FormatRefused", "Formatted", "format_source", "format_parts"]
+__all__ = ["FormatRefused", "Formatted", "Streamed", "format_source", "format_parts",
+           "format_stream"]
 
 
 class FormatRefused(ValueError):
@@ -99,3 +103,60 @@ def format_parts(parts: Iterable[GameText], path: str, dialect: Optional[str], f
                                 f"{exc}") from None
 
 
+
+
+@dataclass
+class Streamed:
+    """What :func:`format_stream` found."""
+
+    #: Whether the canonical text differs from the file's text (LF line ends).
+    changed: bool
+    #: The file's line ends and byte-order mark (``newline`` None: it mixes them).
+    kind: SourceKind
+    #: Whether what was written is the canonical text in the file's own line
+    #: ends (False when they mix: then the file is formatted whole, as S107 says).
+    faithful: bool
+    #: One line per game kept as written (see :class:`Formatted`).
+    kept: List[str] = field(default_factory=list)
+
+
+def format_stream(handle: IO[bytes], path: str, dialect: Optional[str], force: bool,
+                  write: Optional[Callable[[bytes], object]] = None) -> Streamed:
+    """Format the binary file ``handle`` game by game, as :func:`format_source`
+    formats its whole text: memory holds one game, not the file.
+
+    Each game's canonical text goes to ``write`` as soon as it is made, in
+    the file's line ends (as far as read; see
+    :class:`~lcnotation.tools.files.TextWriter`) and after its byte-order
+    mark.  Whether the file changed is found by comparing digests of the text
+    read and the text made.  Raises :class:`FormatRefused` as
+    :func:`format_parts` does, NotationError at bytes that are not UTF-8 and
+    OSError when reading fails (the reader's bounds included).
+
+    >>> out = io.BytesIO()
+    >>> found = format_stream(io.BytesIO(b"r3-d  b4-d\\r\\n"), "a.lcn", None, False, out.write)
+    >>> found.changed, found.faithful, out.getvalue()
+    (True, True, b'1. R3-D\\r\\n2. B4-D\\r\\n')
+    """
+    counter = LineEndCounter(handle)
+    lines = _decoded_lines(io.BufferedReader(counter, 1 << 16))
+    old, new = hashlib.blake2b(), hashlib.blake2b()
+
+    def parts() -> Iterator[GameText]:
+        for part in split_games(lines):
+            unreadable = next((p for p in part.problems if p.code == "N001"), None)
+            if unreadable is not None:
+                raise unreadable
+            old.update(part.text.encode("utf-8", "surrogatepass"))
+            yield part
+
+    writer = TextWriter(counter, write) if write is not None else None
+    kept: List[str] = []
+    for piece in format_parts(parts(), path, dialect, force, kept):
+        new.update(piece.encode("utf-8", "surrogatepass"))
+        if writer is not None:
+            writer(piece)
+    if writer is not None and writer.newline is None:
+        writer("")  # nothing written: the byte-order mark alone
+    faithful = writer.faithful if writer is not None else counter.kind.newline is not None
+    return Streamed(old.digest() != new.digest(), counter.kind, faithful, kept)
