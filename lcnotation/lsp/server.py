@@ -21,7 +21,7 @@ import logging
 import os
 import sys
 from dataclasses import dataclass, field
-from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
+from typing import Any, Dict, Generator, List, Optional, Sequence, Tuple
 
 from lsprotocol import types as lsp
 from pygls.lsp.server import LanguageServer
@@ -136,24 +136,24 @@ class _Protocol(LanguageServerProtocol):
     """pygls' protocol, but the documents are the server's alone (see the module
     docstring): opening, changing and closing go straight to its handlers."""
 
-    def _user(self, method: str, params: object) -> Iterator[Any]:
+    def _user(self, method: str, params: object) -> Generator[Any, Any, None]:
         handler = self.fm.features.get(method)
         if handler is not None:
             yield handler, (params,), None
 
     @lsp_method(lsp.TEXT_DOCUMENT_DID_OPEN)
     def lsp_text_document__did_open(self, params: lsp.DidOpenTextDocumentParams
-                                    ) -> Iterator[Any]:
+                                    ) -> Generator[Any, Any, None]:
         yield from self._user(lsp.TEXT_DOCUMENT_DID_OPEN, params)
 
     @lsp_method(lsp.TEXT_DOCUMENT_DID_CHANGE)
     def lsp_text_document__did_change(self, params: lsp.DidChangeTextDocumentParams
-                                      ) -> Iterator[Any]:
+                                      ) -> Generator[Any, Any, None]:
         yield from self._user(lsp.TEXT_DOCUMENT_DID_CHANGE, params)
 
     @lsp_method(lsp.TEXT_DOCUMENT_DID_CLOSE)
     def lsp_text_document__did_close(self, params: lsp.DidCloseTextDocumentParams
-                                     ) -> Iterator[Any]:
+                                     ) -> Generator[Any, Any, None]:
         yield from self._user(lsp.TEXT_DOCUMENT_DID_CLOSE, params)
 
 
