@@ -95,10 +95,6 @@ CODE = re.compile(r"[A-Z][0-9]{3}\Z")
 KNOWN_UNREGISTERED = {
     # NotationError's default, never reported by lcnotation (the next test).
     "N100": "text/errors.py",
-    # A game too long to read (the hardening of issue #17): the spec's tables
-    # and lcn explain want a checked example of every N code, which this one
-    # cannot have; left for the lead to decide how it joins the registry.
-    "N002": "text/reader.py",
 }
 
 

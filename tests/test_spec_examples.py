@@ -45,7 +45,7 @@ from lcnotation.text.errors import NotationError
 from lcnotation.text.formatter import format_comment, format_games, format_header, format_move
 from lcnotation.text.headers import parse_cards, parse_colors, parse_result
 from lcnotation.tools.lint import LintConfig, fix_text, lint_text
-from lcnotation.text.messages import LIMIT_CODES, SYNTAX_CODES
+from lcnotation.text.messages import SYNTAX_CODES
 from lcnotation.text.reader import parse_game, parse_move, read_games
 
 SPEC = Path(__file__).resolve().parent.parent / "spec"
@@ -295,8 +295,7 @@ def test_the_tables_are_found() -> None:
 def test_every_syntax_code_has_a_checked_example() -> None:
     text = (SPEC / "diagnostics.md").read_text("utf-8")
     documented = set(re.findall(r"^### (N\d{3})\b", text, re.M))
-    assert documented == set(SYNTAX_CODES) | set(LIMIT_CODES), \
-        "spec/diagnostics.md and SYNTAX_CODES (with LIMIT_CODES) disagree"
+    assert documented == set(SYNTAX_CODES), "spec/diagnostics.md and SYNTAX_CODES disagree"
     shown = {m.group(5) for e in examples("diagnostics.md")
              for info, body in e.results if info == "diagnostics"
              for m in map(_DIAGNOSTIC.fullmatch, body.splitlines()) if m}

@@ -150,7 +150,10 @@ def _reports(files: Sequence[str], settings: Settings, jobs: int,
 
 
 def _lint_stdin(settings: Settings, config: LintConfig) -> FileReport:
-    return lint_stream(sys.stdin.buffer, settings.named("-"), config)
+    try:
+        return lint_stream(sys.stdin.buffer, settings.named("-"), config)
+    except OSError as exc:  # standard input stops being readable, or never ends
+        return FileReport(settings.named("-"), unreadable=exc.strerror or str(exc))
 
 
 class _Run:

@@ -39,12 +39,6 @@ SYNTAX_CODES = {
     "N001": "bytes that are not UTF-8 text",
 }
 
-#: The reader's limit (raised as NotationError even by lax reading, reported
-#: by ``lcn`` as a file it cannot read, not as a finding; its example would be
-#: 16 MiB long, so it stands apart from SYNTAX_CODES and their examples).
-LIMIT_CODES = {
-    "N002": "a game or a line longer than the reader's bound (16,777,216)",
-}
 
 Explanation = Tuple[str, str, int, int]
 

@@ -14,6 +14,7 @@ Move(placement=Placement(card=Card(color='B', rank=0), discard=True), draw=Draw(
 
 from __future__ import annotations
 
+import errno
 import io
 import os
 import re
@@ -185,15 +186,15 @@ def _lines_of(text: str) -> Iterator[str]:
 
 #: The most a game's text may hold, in characters, and a line read from a
 #: file, in bytes (or characters from a text file): past it, reading stops
-#: with NotationError N002, so that endless input (/dev/zero, ``yes``) ends
-#: and one game's memory has a bound (about 70 bytes a character of moves).
+#: with OSError (EFBIG, "file too large": the input, not its notation, is
+#: at fault), so that endless input (/dev/zero, ``yes``) ends and one
+#: game's memory has a bound (about 70 bytes a character of moves).
 MAX_GAME = 1 << 24
 
 
-def _too_long(what: str, unit: str, line: int, offset: int) -> NotationError:
-    return NotationError(f"{what} longer than {MAX_GAME:,} {unit}: the reader stops here "
-                         f"(see 'Limits' in spec/file-format.md)",
-                         Span(line, 1, line, 1, offset, offset), code="N002")
+def _too_long(what: str, unit: str, line: int, offset: int) -> OSError:
+    return OSError(errno.EFBIG, f"{what} longer than {MAX_GAME:,} {unit} (from line {line}): "
+                   "the reader stops here (see 'Limits' in spec/file-format.md)")
 
 
 def _joined(pieces: List[AnyStr]) -> AnyStr:
@@ -208,7 +209,7 @@ def _line_blocks(handle: IO[AnyStr], size: int = 1 << 20) -> Iterator[AnyStr]:
     """Read ``handle`` (text or binary) in pieces of about ``size`` that end at a
     line end (the last one may not), so that a CRLF is never cut in two.
 
-    A line longer than :data:`MAX_GAME` raises NotationError (N002).
+    A line longer than :data:`MAX_GAME` raises OSError (EFBIG).
     """
     pending: List[AnyStr] = []
     text = isinstance(handle.read(0), str)

@@ -28,7 +28,7 @@ from typing import Dict, Mapping, Tuple
 
 from ..game.codes import RULE_CODES
 from ..text.errors import Severity
-from ..text.messages import LIMIT_CODES, SYNTAX_CODES
+from ..text.messages import SYNTAX_CODES
 from .convert import CONVERSION_CODES
 from .jsonform import JSON_CODES
 from .style import STYLE_CODES
@@ -64,7 +64,6 @@ _ERROR = Severity.ERROR
 #: code -> (severity, summary)
 ALL_CODES: Dict[str, Tuple[Severity, str]] = {
     **{code: (_ERROR, summary) for code, summary in SYNTAX_CODES.items()},
-    **{code: (_ERROR, summary) for code, summary in LIMIT_CODES.items()},
     **RULE_CODES,
     **STYLE_CODES,
     **{code: (_ERROR, summary) for code, summary in CONVERSION_CODES.items()},

@@ -13,7 +13,6 @@ from __future__ import annotations
 import dataclasses
 import io
 import re
-import stat
 from dataclasses import dataclass, field
 from typing import IO, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
@@ -129,17 +128,14 @@ def lint_stream(handle: IO[bytes], path: str, config: Optional[LintConfig] = Non
     """Lint a binary stream (a file, standard input) named ``path``, as a stream.
 
     Besides what :func:`lint_lines` finds, a file that mixes line ends gets S107.
-    A file that stops being readable raises OSError; a game beyond the
-    reader's bound (N002) or too large for memory makes the report
+    A file that stops being readable, or a game beyond the reader's bound,
+    raises OSError; a game too large for memory makes the report
     ``unreadable``.
     """
     config = config or LintConfig()
     counted = CountingReader(handle, progress)
     try:
         report = lint_lines(_decoded_lines(counted), path, config)  # type: ignore[arg-type]
-    except NotationError as exc:
-        return FileReport(path, unreadable=f"line {exc.line}, column {exc.column}: "
-                          f"{exc.message}")
     except MemoryError:
         return FileReport(path, unreadable="out of memory")
     _add_line_ends(report, counted, config)
