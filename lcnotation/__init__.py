@@ -18,6 +18,8 @@ The public API, all importable from the package root:
 import importlib
 from typing import TYPE_CHECKING, Dict, List, Tuple
 
+from .text import display as _display
+
 #: The public API, in one table: each module, whether it is imported with the
 #: package (the text layer, which every use needs), and the names it gives.
 #: The rest is imported when a name is first used, so that a tool that only
@@ -92,6 +94,17 @@ if TYPE_CHECKING:  # pragma: no cover
 
 #: Feature packages reachable as attributes (``lcnotation.freecell``), imported when first used.
 _SUBPACKAGES = ("freecell",)
+
+
+def _notebook_drawer() -> _display.Drawer:
+    from .svg import notebook_picture  # the pictures, only when a notebook asks
+
+    return notebook_picture
+
+
+# Game and GameState draw themselves in notebooks with the pictures, a layer
+# above theirs: the drawer is named here, at the top (see text/display.py).
+_display.install(_notebook_drawer)
 
 
 def __getattr__(name: str) -> object:

@@ -51,7 +51,8 @@ from typing import (Dict, Iterable, List, Mapping, NamedTuple, Optional, Sequenc
 from .game.setup import CARDS_PER_COLOR
 from .game.state import GameState
 from .game.violations import card_name, color_name
-from .text.ast import Card, Move
+from .text.ast import Card, Game, Move
+from .text.display import Kind
 from .text.lexical import RANK_TEXT
 from .tools.output import printable
 
@@ -173,6 +174,26 @@ _NONCHARACTER = re.compile("[\ufffe\uffff]")
 
 #: The width in pixels of the pictures a notebook shows.
 NOTEBOOK_SIZE = 400
+
+
+def notebook_picture(subject: object, kind: Kind) -> str:
+    """What a notebook shows of a :class:`GameState` or a :class:`Game` (the
+    board after its last move, replayed as the checker does): ``kind`` is
+    ``"svg"`` (:func:`board_svg` at :data:`NOTEBOOK_SIZE`) or ``"html"``
+    (:func:`board_html`).  The package root installs it as the drawer of
+    :mod:`lcnotation.text.display`."""
+    last: Optional[Move] = None
+    if isinstance(subject, Game):
+        state = GameState.from_game(subject)
+        state.play(subject.moves)
+        last = subject.moves[-1] if subject.moves else None
+    elif isinstance(subject, GameState):
+        state = subject
+    else:
+        raise TypeError(f"no picture of a {type(subject).__name__}")
+    if kind == "svg":
+        return board_svg(state, last_move=last, size=NOTEBOOK_SIZE)
+    return board_html(state, last_move=last)
 
 
 def board_html(state: GameState, *, perspective: int = 0,

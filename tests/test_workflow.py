@@ -278,9 +278,10 @@ def test_explain_every_code(run):
 
 @pytest.mark.parametrize("shell", ["bash", "zsh", "fish"])
 def test_completion_scripts_name_every_command_and_option(run, shell):
+    from lcnotation.cli import _build_parser
     from lcnotation.cli.completion import commands
     text = run("completion", shell).out
-    for command in commands():
+    for command in commands(_build_parser()):
         assert command.name in text
         for option in command.options:
             for flag in option.flags:
@@ -290,11 +291,12 @@ def test_completion_scripts_name_every_command_and_option(run, shell):
 def test_bash_completion_completes(tmp_path):
     import shutil
     import subprocess
+    from lcnotation.cli import _build_parser
     from lcnotation.cli.completion import script
     bash = shutil.which("bash")
     if bash is None:
         pytest.skip("no bash")
-    (tmp_path / "c.bash").write_text(script("bash"))
+    (tmp_path / "c.bash").write_text(script("bash", _build_parser()))
 
     def complete(*words: str) -> list:
         line = " ".join(f"'{w}'" for w in words)

@@ -61,6 +61,9 @@ def _build_parser() -> argparse.ArgumentParser:
     sub.required = True
     for command in COMMANDS:
         command.register(sub)
+    # A command that reads the whole command line's shape (lcn completion)
+    # finds it here, rather than importing this module back.
+    parser.set_defaults(top_parser=parser)
     return parser
 
 

@@ -47,10 +47,9 @@ class Command(NamedTuple):
     paths: bool
 
 
-def commands() -> List[Command]:
-    """What ``lcn`` accepts, read from its parsers."""
-    from . import _build_parser
-    top = _build_parser()
+def commands(top: argparse.ArgumentParser) -> List[Command]:
+    """What ``lcn`` accepts, read from its parsers (``top`` is ``lcn``'s own,
+    which every command finds in ``args.top_parser``)."""
     found: List[Command] = []
     for action in top._actions:
         if not isinstance(action, argparse._SubParsersAction):
@@ -184,12 +183,12 @@ def fish_script(cmds: Sequence[Command]) -> str:
 _WRITERS = {"bash": bash_script, "zsh": zsh_script, "fish": fish_script}
 
 
-def script(shell: str) -> str:
-    """The completion script for ``shell``."""
-    return _WRITERS[shell](commands())
+def script(shell: str, top: argparse.ArgumentParser) -> str:
+    """The completion script for ``shell``, from ``lcn``'s parser ``top``."""
+    return _WRITERS[shell](commands(top))
 
 
 def run(args: argparse.Namespace) -> int:
-    sys.stdout.write(script(args.shell))
+    sys.stdout.write(script(args.shell, args.top_parser))
     return EXIT_OK
 

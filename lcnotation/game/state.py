@@ -35,6 +35,7 @@ from ..text.ast import HANDSHAKE, Card, Draw, Game, Move, Placement
 from ..text.headers import DEFAULT_COLORS
 from ..text.lexical import COLOR_LETTERS, RANKS
 from .scoring import GameScore, score_ranks
+from ..text.display import draw
 from .setup import (COPIES, HAND_SIZE, Deal, Setup, as_pairs, deal_problems,
                     draw_pile_start, read_setup)
 
@@ -270,15 +271,11 @@ class GameState:
 
     def _repr_svg_(self) -> str:
         """The board, for Jupyter (:func:`lcnotation.svg.board_svg`)."""
-        from ..svg import NOTEBOOK_SIZE, board_svg  # only when a notebook asks
-
-        return board_svg(self, size=NOTEBOOK_SIZE)
+        return draw(self, "svg")
 
     def _repr_html_(self) -> str:
         """The board, for Jupyter (:func:`lcnotation.svg.board_html`)."""
-        from ..svg import board_html  # only when a notebook asks
-
-        return board_html(self)
+        return draw(self, "html")
 
     def scores(self) -> GameScore:
         """The score of the round as it stands."""

@@ -26,10 +26,11 @@ Move(placement=Placement(card=Card(color='B', rank=0), discard=True), draw=Draw(
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Dict, Literal, NamedTuple, Optional, Tuple, Union
+from typing import Any, Dict, Literal, NamedTuple, Optional, Tuple, Union
 
 from .errors import NotationError
 from .span import NO_SPAN, Span
+from .display import draw
 
 __all__ = [
     "HANDSHAKE",
@@ -185,8 +186,6 @@ class Header(NamedTuple):
     value_span: Span = NO_SPAN
 
 
-if TYPE_CHECKING:  # pragma: no cover
-    from ..game.state import GameState
 
 
 class Game(NamedTuple):
@@ -215,27 +214,13 @@ class Game(NamedTuple):
                 return h.value
         return default
 
-    def _final_state(self) -> Tuple["GameState", Optional[Move]]:
-        """The state after the last move, replayed as the checker does, and that move."""
-        from ..game.state import GameState  # the game layer, only when asked
-
-        state = GameState.from_game(self)
-        state.play(self.moves)
-        return state, (self.moves[-1] if self.moves else None)
-
     def _repr_svg_(self) -> str:
-        """The board after the last move, for Jupyter."""
-        from ..svg import NOTEBOOK_SIZE, board_svg  # only when a notebook asks
-
-        state, last = self._final_state()
-        return board_svg(state, last_move=last, size=NOTEBOOK_SIZE)
+        """The board after the last move, for Jupyter (:func:`lcnotation.svg.board_svg`)."""
+        return draw(self, "svg")
 
     def _repr_html_(self) -> str:
-        """The board after the last move, for Jupyter."""
-        from ..svg import board_html  # only when a notebook asks
-
-        state, last = self._final_state()
-        return board_html(state, last_move=last)
+        """The board after the last move, for Jupyter (:func:`lcnotation.svg.board_html`)."""
+        return draw(self, "html")
 
     @property
     def tags(self) -> Dict[str, str]:

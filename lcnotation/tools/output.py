@@ -19,7 +19,7 @@ from typing import Any, Dict, Iterator, List, Optional, Sequence
 from urllib.parse import quote
 
 from .codes import ALL_CODES
-from ..text.ast import Span
+from ..text.ast import Span  # noqa: F401 (the doctests)
 from ..text.errors import Diagnostic, Severity
 from .colour import Palette
 from .lint import FileReport
