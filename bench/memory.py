@@ -4,7 +4,9 @@ The promise of ``spec/guarantees.md``: memory holds one game, not the file.
 This script writes a file of about ``--mb`` megabytes of generated games in
 lower case (so that ``fmt`` and ``lint --fix`` have something to change
 everywhere), then runs each command on it in a fresh process and prints the
-process's peak resident memory and its time.  It asserts nothing::
+process's peak resident memory and its time, after a baseline: ``lcn
+score`` of a file of one game (the interpreter, the package and one game),
+which a command that streams stays near.  It asserts nothing::
 
     python bench/memory.py               # a 200 MB file
     python bench/memory.py --mb 20       # quicker
@@ -85,6 +87,11 @@ def main() -> None:
     print(f"{source}: {size:.0f} MB")
     print(f"{'command':<24} {'peak MB':>8} {'seconds':>8} {'MB/s':>6} {'status':>6}")
     copy = cache / "memory-copy.lcn"
+    one = cache / "memory-one-game.lcn"
+    one.write_text(format_games(generate_games(1, seed=3), "lower"), encoding="utf-8")
+    peak, elapsed, status = run(["score", str(one)], os.devnull)
+    print(f"{'baseline (one game)':<24} {peak:>8.0f} {elapsed:>8.1f} {'':>6} {status:>6}",
+          flush=True)
     for name, argv in COMMANDS:
         if (args.only and args.only not in name) or name in args.skip:
             continue
