@@ -632,3 +632,23 @@ def test_fmt_check_formats_games_while_it_reads(tmp_path, monkeypatch, archive):
     assert out.getvalue() == f"would reformat {path}\n"
     assert path.read_bytes() == archive
     assert marks[-1] > 0, "no game was formatted before the last read of the file"
+
+
+def test_fmt_on_a_full_disk_still_passes_a_file_it_would_not_change(run, tmp_path, monkeypatch):
+    from lcnotation.cli import fmt as fmt_module
+
+    def no_space(*args):  # type: ignore[no-untyped-def]
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    # Every write fails, as on a full disk: the streaming one and the whole one.
+    guarded = fmt_module.guarded
+    monkeypatch.setattr(fmt_module, "guarded", lambda write: guarded(no_space))
+    monkeypatch.setattr("lcnotation.cli.common.write_atomic", no_space)
+    (tmp_path / "same.lcn").write_bytes(b"1. R3-D\n2. B4-D\n")
+    (tmp_path / "other.lcn").write_bytes(b"r3-d b4-d\n")
+    ran = run("fmt", "same.lcn")
+    assert (ran.status, ran.err) == (0, "")
+    ran = run("fmt", "other.lcn")
+    assert ran.status == 2
+    assert ran.err == "lcn: other.lcn: cannot write: No space left on device\n"
+    assert (tmp_path / "other.lcn").read_bytes() == b"r3-d b4-d\n"

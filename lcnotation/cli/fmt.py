@@ -104,7 +104,8 @@ def _format_file(path: str, name: str, dialect: Optional[str],
                  args: argparse.Namespace) -> Optional[Tuple[int, Optional[bool]]]:
     """Format the regular file ``path`` as a stream (memory holds one game):
     its exit status and whether it changed (None: it was refused or could not
-    be read or written), or None when it must be formatted whole: a file
+    be read or written), or None when it must be formatted whole: a write
+    that failed (a full disk: the whole way writes only a file that changes), a file
     that mixes line ends (S107 decides its line end) and a diff to show."""
     in_place = not (args.check or args.diff)
     found: Optional[Streamed] = None
@@ -126,10 +127,10 @@ def _format_file(path: str, name: str, dialect: Optional[str],
             return EXIT_USAGE, None
         err(f"{name}:{exc}" if str(exc)[:1].isdigit() else f"{name}: {exc}")
         return EXIT_FINDINGS, None
-    except WriteFailed as exc:
-        cause = exc.__cause__
-        err(f"{path}: cannot write: {getattr(cause, 'strerror', None) or cause}")
-        return EXIT_USAGE, None
+    except WriteFailed:
+        # A full disk, say: the whole file's way writes only a file that
+        # changes, so one that does not is still fine.
+        return None
     except NotationError as exc:
         cannot_read(name, exc)
         return EXIT_USAGE, None
