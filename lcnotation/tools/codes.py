@@ -11,15 +11,15 @@
 - ``I``: importing and exporting other programs' formats, from ``lcnotation.formats``.
 
 Each family's table lives with the code that reports it, and this module
-gathers them, with two differences for the feature packages, which sit above
-this layer: FreeCell's family joins with :func:`defer_codes` (the ``lcn``
-command names it; its table is imported the first time the registry is
-needed in full, so that ``lcn lint`` does not load the FreeCell package) or
-with :func:`register_codes` when ``lcnotation.freecell`` is imported, and
-the ``I`` table is kept here, for :mod:`lcnotation.formats` to use, so that
-the command reports and selects it without loading every importer.  ``lcn lint
---select`` and ``--ignore`` accept these codes and their prefixes, and the
-SARIF output describes each.
+gathers them.  A family may be deferred (:func:`defer_codes`): its table is
+imported the first time the registry is needed in full (iterated, or asked
+for a code it does not hold yet), so that ``lcn lint`` loads neither the JSON
+form (``J``) nor the FreeCell package (``F``, which sits above this layer:
+the ``lcn`` command defers it; importing ``lcnotation.freecell`` registers it
+with :func:`register_codes`).  The ``I`` table is kept here, for
+:mod:`lcnotation.formats` to use, so that the command reports and selects it
+without loading every importer.  ``lcn lint --select`` and ``--ignore``
+accept these codes and their prefixes, and the SARIF output describes each.
 
 >>> ALL_CODES["N103"][0], ALL_CODES["R101"][0], ALL_CODES["S102"][0], ALL_CODES["C101"][0]
 (<Severity.ERROR: 'error'>, <Severity.ERROR: 'error'>, <Severity.WARNING: 'warning'>, <Severity.ERROR: 'error'>)
@@ -33,7 +33,6 @@ from ..game.codes import RULE_CODES
 from ..text.errors import Severity
 from ..text.messages import SYNTAX_CODES
 from .convert import CONVERSION_CODES
-from .jsonform import JSON_CODES
 from .style import STYLE_CODES
 
 __all__ = ["ALL_CODES", "FAMILIES", "FORMAT_CODES", "CodeRegistry", "defer_codes",
@@ -133,7 +132,6 @@ ALL_CODES = CodeRegistry({
     **RULE_CODES,
     **STYLE_CODES,
     **{code: (_ERROR, summary) for code, summary in CONVERSION_CODES.items()},
-    **{code: (_ERROR, summary) for code, summary in JSON_CODES.items()},
     **{code: (_ERROR, summary) for code, summary in FORMAT_CODES.items()},
 })
 
@@ -152,6 +150,15 @@ def register_codes(prefix: str, family: str, codes: Codes) -> None:
         raise ValueError(f"codes of family {prefix} must start with {prefix}: {wrong}")
     FAMILIES[prefix] = family
     ALL_CODES.update(codes)
+
+
+def _json_codes() -> Codes:
+    from .jsonform import JSON_CODES  # the JSON form's module, only when asked
+
+    return {code: (_ERROR, summary) for code, summary in JSON_CODES.items()}
+
+
+ALL_CODES.defer("J", _json_codes)
 
 
 def defer_codes(prefix: str, family: str, load: Callable[[], Codes]) -> None:
