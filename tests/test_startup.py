@@ -14,7 +14,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any, List
+from typing import Any, Dict, List, Tuple
 
 import pytest
 
@@ -50,13 +50,14 @@ def test_linting_one_file_loads_no_feature_package() -> None:
     assert loaded == []
 
 
-def run_lcn(*argv: str) -> List[str]:
+def run_lcn(*argv: str) -> Tuple[int, str, str]:
     """``lcn *argv`` in a fresh Python: its exit status, output and error."""
-    return fresh("import contextlib, io, json\nfrom lcnotation.cli import main\n"
+    status, out, err = fresh("import contextlib, io, json\nfrom lcnotation.cli import main\n"
                  "out, err = io.StringIO(), io.StringIO()\n"
                  "with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):\n"
                  f"    status = main({list(argv)!r})\n"
                  "print(json.dumps([status, out.getvalue(), err.getvalue()]))")
+    return int(status), str(out), str(err)
 
 
 def test_explain_knows_the_freecell_codes() -> None:
@@ -89,10 +90,10 @@ def test_the_registry_in_full_holds_the_freecell_family() -> None:
     assert found == [False, "FreeCell notation", True, True]
 
 
-def make_registry() -> "tuple[CodeRegistry, List[str]]":
+def make_registry() -> Tuple[CodeRegistry, List[str]]:
     calls: List[str] = []
 
-    def load() -> "dict[str, tuple[Severity, str]]":
+    def load() -> Dict[str, Tuple[Severity, str]]:
         calls.append("B")
         return {"B101": (Severity.WARNING, "b")}
 
