@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import accumulate
-from typing import Callable, Dict, List, Optional
+from typing import Callable, List, Optional
 
 from ..text.ast import Game, Span
 from ..text.errors import NotationError

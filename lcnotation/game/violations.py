@@ -21,11 +21,11 @@ imported on the first violation: a clean record never loads it.
 
 from __future__ import annotations
 
-from typing import ClassVar, Dict, Optional, Tuple, Type, TypeVar
+from typing import ClassVar, Optional, Tuple, Type, TypeVar
 
 from ..text.ast import HANDSHAKE, Card
 from ..text.errors import Diagnostic, Severity
-from ..text.span import NO_SPAN, Span
+from ..text.span import Span
 from .codes import RULE_CODES
 
 __all__ = ["Violation", "card_name", "color_name",

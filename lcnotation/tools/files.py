@@ -12,7 +12,6 @@ atomically: a crash leaves either the old file or the new one, never half.
 
 from __future__ import annotations
 
-import contextlib
 import errno
 import io
 import filecmp
@@ -20,7 +19,6 @@ import os
 import re
 import shutil
 import stat
-import sys
 import tempfile
 import time
 from contextlib import contextmanager

@@ -13,7 +13,6 @@ from __future__ import annotations
 import dataclasses
 import io
 import re
-import stat
 from dataclasses import dataclass, field
 from typing import IO, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 

@@ -16,7 +16,6 @@ import re
 from typing import Any, Dict, Iterator, List, Optional, Sequence
 
 from .codes import ALL_CODES
-from ..text.ast import Span
 from ..text.errors import Diagnostic, Severity
 from .colour import Palette
 from .lint import FileReport
