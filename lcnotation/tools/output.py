@@ -10,7 +10,6 @@ a.lcn:2:4: N103 bad rank
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from typing import Any, Dict, Iterator, List, Optional, Sequence
@@ -171,6 +170,8 @@ def json_text(value: Any) -> str:
     >>> json_text({"path": "caf\udce9\x9b.lcn"})
     '{\n  "path": "caf\\udce9\\u009b.lcn"\n}'
     """
+    import json  # not for text output
+
     text = json.dumps(value, indent=2, ensure_ascii=False)
     if _UNSAFE.search(text) is None:
         return text
