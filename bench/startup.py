@@ -59,7 +59,7 @@ def instructions(cmd: List[str]) -> int:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--runs", type=int, default=21, help="rounds (default: 21)")
     parser.add_argument("--callgrind", action="store_true",
                         help="also count instructions under valgrind")
@@ -73,8 +73,8 @@ def main() -> None:
     ratios: List[float] = []
     for _ in range(args.runs):
         took = {name: wall(cmd) for name, cmd in cmds.items()}
-        for name, seconds in took.items():
-            times[name].append(seconds)
+        for name, taken in took.items():
+            times[name].append(taken)
         ratios.append(took["lcn lint"] / took["import lark"])
     for name, seconds in times.items():
         print(f"{name:12} best {min(seconds) * 1000:6.1f} ms  "
