@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import re
 import statistics
 import sys
 import time
@@ -58,8 +60,9 @@ async def _measure(games: int, edits: int) -> List[float]:
             lsp.TextDocumentItem(uri, "lcn", 1, text)))
         await _published(client, uri)
         opened = time.perf_counter() - t0
-        # a rank in the middle game: "R3-D" <-> "R4-D" (one character, same lines)
-        middle = text.index("\n1. ", len(text) // 2) + 4
+        # a rank in the middle game: "R3-D" <-> "R5-D" (one character, same lines)
+        found = re.compile(r"\n[0-9]+\. ").search(text, len(text) // 2)
+        middle = found.end() if found else text.index("1. ") + 3
         at = _position(text, middle + 1)
         end = lsp.Position(at.line, at.character + 1)
         original = text[middle + 1]
@@ -76,7 +79,9 @@ async def _measure(games: int, edits: int) -> List[float]:
             times.append(time.perf_counter() - t0)
         await client.shutdown_session()
     finally:
-        await client.stop()
+        # (pygls' stop() can wait for ever once the server has exited)
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(client.stop(), 5)
     t0 = time.perf_counter()
     lint_text(text)
     whole = time.perf_counter() - t0

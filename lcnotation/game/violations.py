@@ -25,7 +25,7 @@ from typing import ClassVar, Optional, Tuple, Type, TypeVar
 
 from ..text.ast import HANDSHAKE, Card
 from ..text.errors import Diagnostic, Severity
-from ..text.span import Span
+from ..text.span import NO_SPAN, Span  # noqa: F401 (NO_SPAN: the doctests)
 from .codes import RULE_CODES
 
 __all__ = ["Violation", "card_name", "color_name",

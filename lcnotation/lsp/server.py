@@ -32,12 +32,13 @@ from pygls.uris import from_fs_path, to_fs_path
 from .. import __version__
 from ..game.checker import score
 from ..game.scoring import GameScore
-from ..text.ast import Span
+from ..text.ast import Comment, Span
 from ..text.errors import NotationError, Severity
 from ..tools.config import ConfigCache, ConfigError, config_for_file
 from ..tools.files import decode_source
 from ..tools.reformat import FormatRefused, format_source
 from ..tools.lint import _SUPPRESSION, LintConfig, fix_text
+from ..tools.lint import _all_comments as all_comments
 from ..tools.style import Finding
 from .analysis import Analysis, GamePart, Linter
 from .describe import code_href, describe_code, describe_move
@@ -545,10 +546,8 @@ def _tokens(doc: Document, start: int, end: int) -> List[int]:
     return encode(found, doc.index)
 
 
-def _all_comments(part: GamePart) -> List[Any]:
-    game = part.game
-    return [*game.comments, *(c for h in game.headers for c in h.comments),
-            *(c for m in game.moves for c in m.comments)]
+def _all_comments(part: GamePart) -> List[Comment]:
+    return list(all_comments(part.game))
 
 
 def _quick_fixes(ls: LcnLanguageServer, doc: Document, part: GamePart,

@@ -22,7 +22,8 @@ import re
 from typing import Iterable, List, Optional, Tuple
 
 from ..game.violations import color_name
-from ..text.ast import HANDSHAKE, Comment, Game, Span
+from ..text.ast import HANDSHAKE, Game, Span
+from ..tools.lint import _all_comments as all_comments
 from .analysis import GamePart
 from .positions import LineIndex
 
@@ -47,14 +48,6 @@ def _color(letter: str) -> int:
     return _MOD.get(color_name(letter.upper()).lower(), _MOD["other"])
 
 
-def _comments(game: Game) -> Iterable[Comment]:
-    yield from game.comments
-    for h in game.headers:
-        yield from h.comments
-    for m in game.moves:
-        yield from m.comments
-
-
 def game_tokens(part: GamePart, text: str) -> List[Token]:
     """The tokens of one game of the document ``text``, in order."""
     game = part.game
@@ -67,7 +60,7 @@ def game_tokens(part: GamePart, text: str) -> List[Token]:
             tokens.append((m.start(1), m.end(1), _TYPE["lcnTag"], 0))
         if h.value_span is not None and h.value_span.end > h.value_span.start:
             tokens.append((h.value_span.start, h.value_span.end, _TYPE["string"], 0))
-    for c in _comments(game):
+    for c in all_comments(game):
         if c.span is not None:
             tokens.append((c.span.start, c.span.end, _TYPE["comment"], 0))
     for move in game.moves:

@@ -15,6 +15,7 @@ import re
 from typing import Any, Dict, Iterator, List, Optional, Sequence
 
 from .codes import ALL_CODES
+from ..text.ast import Span  # noqa: F401 (the doctests)
 from ..text.errors import Diagnostic, Severity
 from .colour import Palette
 from .lint import FileReport
