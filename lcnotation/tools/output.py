@@ -79,7 +79,6 @@ def text_line(d: Diagnostic, fixable: bool = False, palette: Optional[Palette] =
 def source_excerpt(d: Diagnostic, line: str, palette: Optional[Palette] = None) -> str:
     """The source ``line`` of ``d`` with a caret under its span, as ruff shows it.
 
-    >>> from lcnotation.text.ast import Span
     >>> d = Diagnostic("S102", "case", Span(3, 4, 3, 8, 20, 24))
     >>> print(source_excerpt(d, "3. r4-d  ; late"))
       |
