@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..tools.explain import explain, explain_all
 from .common import EXIT_OK, Parser, add_command, usage_error
 
 _EXPLAIN_EXAMPLES = """\
@@ -23,6 +22,8 @@ def register(sub: "argparse._SubParsersAction[Parser]") -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..tools.explain import explain, explain_all  # every example, only for this command
+
     if args.all:
         sys.stdout.write(explain_all())
         return EXIT_OK

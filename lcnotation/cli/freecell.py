@@ -4,20 +4,16 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any, Dict, List
+from typing import TYPE_CHECKING, Any, Dict, List
 
-from .. import __version__
-from ..freecell import DEAL_LIMIT, check, deal, format, import_fc_solve, parse
-from ..freecell.checker import CheckResult
-from ..freecell.formatter import layout_text
-from ..text.errors import NotationError, Severity
-from ..tools.lint import FileReport
-from ..tools.output import (diagnostic_json, github_line, json_text, printable, text_line,
-                            to_sarif)
-from ..tools.style import Finding
+# The FreeCell package and the output formats are imported by the actions
+# that use them, not with the command line (``lcn lint`` does not need them).
 from .common import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Parser, add_command,
                      deliver_formatted, err, read_input)
 from .importcmd import say_error
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..freecell.checker import CheckResult
 
 _EXAMPLES = """\
 examples:
@@ -34,6 +30,8 @@ spec/freecell.md describes the notation and every F code.
 def _deal_number(value: str) -> int:
     """An argparse type: a deal number as the notation writes it (ASCII digits,
     0 to 2**33 - 1)."""
+    from ..freecell.deals import DEAL_LIMIT
+
     number = (int(value) if value.isascii() and value.isdigit()
               and len(value.lstrip("0")) <= 12 else -1)
     if not 0 <= number < DEAL_LIMIT:
@@ -83,17 +81,24 @@ def run(args: argparse.Namespace) -> int:  # pragma: no cover  (an action is req
 
 
 def _deal(args: argparse.Namespace) -> int:
+    from ..freecell import deal
+
     sys.stdout.write(deal(args.number))
     return EXIT_OK
 
 
 def _file_json(result: CheckResult) -> Dict[str, Any]:
+    from ..tools.output import diagnostic_json
+
     return {"path": result.path, "deal": result.deal, "verdict": result.verdict,
             "moves": result.moves, "first_bad_move": result.first_bad_move,
             "diagnostics": [diagnostic_json(d) for d in result.diagnostics]}
 
 
 def _text(result: CheckResult) -> str:
+    from ..freecell.formatter import layout_text
+    from ..tools.output import printable, text_line
+
     lines = [text_line(d) for d in result.diagnostics]
     verdict = result.verdict.replace("_", " ")
     lines.append(printable(f"{result.path}: {verdict} ({result.moves} moves)"))
@@ -104,6 +109,12 @@ def _text(result: CheckResult) -> str:
 
 
 def _check(args: argparse.Namespace) -> int:
+    from .. import __version__
+    from ..freecell import check, parse
+    from ..tools.lint import FileReport
+    from ..tools.output import github_line, json_text, to_sarif
+    from ..tools.style import Finding
+
     status = EXIT_OK
     results: List[CheckResult] = []
     for path in args.paths:
@@ -129,6 +140,9 @@ def _check(args: argparse.Namespace) -> int:
 
 
 def _import(args: argparse.Namespace) -> int:
+    from ..freecell import import_fc_solve
+    from ..text.errors import NotationError
+
     source = read_input(args.path)
     if source is None:
         return EXIT_USAGE
@@ -146,6 +160,9 @@ def _import(args: argparse.Namespace) -> int:
 
 
 def _fmt(args: argparse.Namespace) -> int:
+    from ..freecell import format, parse
+    from ..text.errors import Severity
+
     status = EXIT_OK
     for path in args.paths:
         source = read_input(path)

@@ -6,7 +6,6 @@ import argparse
 import io
 import os
 import sys
-from concurrent.futures import ProcessPoolExecutor
 from typing import IO, Dict, Iterator, List, Optional, Sequence, Tuple
 
 from .. import __version__
@@ -132,6 +131,9 @@ def _reports(files: Sequence[str], settings: Settings, jobs: int,
         bar.enabled = False  # a bar that is full at once would only flicker
     configs = [settings.lint(f) for f in files]
     if jobs > 1 and len(files) > 1:
+        # multiprocessing is imported only when there are workers to start
+        from concurrent.futures import ProcessPoolExecutor
+
         chunk = max(1, min(64, len(files) // (jobs * 8)))
         with ProcessPoolExecutor(max_workers=min(jobs, len(files))) as pool:
             reports = pool.map(_lint_one, [(f, c) for f, c in zip(files, configs) if f != "-"],

@@ -6,9 +6,6 @@ import argparse
 import bisect
 from typing import Optional
 
-from ..game.setup import read_setup
-from ..game.state import GameState
-from ..svg import board_svg
 from .common import (EXIT_USAGE, Parser, add_command, configured_colors, count, err,
                      write_output)
 from .view import drawn_games
@@ -60,6 +57,11 @@ def register(sub: "argparse._SubParsersAction[Parser]") -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    # The pictures and the game state, only for this command.
+    from ..game.setup import read_setup
+    from ..game.state import GameState
+    from ..svg import board_svg
+
     games = drawn_games(args.path, args.output)
     if games is None:
         return EXIT_USAGE

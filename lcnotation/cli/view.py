@@ -7,7 +7,6 @@ import os
 from typing import List, Optional
 
 from ..text.ast import Game
-from ..view import view_html
 from .common import (EXIT_USAGE, Parser, add_command, configured_colors, read_records,
                      write_output)
 from .importcmd import overwrites_input
@@ -44,6 +43,8 @@ def drawn_games(path: str, output: Optional[str]) -> Optional[List[Game]]:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..view import view_html  # the page's code, only for this command
+
     games = drawn_games(args.path, args.output)
     if games is None:
         return EXIT_USAGE

@@ -34,8 +34,8 @@ their N codes, JSON problems have J codes, see ``spec/json-form.md``).
 from __future__ import annotations
 
 import io
-from typing import (BinaryIO, Dict, Iterable, Iterator, List, NamedTuple, Optional,
-                    Sequence, Tuple, Union)
+from typing import (TYPE_CHECKING, BinaryIO, Dict, Iterable, Iterator, List, NamedTuple,
+                    Optional, Sequence, Tuple, Union)
 
 from ..text.ast import Comment, Game, Header, Move, Span
 from ..text.span import first_known
@@ -47,7 +47,11 @@ from ..text.reader import parse_game, split_games
 from ..text.lexical import LEXICON
 from ..text.lineends import lines_with_ends
 from .files import BOM, decode_text
-from .jsonform import JSONPath, decode, errors_at, from_data, iter_json, to_json
+
+# The JSON form is imported by the conversions that read or write it: the
+# registry of codes imports this module for its table, and `lcn lint` reads no JSON.
+if TYPE_CHECKING:  # pragma: no cover
+    from .jsonform import JSONPath
 
 __all__ = ["JSON", "MIXED", "UNKNOWN", "ConversionError", "Detection", "dialect_names",
            "detect_dialect", "convert_text", "convert_lines", "convert_file",
@@ -298,6 +302,8 @@ def _json_document(text: str) -> Optional[Dict[str, object]]:
     A record may also start with '{' (a comment), so only an object that
     decodes and has a "format" key counts as JSON.
     """
+    from .jsonform import decode
+
     if not _starts_like_json(text):
         return None
     try:
@@ -335,6 +341,8 @@ def convert_text(text: str, to: DialectName = "v1", *, source: Optional[DialectN
 def _convert_whole(text: str, target: _Target, reader: Optional[_Target],
                    path: Optional[str]) -> Tuple[str, bool]:
     """:func:`convert_text`, and whether ``text`` was read as a JSON form document."""
+    from .jsonform import to_json
+
     data = _json_document(text) if reader is None else None
     if reader is JSON or data is not None:
         return _convert_json(text, data, target, path), True
@@ -357,6 +365,8 @@ def _convert_whole(text: str, target: _Target, reader: Optional[_Target],
 
 
 def _convert_json(text: str, data: object, target: _Target, path: Optional[str]) -> str:
+    from .jsonform import decode, errors_at, from_data, to_json
+
     games = from_data(decode(text, path=path) if data is None else data, text, path=path)
     if not isinstance(target, Dialect):
         return to_json(games)
@@ -400,6 +410,7 @@ def _convert_stream(lines: Iterable[str], target: _Target,
     """:func:`convert_lines` for notation; with ``read_on``, a game that cannot be
     converted stops the output but not the reading: the ConversionError comes at
     the end, with the problems of every game."""
+    from .jsonform import iter_json
 
     def checked() -> Iterator[_Part]:
         parts = iter(_parts(lines, path))

@@ -10,13 +10,9 @@ a.lcn:2:4: N103 bad rank
 
 from __future__ import annotations
 
-import difflib
-import json
 import os
 import re
-from pathlib import Path
 from typing import Any, Dict, Iterator, List, Optional, Sequence
-from urllib.parse import quote
 
 from .codes import ALL_CODES
 from ..text.ast import Span  # noqa: F401 (the doctests)
@@ -64,6 +60,8 @@ def printable_diff(old: str, new: str, path: str) -> Iterator[str]:
     -R3-D
     +R4-D
     """
+    import difflib  # only to show changes (not for findings)
+
     for line in difflib.unified_diff(old.splitlines(True), new.splitlines(True), path, path):
         yield printable(line[:-1] if line.endswith("\n") else line) + "\n"
 
@@ -173,6 +171,8 @@ def json_text(value: Any) -> str:
     >>> json_text({"path": "caf\udce9\x9b.lcn"})
     '{\n  "path": "caf\\udce9\\u009b.lcn"\n}'
     """
+    import json  # not for text output
+
     text = json.dumps(value, indent=2, ensure_ascii=False)
     if _UNSAFE.search(text) is None:
         return text
@@ -202,6 +202,9 @@ def _location(path: str) -> Dict[str, str]:
     >>> _location("c:d.lcn")["uri"]
     'c%3Ad.lcn'
     """
+    from pathlib import Path  # these two, for SARIF only
+    from urllib.parse import quote
+
     if path == "-":
         return {"uri": "stdin"}
     if os.path.isabs(path):
@@ -216,6 +219,8 @@ def _location(path: str) -> Dict[str, str]:
 
 def to_sarif(reports: Sequence[FileReport], version: str) -> str:
     """A SARIF 2.1.0 log of one run, for code-scanning tools."""
+    from pathlib import Path
+
     rules: List[Dict[str, Any]] = []
     index: Dict[str, int] = {}
     for code, (severity, summary_text) in sorted(ALL_CODES.items()):

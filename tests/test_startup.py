@@ -1,0 +1,128 @@
+"""A lean start-up (issue #11: ``lcn lint`` of one game within 2x ``import lark``).
+
+``import lcnotation.cli`` loads each command's module for its options only;
+what a command needs to run (the pictures, the FreeCell package, the importers,
+the language server) is imported when it runs.  FreeCell's codes are still in
+the registry whenever it is needed in full: each check below starts a fresh
+Python, as ``lcn`` does, so that nothing imported by another test hides a
+family that was never loaded.  (bench/startup.py measures the time.)
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any, Dict, List, Tuple
+
+import pytest
+
+from lcnotation.text.errors import Severity
+from lcnotation.tools.codes import CodeRegistry
+
+MATCH = str(Path(__file__).resolve().parent.parent / "examples" / "match.lcn")
+
+#: What ``lcn lint`` must not pay for at start-up.
+HEAVY = ("lcnotation.svg", "lcnotation.freecell", "lcnotation.formats", "lcnotation.lsp",
+         "lcnotation.view", "pygls", "concurrent.futures")
+
+
+def fresh(code: str) -> Any:
+    """Run ``code`` in a new Python; the JSON it prints last."""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, timeout=120)
+    return json.loads(out.stdout.splitlines()[-1])
+
+
+LOADED = ("import json, sys; print(json.dumps(sorted(m for m in sys.modules "
+          f"if m.startswith({HEAVY!r}))))")
+
+
+def test_importing_the_command_line_loads_no_feature_package() -> None:
+    assert fresh("import lcnotation.cli\n" + LOADED) == []
+
+
+def test_linting_one_file_loads_no_feature_package() -> None:
+    loaded = fresh("import contextlib, io\nfrom lcnotation.cli import main\n"
+                   "with contextlib.redirect_stdout(io.StringIO()):\n"
+                   f"    assert main(['lint', '--no-progress', {MATCH!r}]) == 0\n" + LOADED)
+    assert loaded == []
+
+
+def run_lcn(*argv: str) -> Tuple[int, str, str]:
+    """``lcn *argv`` in a fresh Python: its exit status, output and error."""
+    status, out, err = fresh("import contextlib, io, json\nfrom lcnotation.cli import main\n"
+                 "out, err = io.StringIO(), io.StringIO()\n"
+                 "with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):\n"
+                 f"    status = main({list(argv)!r})\n"
+                 "print(json.dumps([status, out.getvalue(), err.getvalue()]))")
+    return int(status), str(out), str(err)
+
+
+def test_explain_knows_the_freecell_codes() -> None:
+    status, out, _ = run_lcn("explain", "F304")
+    assert status == 0 and "no card of the moved run fits" in out
+    status, out, _ = run_lcn("explain", "--all")
+    assert status == 0 and "F304" in out and "S102" in out
+
+
+def test_select_accepts_the_freecell_family() -> None:
+    status, _, err = run_lcn("lint", "--no-progress", "--select", "F3,S", MATCH)
+    assert status == 0, err
+    status, _, err = run_lcn("lint", "--no-progress", "--select", "Q1", MATCH)
+    assert status == 2 and "Q1" in err
+
+
+def test_sarif_describes_the_freecell_codes() -> None:
+    status, out, _ = run_lcn("lint", "--no-progress", "--output-format", "sarif", MATCH)
+    rules = json.loads(out)["runs"][0]["tool"]["driver"]["rules"]
+    assert status == 0 and "F304" in {rule["id"] for rule in rules}
+
+
+def test_the_registry_in_full_holds_the_freecell_family() -> None:
+    found = fresh("import json, sys\nimport lcnotation.cli\n"
+                  "from lcnotation.tools.codes import ALL_CODES, FAMILIES\n"
+                  "before = 'lcnotation.freecell' in sys.modules\n"
+                  "codes = sorted(ALL_CODES)\n"
+                  "print(json.dumps([before, FAMILIES['F'], 'F304' in codes, "
+                  "'lcnotation.freecell' in sys.modules]))")
+    assert found == [False, "FreeCell notation", True, True]
+
+
+def make_registry() -> Tuple[CodeRegistry, List[str]]:
+    calls: List[str] = []
+
+    def load() -> Dict[str, Tuple[Severity, str]]:
+        calls.append("B")
+        return {"B101": (Severity.WARNING, "b")}
+
+    registry = CodeRegistry({"A101": (Severity.INFO, "a")})
+    registry.defer("B", load)
+    return registry, calls
+
+
+def test_a_known_code_does_not_load_the_deferred_families() -> None:
+    registry, calls = make_registry()
+    assert registry["A101"] == (Severity.INFO, "a") and registry.get("A101")
+    assert calls == [] and registry.pending == ("B",)
+
+
+@pytest.mark.parametrize("use", [
+    lambda r: sorted(r), lambda r: len(r), lambda r: dict(r.items()),
+    lambda r: "B101" in r, lambda r: r.get("B101"), lambda r: r["B101"],
+    lambda r: "Z999" in r,
+])
+def test_full_use_loads_the_deferred_families_once(use: Any) -> None:
+    registry, calls = make_registry()
+    use(registry)
+    assert calls == ["B"] and registry.pending == ()
+    assert dict(registry) == {"A101": (Severity.INFO, "a"), "B101": (Severity.WARNING, "b")}
+    assert calls == ["B"]
+
+
+def test_an_unknown_code_is_still_unknown() -> None:
+    registry, _ = make_registry()
+    with pytest.raises(KeyError):
+        registry["Z999"]
+    assert registry.get("Z999") is None
