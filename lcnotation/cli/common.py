@@ -124,14 +124,6 @@ class Settings:
         return self.project(path).excludes(path)
 
 
-def expand_paths(paths: Sequence[str]) -> Iterator[str]:
-    """The files to work on: folders expanded, ``-`` (standard input) kept."""
-    for path in paths:
-        if path == "-":
-            yield path
-        else:
-            yield from iter_lcn_files([path])
-
 
 def read_input(path: str) -> Optional[SourceFile]:
     """The decoded file (or standard input); None, with a message, when it cannot be read."""
@@ -273,19 +265,6 @@ def process_count(value: str) -> int:
                                          f"not {value!r}")
     return n
 
-
-def refused_for_errors(source: SourceFile, path: str, done: str,
-                        games: Optional[List[Game]] = None) -> bool:
-    """Whether ``source`` has syntax errors (then said on stderr)."""
-    games = list(parse_games(source.text, path=path)) if games is None else games
-    errors = [e for g in games for e in g.errors]
-    if not errors:
-        return False
-    first = errors[0]
-    err(f"{path}:{first.line}:{first.column}: not {done}: {len(errors)} syntax "
-         f"error{'s' if len(errors) != 1 else ''} (first: {first.message}); "
-         "fix them or use --force")
-    return True
 
 
 def configured_colors(path: str) -> Tuple[str, ...]:

@@ -50,6 +50,12 @@ def horne_safe(card: Card, homes: Dict[str, int]) -> bool:
     return True
 
 
+def _cannot_go_on(what: str, below: Card) -> IllegalMove:
+    """F304: ``what`` (a card, or a run named by its ends) cannot go on ``below``."""
+    return IllegalMove("F304", f"{what} cannot go on {below} (a card goes on one of the "
+                       "other colour and one rank higher)")
+
+
 def _count(n: int, what: str) -> str:
     return f"{n} {what}{'' if n == 1 else 's'}"
 
@@ -134,7 +140,7 @@ class Position:
             if card is None:
                 what = "is blocked" if self.blocked[cell] else "is empty"
                 raise IllegalMove("F301", f"freecell {source} {what}")
-            self._place([card], target, from_freecell=cell)
+            self._place([card], target)
             self.freecells[cell] = None
             return 1
         column = int(source) - 1
@@ -169,11 +175,9 @@ class Position:
                 return n
         top = cards[-1]
         run_text = str(top) if run == 1 else f"the run {cards[-run]} to {top}"
-        raise IllegalMove("F304", f"{run_text} cannot go on {below} (a card goes on one "
-                          "of the other colour and one rank higher)")
+        raise _cannot_go_on(run_text, below)
 
-    def _place(self, cards: List[Card], target: str, from_freecell: Optional[int] = None
-               ) -> None:
+    def _place(self, cards: List[Card], target: str) -> None:
         if target == "h":
             card = cards[-1]
             if self.homes[card.suit] != card.rank - 1:
@@ -190,8 +194,7 @@ class Position:
         else:
             destination = self.columns[int(target) - 1]
             if destination and not fits_on(cards[0], destination[-1]):
-                raise IllegalMove("F304", f"{cards[0]} cannot go on {destination[-1]} (a "
-                                  "card goes on one of the other colour and one rank higher)")
+                raise _cannot_go_on(str(cards[0]), destination[-1])
             destination.extend(cards)
 
     def automove(self) -> List[Card]:
