@@ -19,6 +19,7 @@ import re
 import subprocess
 import sys
 import tempfile
+from typing import Dict, Optional
 
 HERE = os.path.abspath(__file__)
 
@@ -40,12 +41,12 @@ def run(mode: str, path: str) -> None:
             lcnotation.lint_file(path)
 
 
-def count(mode: str, path: str) -> int:
+def count(mode: str, path: str, extra_env: Optional[Dict[str, str]] = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "callgrind.out")
         # A fixed hash seed: dictionaries and sets then lay out the same way
         # in every run, and the counts repeat to the instruction.
-        env = {**os.environ, "PYTHONHASHSEED": "0"}
+        env = {**os.environ, "PYTHONHASHSEED": "0", **(extra_env or {})}
         subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
                         sys.executable, HERE, "--row", mode, path], env=env,
                        check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
