@@ -25,9 +25,11 @@ HERE = os.path.abspath(__file__)
 
 
 def run(mode: str, path: str) -> None:
-    """The measured process: warm up, then ``mode`` over ``path``: ``parse:N``
-    or ``lint:N``, N passes."""
+    """The measured process: warm up, then ``mode`` over ``path``: ``parse:N``,
+    ``lint:N`` or ``floor:N`` (the regular expression that only finds the
+    moves, as bench/bench.py's floor), N passes."""
     import lcnotation
+    from bench import FLOOR  # type: ignore[import-not-found]
 
     sample = '[Event "warm-up"]\n1. R3-D 2. B4-D {c}\n'
     list(lcnotation.parse_games(sample))
@@ -37,6 +39,9 @@ def run(mode: str, path: str) -> None:
         if what == "parse":
             for _ in lcnotation.read_games(path):
                 pass
+        elif what == "floor":
+            with open(path, encoding="utf-8") as f:
+                sum(len(FLOOR.findall(line)) for line in f)
         else:
             lcnotation.lint_file(path)
 
@@ -66,17 +71,17 @@ def main() -> None:
     parser.add_argument("--row", help=argparse.SUPPRESS)
     parser.add_argument("path", nargs="?", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    sys.path.insert(0, os.path.dirname(HERE))
     if args.row:
         run(args.row, args.path)
         return
-    sys.path.insert(0, os.path.dirname(HERE))
     from bench import corpus  # type: ignore[import-not-found]
 
     os.makedirs(args.cache, exist_ok=True)
     path = os.path.join(args.cache, f"corpus-{args.games}-{args.seed}.lcn")
     moves = corpus(path, args.games, args.seed)
     print(f"corpus: {args.games} games, {moves:,} moves")
-    for mode in ("parse", "lint"):
+    for mode in ("floor", "parse", "lint"):
         once, twice = count(f"{mode}:1", path), count(f"{mode}:2", path)
         print(f"{mode}: {(twice - once) / moves:,.0f} instructions a move (the second "
               f"pass), {once / moves:,.0f} with start-up and the first pass")

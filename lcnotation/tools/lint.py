@@ -29,6 +29,7 @@ from ..lostcities.style import StyleState, check_style
 from ..core.walk import iter_lcn_files
 from ..core.lineends import CountingReader
 from ..lostcities.style import mixed_line_ends
+from ..lostcities.fused import clean_moves
 
 __all__ = ["LintConfig", "FileReport", "FixResult", "lint_text", "lint_file", "lint_stream",
            "lint_lines", "lint_game", "style_state", "add_text_findings", "fix_text", "fix_stream",
@@ -92,9 +93,10 @@ class FileReport:
         return [f.fix for f in self.findings if f.fix is not None]
 
 
-def lint_text(text: str, path: str = "<string>", config: Optional[LintConfig] = None) -> FileReport:
-    """Lint the text of a record (one game or more)."""
-    report = lint_lines([lone_cr_as_lf(text)], path, config)
+def lint_text(text: str, path: str = "<string>", config: Optional[LintConfig] = None, *,
+              fused: bool = True) -> FileReport:
+    """Lint the text of a record (one game or more); ``fused`` as for :func:`lint_lines`."""
+    report = lint_lines([lone_cr_as_lf(text)], path, config, fused=fused)
     add_text_findings(report, text, config or LintConfig())
     return report
 
@@ -156,14 +158,27 @@ def _add_line_ends(report: FileReport, counted: CountingReader, config: LintConf
 
 
 def lint_lines(lines: Iterable[Piece], path: str,
-               config: Optional[LintConfig] = None) -> FileReport:
-    """Lint a stream of lines (as read by the reader) of the file ``path``."""
+               config: Optional[LintConfig] = None, *, fused: bool = True) -> FileReport:
+    """Lint a stream of lines (as read by the reader) of the file ``path``.
+
+    A game with nothing to report is checked straight from its text, without
+    a tree (:func:`lcnotation.lostcities.fused.clean_moves`); ``fused=False``
+    builds every game's tree (the report is the same, only slower: tests
+    compare the two).
+    """
     config = config or LintConfig()
     report = FileReport(path)
     style = style_state(config)
+    colors = config.colors
     for part in split_games(lines):
-        game, findings = lint_game(part, style, config, path)
         report.games += 1
+        # A clean game is checked straight from the scan (no tree); one with
+        # anything to report goes the tree path, which says what.
+        moves = clean_moves(part, style, colors) if fused else None
+        if moves is not None:
+            report.moves += moves
+            continue
+        game, findings = lint_game(part, style, config, path)
         report.moves += len(game.moves)
         report.findings.extend(findings)
     return report
@@ -215,8 +230,15 @@ def fix_stream(lines: Iterable[Piece], path: str, config: Optional[LintConfig],
     report = result.report
     style = style_state(config)
     shift = 0  # how much longer the fixed text is than the text read, so far
+    colors = config.colors
     for part in split_games(lines):
         part = part._replace(offset=part.offset + shift)
+        moves = clean_moves(part, style, colors)
+        if moves is not None:  # nothing to fix, nothing to report
+            write(part.text)
+            report.games += 1
+            report.moves += moves
+            continue
         start = dataclasses.replace(style)
         game, findings = lint_game(part, style, config, path)
         if game.errors:

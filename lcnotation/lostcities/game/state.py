@@ -42,7 +42,11 @@ from .setup import (COPIES, HAND_SIZE, Deal, Setup, as_pairs, deal_problems,
 if TYPE_CHECKING:
     from .violations import Violation
 
-__all__ = ["GameState", "Location"]
+__all__ = ["GameState", "Location", "Step"]
+
+#: One move as the fused path plays it: colour, rank, discard, and the draw's
+#: source (a colour, or None for the draw pile).
+Step = Tuple[str, int, bool, Optional[str]]
 
 
 class Location(NamedTuple):
@@ -437,6 +441,88 @@ class GameState:
                     found.append(self._bad_pile(move, turn, p, source, pile is None))
                     self._unknown_draw(p)
         return found
+
+    def play_quietly(self, steps: Iterable[Step]) -> bool:
+        """Play ``steps``, each ``(colour, rank, discard, source)`` of one move
+        (``source`` None: the draw pile), for consecutive turns; True when
+        :meth:`play` would report nothing for the same moves.
+
+        Lint's fused path (:mod:`lcnotation.lostcities.fused`) replays clean
+        games so, without building their moves.  At the first move
+        :meth:`play` would report this stops and returns False, and the state
+        is then undefined (the caller replays the game again with
+        :meth:`play`).  Played without a problem, the state is the one
+        :meth:`play` leaves (tests/test_fused.py holds the two equal).
+
+        >>> state = GameState()
+        >>> state.play_quietly([("R", 7, False, None), ("B", 0, True, None)])
+        True
+        >>> state.expedition(0, "R"), state.turn
+        ((Card(color='R', rank=7),), 2)
+        >>> GameState().play_quietly([("R", 7, False, None), ("B", 4, True, None),
+        ...                           ("R", 4, False, None)])
+        False
+        """
+        held_by, exp_by, piles, pool, unknown = (self._held, self._exp, self._piles,
+                                                 self._pool, self._unknown)
+        # Nothing is forgotten on this path: the deal stays known (or not) and
+        # no pile falls in doubt, so a draw from an empty pile is a problem.
+        deck = self._deck
+        turn = self._turn
+        high, low = self._high, self._low
+        end_turn = self._end_turn
+        ok = True
+        for c, r, discard, source in steps:
+            p = turn & 1
+            if not high:  # a move after the end (R109)
+                ok = False
+                break
+            held = held_by[p].get(c)
+            if held is None:  # a colour outside the game (R106)
+                ok = False
+                break
+            if not discard:
+                exp = exp_by[p][c]
+                if exp:
+                    last = exp[-1]
+                    if (r <= last) if r else (last != HANDSHAKE):  # R101, R102
+                        ok = False
+                        break
+            if held[r]:
+                held[r] -= 1
+            elif unknown[p] and pool[c][r]:
+                pool[c][r] -= 1
+                unknown[p] -= 1
+            else:  # R103 to R105
+                ok = False
+                break
+            if discard:
+                piles[c].append(r)
+            else:
+                exp.append(r)
+            if source is None:
+                if deck is not None:
+                    dc, dr = deck.pop()
+                    held_by[p][dc][dr] += 1
+                else:
+                    unknown[p] += 1
+                high -= 1
+                if low:
+                    low -= 1
+                if not high:
+                    end_turn = turn
+            elif source == c and discard:  # R108
+                ok = False
+                break
+            else:
+                pile = piles.get(source)
+                if not pile:  # R106, R107
+                    ok = False
+                    break
+                held_by[p][source][pile.pop()] += 1
+            turn += 1
+        self._turn, self._high, self._low, self._end_turn = turn, high, low, end_turn
+        return ok
 
     # ------------------------------------------------------------ violations
     # The violations module is imported by the first violation: a clean

@@ -26,7 +26,7 @@ from ...core.numbers import read_decimal
 if TYPE_CHECKING:  # pragma: no cover
     from .builder import Builder
 
-__all__ = ["fast_pattern", "fast_parse", "move_parts", "terminal_patterns"]
+__all__ = ["fast_pattern", "fast_parse", "move_parts", "move_pattern", "terminal_patterns"]
 
 _RANKS = LEXICON.rank_of
 _UPPER = LEXICON.upper
@@ -66,13 +66,20 @@ def fast_pattern(lark: Lark) -> Pattern[str]:
     make it quadratic).
     """
     t = terminal_patterns(lark)
-    part = terminal_patterns(lark, lookbehind=False)  # redundant inside a move, and slow
     move = (f"(?:(?P<num>{t['MOVE_NUMBER']})[ \\t]*)?"
-            f"(?P<move>{t['COLOR']}{part['RANK']}{part['DISCARD']}?{part['MINUS']}"
-            f"(?:{part['DRAW_COLOR']}|{part['DRAW_PILE']}))")
+            f"(?P<move>{move_pattern(lark)})")
     return re.compile(f"(?P<ws>{t['WS']}?)(?:{move}|(?P<header>{t['HEADER']})"
                       f"|(?P<brace>{t['BRACE_COMMENT']})|(?P<line>{t['LINE_COMMENT']})"
                       f"|(?P<end>\\Z)|(?P<bad>))")
+
+
+def move_pattern(lark: Lark) -> str:
+    """The expression of one move as the fast path reads it (colour, rank,
+    discard marker, hyphen, draw), built from the terminals of ``lark``."""
+    t = terminal_patterns(lark)
+    part = terminal_patterns(lark, lookbehind=False)  # redundant inside a move, and slow
+    return (f"{t['COLOR']}{part['RANK']}{part['DISCARD']}?{part['MINUS']}"
+            f"(?:{part['DRAW_COLOR']}|{part['DRAW_PILE']})")
 
 
 _PartsKey = Tuple[str, int, bool, Optional[str]]

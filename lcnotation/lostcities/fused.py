@@ -1,0 +1,230 @@
+"""Lint's fused path: a clean game checked straight from the scan, without a tree.
+
+Most games of an archive have no finding at all.  For them the lint engine
+need not build a tree: :func:`clean_moves` reads the game's header lines
+with the fast path's own expression
+(:func:`~lcnotation.lostcities.text.fastpath.fast_pattern`) and its moves as
+white-space separated tokens, each a move spelling or a move number that the
+fast path's expressions accept whole; it replays the moves as they are read
+(:meth:`~lcnotation.lostcities.game.state.GameState.play_quietly`), looks at
+what the style checks would look at, and answers with the number of moves
+when it is certain that the tree path (parse, rules check, style checks,
+suppressions) would report nothing.  At the first doubt it answers None and
+the game goes the tree path, which says what is wrong: "clean" is the only
+answer it gives, so it can never change a report.  tests/test_fused.py holds
+it to the tree path over generated, mutated and hostile games.
+
+>>> from lcnotation.lostcities.game.generator import generate_game
+>>> from lcnotation.lostcities.text.formatter import format_game
+>>> from lcnotation.lostcities.text.reader import GameText
+>>> from lcnotation.lostcities.style import StyleState
+>>> text = format_game(generate_game(1))
+>>> clean_moves(GameText(text, 1, 0), StyleState()) == len(generate_game(1).moves)
+True
+>>> clean_moves(GameText(text.replace("-D", "-d", 1), 1, 0), StyleState()) is None
+True
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Dict, List, Optional, Set, Tuple
+
+from .game.checker import _check_result
+from .game.setup import read_setup
+from .game.state import GameState, Step
+from .style import _KNOWN, _KNOWN_BY_LOWER, _NOT_PLAIN, StyleState
+from .text.ast import Game, Header
+from .text.builder import GameBuilder
+from .text.fastpath import _INFO, _NUMBERS, _TooLong, move_pattern, terminal_patterns
+from .text.lexical import LEXICON
+from .text.parser import parser
+from .text.reader import GameText
+
+__all__ = ["clean_moves"]
+
+
+class _Steps(Dict[str, Step]):
+    """The step of each move spelling (one the fast path reads whole), made
+    once from the fast path's own reading of it."""
+
+    def __missing__(self, t: str) -> Step:
+        placement, draw, _ = _INFO[t]
+        card = placement.card
+        step = self[t] = (card.color, card.rank, placement.discard, draw.color)
+        return step
+
+
+_STEPS = _Steps()
+
+
+class _Unreadable(Exception):
+    """A token that is neither a move nor a move number the fast path reads."""
+
+
+class _Tokens(Dict[str, object]):
+    """Each token of a movetext, read once: a move's :data:`Step`, or the value
+    of a move number.  A move that the style checks would look closer at (in
+    lower case, or with the discard marker X: see style._plainly_clean) is
+    unreadable here, as is anything else: a comment, a header, a byte-order
+    mark (white space to the grammar, not to str.split)."""
+
+    def __missing__(self, token: str) -> object:
+        reading = _reading[0]
+        if reading.move.fullmatch(token) is not None:
+            if _NOT_PLAIN.search(token) is not None:
+                raise _Unreadable(token)
+            step = self[token] = _STEPS[token]
+            return step
+        if reading.number.fullmatch(token) is not None:
+            number = _NUMBERS[token]  # _TooLong past the reader's digits
+            if number < 1000:
+                self[token] = number
+            return number
+        raise _Unreadable(token)
+
+
+_TOKENS = _Tokens()
+#: The move numbers 1, 2, ... of a game numbered turn by turn (a game is far
+#: shorter: a round has at most 2 * 60 - 16 turns, and a longer record goes
+#: the general way).
+_ONE_TO = list(range(1, 200))
+_is_line_blank = LEXICON.is_line_blank
+
+
+def clean_moves(part: GameText, style: StyleState,
+                default_colors: Optional[Tuple[str, ...]] = None) -> Optional[int]:
+    """The number of moves of the game ``part`` when linting it finds nothing
+    (under any selection of codes); None when it may find something.
+
+    ``style`` is the file's style state, as the tree path gets it: on a
+    clean answer it is moved on as the tree path would (the file's first
+    discard marker); on None it is left as it was.  ``default_colors`` (the
+    colours of a game without a Colors header) defaults to the style state's.
+    """
+    text = part.text
+    if part.problems or "lcn:" in text:
+        return None  # decoding problems; a suppression comment (S100)
+    dialect = style.dialect
+    if dialect is not None and (dialect.lowercase or dialect.discard != "D"):
+        return None
+    if style.marker not in (None, "D"):
+        return None  # the file's discards are marked X: a D here is S101
+    try:
+        headers, steps = _scan(text)
+    except _TooLong:
+        return None
+    if steps is None or not _headers_clean(headers):
+        return None
+    colors = style.default_colors if default_colors is None else default_colors
+    setup = read_setup(Game(headers=tuple(headers)), colors)
+    if setup.diagnostics:
+        return None
+    state = GameState.from_setup(setup)
+    if not state.play_quietly(steps):
+        return None
+    if state.draw_pile_range[0]:
+        return None  # the round is incomplete (R110)
+    for header in headers:
+        if header.name == "Result":
+            if _check_result(header, state, state.scores()):
+                return None
+            break
+    if dialect is not None:
+        style.marker = dialect.discard
+    elif style.marker is None and any(step[2] for step in steps):
+        style.marker = "D"  # the file's first discard marker
+    return len(steps)
+
+
+class _Reading:
+    """The expressions of the fused scan, made from the fast path's once."""
+
+    def __init__(self) -> None:
+        p = parser()
+        self.fast = p.fast
+        self.move = re.compile(move_pattern(p.lark))
+        self.number = re.compile(terminal_patterns(p.lark)["MOVE_NUMBER"])
+        # A move number followed by white space other than blanks: its move
+        # is not on its line.
+        self.number_alone = re.compile(r"\.[ \t]*[^\S \t]")
+
+
+_reading: List[_Reading] = []
+
+
+def _scan(text: str) -> Tuple[List[Header], Optional[List[Step]]]:
+    """The headers and the steps of ``text`` as the fast path reads it; steps
+    None where the fast path gives up or a style check would look closer."""
+    if not _reading:
+        _reading.append(_Reading())
+    reading = _reading[0]
+    headers: List[Header] = []
+    # The header lines (and comments among them), token by token.
+    match = reading.fast.match
+    pos = 0
+    builder: Optional[GameBuilder] = None
+    while True:
+        m = match(text, pos)
+        assert m is not None  # the expression always matches (its "bad" group)
+        ws, _num, t, header, _brace, _line, end, bad = m.groups()
+        if t is not None or end is not None:
+            break
+        if bad is not None:
+            return headers, None
+        if header is not None:
+            newline = ws.rfind("\n")
+            if newline < 0 and pos:
+                return headers, None  # not at the start of its line (N109)
+            if newline + 1 < len(ws) and not _is_line_blank(ws[newline + 1:]):
+                return headers, None
+            if builder is None:
+                builder = GameBuilder(text)
+            # Positions are not needed: a header with a problem sends the
+            # game to the tree path, which places it.
+            builder.add_header(header, 0, 1, 1)
+            headers.append(builder.headers[-1])
+        pos = m.end()
+    # The moves: white space and tokens, each a move or a move number (one
+    # that the style checks would look closer at, or anything else, is
+    # unreadable here).  The fast path reads a number only when its move
+    # follows on the same line.
+    moves = text[pos:]
+    if reading.number_alone.search(moves) is not None:
+        return headers, None
+    try:
+        read = list(map(_TOKENS.__getitem__, moves.split()))
+    except _Unreadable:
+        return headers, None
+    half = len(read) >> 1
+    if not len(read) & 1 and read[0::2] == _ONE_TO[:half] and moves.count(".") == half:
+        # The usual layout, "1. R3-D 2. B4-D ...": the numbers (each token
+        # with a dot) are the even tokens, and the turns' own.
+        return headers, read[1::2]  # type: ignore[return-value]
+    steps: List[Step] = []
+    number = False  # the token before was a number
+    for value in read:
+        if value.__class__ is int:
+            if number or value != len(steps) + 1:
+                return headers, None
+            number = True
+        else:
+            steps.append(value)  # type: ignore[arg-type]
+            number = False
+    if number:
+        return headers, None  # a number without its move
+    return headers, steps
+
+
+def _headers_clean(headers: List[Header]) -> bool:
+    """What S105 and S106 look for: no tag given twice, none that differs from
+    a known tag only in letter case."""
+    seen: Set[str] = set()
+    for h in headers:
+        name = h.name
+        if name in seen:
+            return False
+        seen.add(name)
+        if name not in _KNOWN and name.lower() in _KNOWN_BY_LOWER:
+            return False
+    return True

@@ -1,0 +1,224 @@
+"""Lint's fused path and the tree path report the same, on every text.
+
+The fused path (lcnotation/lostcities/fused.py) answers "clean" for a game
+only when the tree path (parse, rules check, style checks, suppressions)
+reports nothing; every other game goes the tree path.  These properties lint
+generated, mutated and hostile texts both ways (``fused=False`` builds every
+tree) and compare every finding, position, message and fix; and they hold
+the quiet replay to the reporting one.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import List, Optional
+
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from lcnotation import format_game, format_games, generate_game, generate_games
+from lcnotation.lostcities.fused import clean_moves
+from lcnotation.lostcities.game.state import GameState
+from lcnotation.lostcities.text.ast import Game
+from lcnotation.lostcities.text.reader import parse_game, split_games
+from lcnotation.tools.lint import LintConfig, lint_game, lint_text, style_state
+from strategies import PIECES, notation_text, written_games
+
+SETTINGS = settings(max_examples=200, deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+colour_sets = st.sampled_from(["RGWBY", "RGWBYK", "RGWBYP", "ABCEF"])
+
+
+@st.composite
+def legal_games(draw, headers: Optional[bool] = None) -> Game:
+    return generate_game(seed=draw(st.integers(0, 2**32)), colors=draw(colour_sets),
+                         deal=draw(st.booleans()), take=draw(st.floats(0.0, 0.9)),
+                         build=draw(st.floats(0.0, 1.0)),
+                         headers=draw(st.booleans()) if headers is None else headers)
+
+
+@st.composite
+def legal_files(draw) -> str:
+    """One to three legal games in any dialect the formatter writes."""
+    games = [draw(legal_games())]
+    games += draw(st.lists(legal_games(headers=True), max_size=2))
+    dialects = st.sampled_from(["v1", "v1", "x-discard", "lower"])
+    if draw(st.booleans()):
+        return format_games(games, draw(dialects))
+    # Each game in its own dialect: a file whose discard marker changes.
+    return "\n".join(format_game(g, draw(dialects)) for g in games)
+
+
+#: Small changes that a game's text may suffer: each may or may not break it.
+EDITS = PIECES + ["1.", "99.", "\n\n", "-", "D", "X", "d", "10", "H", "K", "lcn: ignore",
+                  "; lcn: ignore[R101]", '[Result "0-0"]\n', '[Colors "RGWBY"]\n',
+                  '[colors "RGWBY"]\n', '[Player1 "A"]\n', "\u00a0", "\u2003", "\x0b"]
+
+
+@st.composite
+def mutated(draw) -> str:
+    """A legal file with a few edits: characters replaced, deleted, inserted,
+    lines swapped, dropped or doubled."""
+    text = draw(legal_files())
+    for _ in range(draw(st.integers(1, 4))):
+        kind = draw(st.sampled_from(["replace", "delete", "insert", "swap", "drop", "double",
+                                     "join", "comment"]))
+        if kind in ("swap", "drop", "double", "join", "comment"):
+            lines = text.split("\n")
+            i = draw(st.integers(0, len(lines) - 1))
+            j = draw(st.integers(0, len(lines) - 1))
+            if kind == "swap":
+                lines[i], lines[j] = lines[j], lines[i]
+            elif kind == "drop":
+                del lines[i]
+            elif kind == "join" and i + 1 < len(lines):
+                lines[i:i + 2] = [lines[i] + draw(st.sampled_from([" ", "", "\t"])) + lines[i + 1]]
+            elif kind == "comment":
+                lines[i] += draw(st.sampled_from([" ; lcn: ignore", " {lcn: ignore[S1]}", " {c}",
+                                                  " ; a note", " ;lcn:ignore[R110]"]))
+            else:
+                lines.insert(i, lines[i])
+            text = "\n".join(lines)
+            continue
+        at = draw(st.integers(0, len(text)))
+        end = at + (draw(st.integers(1, 4)) if kind != "insert" else 0)
+        piece = "" if kind == "delete" else draw(st.sampled_from(EDITS))
+        text = text[:at] + piece + text[end:]
+    return text
+
+
+configs = st.builds(
+    LintConfig,
+    select=st.sampled_from([("N", "R", "S"), ("R",), ("S1",), ("N",)]),
+    ignore=st.sampled_from([(), ("S103",), ("R110",)]),
+    colors=st.sampled_from([("R", "G", "W", "B", "Y"), ("R", "G", "W", "B", "Y", "K")]),
+    dialect=st.sampled_from([None, None, "v1", "x-discard", "lower"]))
+
+texts = st.one_of(legal_files(), mutated(), written_games(max_moves=12).map(lambda g: g[1]),
+                  notation_text)
+
+
+def everything(report) -> tuple:
+    return (report.games, report.moves,
+            [(f.diagnostic.code, f.diagnostic.message, f.diagnostic.span, f.diagnostic.severity,
+              f.diagnostic.turn, f.diagnostic.path, f.fix) for f in report.findings])
+
+
+@SETTINGS
+@given(texts, configs)
+def test_the_fused_path_reports_what_the_tree_path_reports(text: str, config: LintConfig):
+    fused = lint_text(text, "f.lcn", config)
+    tree = lint_text(text, "f.lcn", config, fused=False)
+    assert everything(fused) == everything(tree)
+
+
+@SETTINGS
+@given(texts, configs)
+def test_a_game_called_clean_has_no_finding_and_the_same_style_state(text: str,
+                                                                      config: LintConfig):
+    fused_style, tree_style = style_state(config), style_state(config)
+    for part in split_games([text]):
+        before = dataclasses.replace(fused_style)
+        moves = clean_moves(part, fused_style, config.colors)
+        game, findings = lint_game(part, tree_style, config, None)
+        if moves is None:
+            assert fused_style == before  # left alone for the tree path
+            fused_style = dataclasses.replace(tree_style)
+            continue
+        everything_selected = dataclasses.replace(config, select=("N", "R", "S"), ignore=())
+        _, all_findings = lint_game(part, dataclasses.replace(before), everything_selected,
+                                    None)
+        assert all_findings == [] and findings == []
+        assert moves == len(game.moves)
+        assert fused_style == tree_style
+
+
+def test_clean_games_take_the_fused_path():
+    """Generated games, as canonically written, are all checked without a tree
+    (else the speed the README claims would not be there)."""
+    text = format_games(list(generate_games(30, seed=3, deal=True)))
+    style = style_state(LintConfig())
+    parts = list(split_games([text]))
+    assert [clean_moves(p, style) is not None for p in parts] == [True] * len(parts)
+    without_deal = format_games(list(generate_games(10, seed=4)))
+    assert all(clean_moves(p, style) is not None for p in split_games([without_deal]))
+
+
+@settings(max_examples=40, deadline=None)
+@given(legal_games(), st.data())
+def test_hostile_and_long_tokens_go_the_tree_path(game: Game, data: st.DataObject):
+    text = format_game(game)
+    insert = data.draw(st.sampled_from([
+        "9" * 5000 + ". ", "R" * 10000, "{" * 200, "[" * 200, "\ufeff", "1.\nR3-D ",
+        "R3-D" * 300, "1. " * 100]))
+    at = data.draw(st.integers(0, len(text)))
+    hostile = text[:at] + insert + text[at:]
+    assert everything(lint_text(hostile)) == everything(lint_text(hostile, fused=False))
+
+
+def steps_of(game: Game) -> list:
+    return [(m.card.color, m.card.rank, m.placement.discard, m.draw.color) for m in game.moves]
+
+
+def observable(state: GameState) -> tuple:
+    return (state.turn, state.draw_pile_range, state.certain, state.is_over,
+            state.scores(), state.draw_pile(),
+            [state.expedition(p, c) for p in (0, 1) for c in state.colors],
+            [state.discard_pile(c) for c in state.colors],
+            [(state.known_cards(p), state.unknown_count(p)) for p in (0, 1)])
+
+
+@SETTINGS
+@given(st.one_of(legal_files(), mutated()))
+def test_the_quiet_replay_agrees_with_the_reporting_one(text: str):
+    for game in map(parse_game, (p.text for p in split_games([text]))):
+        assume(all(m.turn == i for i, m in enumerate(game.moves)))
+        quiet, loud = GameState.from_game(game), GameState.from_game(game)
+        ok = quiet.play_quietly(steps_of(game))
+        found = loud.play(game.moves)
+        assert ok == (found == [])
+        if ok:
+            assert observable(quiet) == observable(loud)
+
+
+def _clean_file() -> List[str]:
+    return [format_game(generate_game(seed, deal=True)) for seed in (5, 6)]
+
+
+#: Texts one edit away from clean, each with a finding that only a close look
+#: sees; the fused path must send each game to the tree path.
+NEAR_MISSES = {
+    "the file's first discard is X, a later one D (S101)":
+        lambda a, b: format_game(generate_game(5, deal=True), "x-discard") + "\n" + b,
+    "two headers on one line (N109)":
+        lambda a, b: a.replace('"]\n[', '"] [', 1) + "\n" + b,
+    "a suppression in the headers (S100)":
+        lambda a, b: a.replace('"]\n', '"] ; lcn: ignore[R101]\n', 1) + "\n" + b,
+    "a tag in the wrong case (S105)": lambda a, b: a.replace("[Round", "[round", 1),
+    "a tag twice (S106)": lambda a, b: a.replace("[Round", '[Event "x"]\n[Round', 1),
+    "a wrong result (R204)": lambda a, b: a.replace('[Result "', '[Result "1', 1),
+    "a number that skips (S103)": lambda a, b: a.replace("\n3. ", "\n4. ", 1),
+    "a number on its own line": lambda a, b: a.replace("\n3. ", "\n3.\n", 1),
+    "a game cut short (R110)": lambda a, b: a[:a.rindex("\n", 0, len(a) - 2)] + "\n",
+    "a lower-case move (S102)": lambda a, b: a.replace("-D\n", "-d\n", 1),
+    "a comment among the moves":
+        lambda a, b: a.replace("-D\n", "-D {c}\n", 1).replace("[Result", "[Resalt", 1),
+    "a byte-order mark among the moves": lambda a, b: a.replace("\n3. ", "\n\ufeff3. ", 1),
+    "a colour outside the deck (R106)": lambda a, b: a.replace("\n3. ", "\n3. Q5-D\n4. ", 1),
+    "a move after a header after the moves": lambda a, b: a + '[Event "late"]\n1. R3-D\n',
+    "a number before a number (N)": lambda a, b: a.replace("\n3. ", "\n3. 3. ", 1),
+    "a number at the end (N)": lambda a, b: a.rstrip("\n") + " 99.\n",
+    "a number and a blank line": lambda a, b: a.replace("\n3. ", "\n3. \n", 1),
+}
+
+
+def test_near_misses_go_the_tree_path():
+    a, b = _clean_file()
+    assert lint_text(a + "\n" + b).findings == []
+    for name, edit in NEAR_MISSES.items():
+        text = edit(a, b)
+        fused, tree = lint_text(text), lint_text(text, fused=False)
+        assert everything(fused) == everything(tree), name
+        if not any(word in name for word in ("own line", "comment among", "mark", "blank")):
+            assert tree.findings, name  # the edit is a real near miss
