@@ -60,6 +60,13 @@ class _Registry(Mapping[str, Notation]):
             if family.prefix not in ALL_CODES.pending and family.prefix not in ALL_CODES.families:
                 ALL_CODES.add(family)
 
+    def remove(self, name: str) -> None:
+        """Forget the notation ``name`` (its code families stay registered)."""
+        self._loaded.pop(name, None)
+        self._pending.pop(name, None)
+        for ext in [e for e, owner in self._extensions.items() if owner == name]:
+            del self._extensions[ext]
+
     def by_extension(self, path: str) -> Optional[str]:
         return self._extensions.get(os.path.splitext(path)[1].lower())
 
