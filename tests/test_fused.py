@@ -21,7 +21,8 @@ from lcnotation.lostcities.fused import clean_moves
 from lcnotation.lostcities.game.state import GameState
 from lcnotation.lostcities.text.ast import Game
 from lcnotation.lostcities.text.reader import parse_game, split_games
-from lcnotation.tools.lint import LintConfig, lint_game, lint_text, style_state
+from lcnotation.core.lint import LintConfig
+from lcnotation.lostcities.lint import colors_of, lint_game, lint_text, style_state
 from strategies import PIECES, notation_text, written_games
 
 SETTINGS = settings(max_examples=200, deadline=None,
@@ -92,7 +93,7 @@ configs = st.builds(
     LintConfig,
     select=st.sampled_from([("N", "R", "S"), ("R",), ("S1",), ("N",)]),
     ignore=st.sampled_from([(), ("S103",), ("R110",)]),
-    colors=st.sampled_from([("R", "G", "W", "B", "Y"), ("R", "G", "W", "B", "Y", "K")]),
+    colors=st.sampled_from([None, ("R", "G", "W", "B", "Y"), ("R", "G", "W", "B", "Y", "K")]),
     dialect=st.sampled_from([None, None, "v1", "x-discard", "lower"]))
 
 texts = st.one_of(legal_files(), mutated(), written_games(max_moves=12).map(lambda g: g[1]),
@@ -120,7 +121,7 @@ def test_a_game_called_clean_has_no_finding_and_the_same_style_state(text: str,
     fused_style, tree_style = style_state(config), style_state(config)
     for part in split_games([text]):
         before = dataclasses.replace(fused_style)
-        moves = clean_moves(part, fused_style, config.colors)
+        moves = clean_moves(part, fused_style, colors_of(config))
         game, findings = lint_game(part, tree_style, config, None)
         if moves is None:
             assert fused_style == before  # left alone for the tree path

@@ -28,15 +28,15 @@ True
 from __future__ import annotations
 
 import re
-from typing import Dict, List, Optional, Set, Tuple
+from typing import Dict, List, Optional, Tuple
 
-from .game.checker import _check_result
+from .game.checker import check_result
 from .game.setup import read_setup
 from .game.state import GameState, Step
-from .style import _KNOWN, _KNOWN_BY_LOWER, _NOT_PLAIN, StyleState
+from .style import NOT_PLAIN, StyleState, tags_clean
 from .text.ast import Game, Header
 from .text.builder import GameBuilder
-from .text.fastpath import _INFO, _NUMBERS, _TooLong, move_pattern, terminal_patterns
+from .text.fastpath import MOVE_INFO, MOVE_NUMBERS, NumberTooLong, move_pattern, terminal_patterns
 from .text.lexical import LEXICON
 from .text.parser import parser
 from .text.reader import GameText
@@ -49,7 +49,7 @@ class _Steps(Dict[str, Step]):
     once from the fast path's own reading of it."""
 
     def __missing__(self, t: str) -> Step:
-        placement, draw, _ = _INFO[t]
+        placement, draw, _ = MOVE_INFO[t]
         card = placement.card
         step = self[t] = (card.color, card.rank, placement.discard, draw.color)
         return step
@@ -72,12 +72,12 @@ class _Tokens(Dict[str, object]):
     def __missing__(self, token: str) -> object:
         reading = _reading[0]
         if reading.move.fullmatch(token) is not None:
-            if _NOT_PLAIN.search(token) is not None:
+            if NOT_PLAIN.search(token) is not None:
                 raise _Unreadable(token)
             step = self[token] = _STEPS[token]
             return step
         if reading.number.fullmatch(token) is not None:
-            number = _NUMBERS[token]  # _TooLong past the reader's digits
+            number = MOVE_NUMBERS[token]  # NumberTooLong past the reader's digits
             if number < 1000:
                 self[token] = number
             return number
@@ -112,9 +112,9 @@ def clean_moves(part: GameText, style: StyleState,
         return None  # the file's discards are marked X: a D here is S101
     try:
         headers, steps = _scan(text)
-    except _TooLong:
+    except NumberTooLong:
         return None
-    if steps is None or not _headers_clean(headers):
+    if steps is None or not tags_clean(h.name for h in headers):
         return None
     colors = style.default_colors if default_colors is None else default_colors
     setup = read_setup(Game(headers=tuple(headers)), colors)
@@ -127,7 +127,7 @@ def clean_moves(part: GameText, style: StyleState,
         return None  # the round is incomplete (R110)
     for header in headers:
         if header.name == "Result":
-            if _check_result(header, state, state.scores()):
+            if check_result(header, state, state.scores()):
                 return None
             break
     if dialect is not None:
@@ -214,17 +214,3 @@ def _scan(text: str) -> Tuple[List[Header], Optional[List[Step]]]:
     if number:
         return headers, None  # a number without its move
     return headers, steps
-
-
-def _headers_clean(headers: List[Header]) -> bool:
-    """What S105 and S106 look for: no tag given twice, none that differs from
-    a known tag only in letter case."""
-    seen: Set[str] = set()
-    for h in headers:
-        name = h.name
-        if name in seen:
-            return False
-        seen.add(name)
-        if name not in _KNOWN and name.lower() in _KNOWN_BY_LOWER:
-            return False
-    return True

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from dataclasses import dataclass
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, Iterable, List, Optional, Set, Tuple
 
 from .text.ast import Game, Move, Span
 from .text.dialects import Dialect, get_dialect
@@ -24,7 +24,7 @@ from ..core.findings import Edit, Finding, Fix
 from ..core.lineends import LINE_END_NAMES, CountingReader, majority_line_end
 from .text.headers import DEFAULT_COLORS, KNOWN_TAGS
 
-__all__ = ["StyleState", "check_style", "STYLE_CODES", "STYLE", "mixed_line_ends",
+__all__ = ["StyleState", "check_style", "tags_clean", "NOT_PLAIN", "STYLE_CODES", "STYLE", "mixed_line_ends",
            "resolve_dialect", "first_discard_marker", "discard_marker"]
 
 #: Style codes: (severity, summary).
@@ -60,8 +60,8 @@ class StyleState:
     default_colors: Tuple[str, ...] = DEFAULT_COLORS
 
 
-# In a clean movetext: a lower-case letter, X, or a comment needs a closer look.
-_NOT_PLAIN = re.compile(r"[a-z{;X]")
+#: In a clean movetext: a lower-case letter, X, or a comment needs a closer look.
+NOT_PLAIN = re.compile(r"[a-z{;X]")
 _CAPITALS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
 _RANK_AND_MARKER = frozenset("DH")
 _KNOWN = frozenset(KNOWN_TAGS)
@@ -167,7 +167,7 @@ def _plainly_clean(game: Game, text: str, offset: int, state: StyleState) -> boo
     if first is None or last is None:
         return False
     movetext = text[first.start - offset:last.end - offset]
-    if _NOT_PLAIN.search(movetext):
+    if NOT_PLAIN.search(movetext):
         return False
     if not any(h.name == "Colors" for h in game.headers):
         if _other_capitals(tuple(state.default_colors)).search(movetext):
@@ -181,6 +181,22 @@ def _plainly_clean(game: Game, text: str, offset: int, state: StyleState) -> boo
                 state.marker = "D"
                 break
     return state.marker in (None, "D")
+
+
+def tags_clean(names: Iterable[str]) -> bool:
+    """Whether header tags ``names`` give no S105 nor S106 (no tag given twice,
+    none that differs from a known tag only in letter case), as
+    :func:`check_style` finds them.
+
+    >>> tags_clean(["Event", "Round"]), tags_clean(["Event", "event"]), tags_clean(["A", "A"])
+    (True, False, False)
+    """
+    seen: Set[str] = set()
+    for name in names:
+        if name in seen or (name not in _KNOWN and name.lower() in _KNOWN_BY_LOWER):
+            return False
+        seen.add(name)
+    return True
 
 
 def _check_headers(game: Game, findings: List[Finding]) -> None:

@@ -34,7 +34,7 @@ from .codes import RULE_CODES
 from .setup import read_setup
 from .state import GameState
 
-__all__ = ["RULE_CODES", "CheckReport", "check", "score", "match_totals"]
+__all__ = ["RULE_CODES", "CheckReport", "check", "check_result", "score", "match_totals"]
 
 ERROR, INFO = Severity.ERROR, Severity.INFO
 
@@ -82,7 +82,7 @@ def check(game: Game, *, path: Optional[str] = None,
     score = state.scores()
     for header in game.headers:
         if header.name == "Result":
-            diagnostics += _check_result(header, state, score)
+            diagnostics += check_result(header, state, score)
             break
     low, high = state.draw_pile_range
     if low:
@@ -108,7 +108,7 @@ def _end_of(span: Span) -> Span:
     return span._replace(line=span.end_line, column=span.end_column, start=span.end)
 
 
-def _check_result(header: Header, state: GameState, score: GameScore) -> List[Diagnostic]:
+def check_result(header: Header, state: GameState, score: GameScore) -> List[Diagnostic]:
     """The Result header against the score (only a complete, certain replay is scored
     for sure)."""
     try:

@@ -26,7 +26,8 @@ from ...core.numbers import read_decimal
 if TYPE_CHECKING:  # pragma: no cover
     from .builder import Builder
 
-__all__ = ["fast_pattern", "fast_parse", "move_parts", "move_pattern", "terminal_patterns"]
+__all__ = ["fast_pattern", "fast_parse", "move_parts", "move_pattern", "terminal_patterns",
+           "MOVE_INFO", "MOVE_NUMBERS", "NumberTooLong"]
 
 _RANKS = LEXICON.rank_of
 _UPPER = LEXICON.upper
@@ -147,16 +148,16 @@ class _Numbers(Dict[str, int]):
     def __missing__(self, written: str) -> int:
         value = read_decimal(written[:-1])
         if value is None:
-            raise _TooLong  # the full parser reports it
+            raise NumberTooLong  # the full parser reports it
         return value
 
 
-class _TooLong(Exception):
+class NumberTooLong(Exception):
     """A move number too long to read: the fast path gives way."""
 
 
-_INFO = _MoveInfo()
-_NUMBERS = _Numbers({f"{n}.": n for n in range(1, 1000)})
+MOVE_INFO = _MoveInfo()
+MOVE_NUMBERS = _Numbers({f"{n}.": n for n in range(1, 1000)})
 
 
 def fast_parse(b: "Builder", pattern: Pattern[str]) -> bool:
@@ -167,7 +168,7 @@ def fast_parse(b: "Builder", pattern: Pattern[str]) -> bool:
     """
     try:
         return _fill(b, pattern, b.text)
-    except _TooLong:
+    except NumberTooLong:
         return False
 
 
@@ -175,8 +176,8 @@ def _fill(b: "Builder", pattern: Pattern[str], text: str) -> bool:
     count = text.count
     rindex = text.rindex
     new = _new
-    infos = _INFO
-    numbers = _NUMBERS
+    infos = MOVE_INFO
+    numbers = MOVE_NUMBERS
     pos = 0
     delta = b.line_delta
     line = 1 + delta    # the line in the file (Lark counts from 1 in the text)
