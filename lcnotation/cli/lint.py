@@ -463,6 +463,7 @@ def _fix_file(path: str, notation: Streaming, config: LintConfig, bar: Progress,
     if refused is not None:
         return FileReport(path, unreadable=refused), True
     result: Optional[FixResult] = None
+    unchanged: Optional[FileReport] = None
     mixed = False
     try:
         with open(path, "rb") as handle:
@@ -479,10 +480,17 @@ def _fix_file(path: str, notation: Streaming, config: LintConfig, bar: Progress,
                     if not writer.faithful:
                         mixed = True
                         raise _Unchanged()
-                    if not result.applied or not _may_fix(result, path, bar, force):
+                    if not result.applied:
+                        # Nothing to fix: the report of the stream is that of
+                        # the file as it is (no second reading of the file).
+                        unchanged = result.report
+                        raise _Unchanged()
+                    if not _may_fix(result, path, bar, force):
                         raise _Unchanged()
             except _Unchanged:
-                return None if mixed else (lint_file(path, config), True)
+                if mixed:
+                    return None
+                return (unchanged if unchanged is not None else lint_file(path, config)), True
     except WriteFailed as exc:
         bar.clear()
         cause = exc.__cause__
