@@ -19,8 +19,9 @@ from ..text.ast import Span
 from ..text.errors import Diagnostic
 from .cards import Card
 
-__all__ = ["Span", "LONGEST_NUMBER", "GameLine", "Freecell", "HomeLine", "Placed", "Move", "EndMarker",
-           "SolutionLine", "CommentLine", "BodyLine", "Record", "HORNE", "WKR"]
+__all__ = ["Span", "GameLine", "Freecell", "HomeLine", "Placed", "Move", "EndMarker",
+           "SolutionLine", "CommentLine", "BodyLine", "Record", "HORNE", "WKR",
+           "LONGEST_NUMBER"]
 
 #: The automove rules a freecell+home line can declare ("-" and "=").
 HORNE, WKR = "horne", "wkr"

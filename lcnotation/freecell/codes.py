@@ -41,7 +41,7 @@ FREECELL_CODES: Dict[str, Tuple[Severity, str]] = {
     "F206": (_E, "the moves before the marker do not lead to the layout shown"),
     "F207": (_W, "the moves before the marker cannot be checked without a Game# line"),
     "F208": (_I, "a cookie deal (negative number): the layout is taken as written"),
-    "F209": (_I, "a tag or file name in place of the Game# line: the layout is taken as written"),
+    "F209": (_I, "a tag or file name in place of the Game# line: the layout is as written"),
     "F210": (_E, "WKR automoves are declared, and no definition of them is known"),
     "F301": (_E, "the move's source holds no card"),
     "F302": (_E, "the target freecell is not free"),
@@ -52,6 +52,7 @@ FREECELL_CODES: Dict[str, Tuple[Severity, str]] = {
     "F320": (_W, "the solution ends before every card is home"),
     "F401": (_E, "the other program's output cannot be read"),
     "F402": (_E, "a move of the other program cannot be made or written in the notation"),
+    "F403": (_E, "the other program's output leaves open how many cards a move carries"),
 }
 
 register_codes("F", "FreeCell notation", FREECELL_CODES)

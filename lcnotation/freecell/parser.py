@@ -50,7 +50,8 @@ _CARD_HINT = f"ranks {' '.join(RANKS)}, suits {' '.join(SUITS)}"
 @lru_cache(maxsize=None)
 def _lark() -> Lark:
     return Lark(grammar_text(GRAMMAR_FILE), parser="lalr",
-                start=["game_line", "deal_number", "home_line", "column_line", "solution_line"])
+                start=["game_line", "deal_number", "home_line", "column_line",
+                       "solution_line"])
 
 
 def _terminal(name: str) -> str:
