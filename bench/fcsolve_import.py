@@ -29,11 +29,15 @@ ENV = {**os.environ, "FREECELL_SOLVER_QUIET": "1"}
 
 
 def solve(n: int, preset: str, notation: str) -> str:
-    board = subprocess.run(["make-microsoft-freecell-board", "-t", str(n)], capture_output=True,
-                           text=True, check=True, env=ENV, timeout=60).stdout
+    """fc-solve's output for deal ``n`` ("" when it takes more than a minute)."""
+    board = subprocess.run(["make-microsoft-freecell-board", "-t", str(n)],
+                           capture_output=True, text=True, check=True, env=ENV).stdout
     options = [] if preset == "default" else ["-l", preset]
-    return subprocess.run(["fc-solve", "-m", notation, *options], input=board,
-                          capture_output=True, text=True, env=ENV, timeout=120).stdout
+    try:
+        return subprocess.run(["fc-solve", "-m", notation, *options], input=board,
+                              capture_output=True, text=True, env=ENV, timeout=60).stdout
+    except subprocess.TimeoutExpired:
+        return ""
 
 
 def main() -> int:
@@ -73,9 +77,10 @@ def main() -> int:
                 widest[n] = max(widths, default=1)
             seconds.sort()
             top = sorted(widest.items(), key=lambda item: -item[1])[:3]
+            median = seconds[len(seconds) // 2] * 1e3 if seconds else 0.0
             print(f"{preset:>8} {notation:<5} {outputs:6} outputs, {won:6} won, "
-                  f"{len(failed)} refused; import median {seconds[len(seconds) // 2] * 1e3:.1f}"
-                  f" ms, max {seconds[-1] * 1e3:.0f} ms; most readings open "
+                  f"{len(failed)} refused; import median {median:.1f} ms, max "
+                  f"{max(seconds, default=0) * 1e3:.0f} ms; most readings open "
                   + ", ".join(f"{w} (deal {n})" for n, w in top))
             for n, why in failed[:10]:
                 print(f"    deal {n}: {why}")

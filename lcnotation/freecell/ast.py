@@ -147,12 +147,14 @@ BodyLine = Union[SolutionLine, CommentLine]
 class Record:
     """A whole record.
 
-    ``home`` is the freecell+home line (all empty, without a span, when the
-    record has none or an empty one).  ``columns`` always holds eight columns,
-    each from its deepest card to its top.  ``moves`` are all explicit moves in
-    order; ``marker`` is the index of the move the depicted layout stands
-    before (``len(moves)`` for ``[??]``), None without a marker.  ``errors``
-    are what the reader found wrong.
+    ``game`` is the Game# line, or the tag or file name in its place (its
+    ``number`` None); None when the record has neither.  ``home`` is the
+    freecell+home line (all empty, without a span, when the record has none or
+    an empty one).  ``columns`` always holds eight columns, each from its
+    deepest card to its top.  ``moves`` are all explicit moves in order;
+    ``marker`` is the index of the move the depicted layout stands before
+    (``len(moves)`` for ``[??]``), None without a marker.  ``errors`` are what
+    the reader found wrong.
     """
 
     game: Optional[GameLine]

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from ..text.errors import NotationError
 from .ast import Span
@@ -350,6 +350,7 @@ def _counts(start: Position, moves: Sequence[FcSolveMove],
     readings: List[_Reading] = [(start.copy(), None)]
     for index, move in enumerate(moves):
         following: List[_Reading] = []
+        carried: Set[int] = set()  # the counts used (-1: a reading that had a choice)
         for position, chosen in readings:
             choices = _choices(position, move)
             for k, count in enumerate(choices):
@@ -358,12 +359,16 @@ def _counts(start: Position, moves: Sequence[FcSolveMove],
                     _plain_move(trial, move, count)
                 except IllegalMove:
                     continue
+                carried.add(count if len(choices) == 1 else -1)
                 following.append((trial, chosen if len(choices) == 1
                                   else _Chosen(index, count, chosen)))
         if not following:
             raise _error(f"{move.named(index)} cannot be made from the layout: is it the "
                          "solution of this deal?", move.line, "F402")
-        if len(following) > 1:
+        # The same number of cards moved the same way from different positions
+        # gives different positions (move them back to see), unless they go home.
+        if len(following) > 1 and (len(carried) > 1 or -1 in carried
+                                   or move.target[0] == "h"):
             seen: Dict[Tuple[object, ...], None] = {}
             kept: List[_Reading] = []
             for reading in following:
@@ -392,10 +397,13 @@ def _ambiguous(moves: Sequence[FcSolveMove], readings: Sequence[_Reading], why: 
     index = min(i for i in set().union(*counts)
                 if len({c.get(i) for c in counts}) > 1)
     options = sorted({c[index] for c in counts if index in c})
+    shown = (f"{options[0]} to {options[-1]}" if len(options) > 2
+             and options == list(range(options[0], options[-1] + 1))
+             else ", ".join(map(str, options[:-1])) + f" or {options[-1]}")
     move = moves[index]
     return _error(f"{move.named(index)} does not say how many cards it moves into the "
-                  f"empty column ({', '.join(map(str, options[:-1]))} or {options[-1]}), "
-                  f"and {why}: run fc-solve with -snx, which says", move.line, "F403")
+                  f"empty column ({shown}), and {why}: run fc-solve with -snx, which says",
+                  move.line, "F403")
 
 
 # ---- the notation's replay ---------------------------------------------------
