@@ -7,6 +7,11 @@ a record that ``check`` must find won.  Prints the figures, asserts nothing::
 
     python bench/fcsolve_import.py                      # deals 1-300, a minute or two
     python bench/fcsolve_import.py --deals 1-5000 --presets default,tfts
+    python bench/fcsolve_import.py --worst              # no fc-solve needed
+
+``--worst`` times a -sn output built to keep many readings open: a run of
+twelve cards split over four empty columns (1,330 readings), then moves
+between two freecells that every reading makes and none tells apart.
 """
 
 from __future__ import annotations
@@ -40,12 +45,41 @@ def solve(n: int, preset: str, notation: str) -> str:
         return ""
 
 
+def worst(padding: int = 2000) -> None:
+    """The cost of a move while many readings are open (see the docstring)."""
+    from lcnotation.freecell.cards import FULL_DECK
+
+    run = "KS QH JS TH 9S 8H 7S 6H 5S 4H 3S 2H".split()
+    rest = [str(c) for c in FULL_DECK if str(c) not in run]
+    columns = [run, [], [], [], [], rest[:14], rest[14:27], rest[27:]]
+    board = "Foundations: H-0 C-0 D-0 S-0\nFreecells:\n" + "".join(
+        ": " + " ".join(c) + "\n" for c in columns) + "\n"
+    start, moves = read_fc_solve(board + "12 23 34 45 6a " + "ab ba " * (padding // 2) + "\n")
+    assert start is not None
+    widths: List[int] = []
+    outcome = "read"
+    began = time.perf_counter()
+    try:
+        _counts(start, moves, widths)
+    except NotationError as exc:
+        outcome = exc.code
+    seconds = time.perf_counter() - began
+    print(f"worst case: {len(moves)} moves, {max(widths)} readings open, {outcome}; "
+          f"{seconds:.2f} s, {seconds / len(moves) * 1e3:.2f} ms a move, "
+          f"{seconds / sum(widths) * 1e6:.2f} µs a reading and move")
+
+
 def main() -> int:
     options = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     options.add_argument("--deals", default="1-300", help="FIRST-LAST (default 1-300)")
     options.add_argument("--presets", default="default,tfts",
                          help="fc-solve -l presets, comma-separated ('default': none)")
+    options.add_argument("--worst", action="store_true",
+                         help="only the built worst case, without fc-solve")
     args = options.parse_args()
+    if args.worst:
+        worst()
+        return 0
     if not (shutil.which("fc-solve") and shutil.which("make-microsoft-freecell-board")):
         print("fc-solve is not installed (scripts/setup.d/freecell-solver.sh)")
         return 2
