@@ -28,7 +28,7 @@ from lcnotation import freecell
 from lcnotation.freecell.deals import deal
 from lcnotation.freecell.fcsolve import _counts, import_fc_solve, read_fc_solve
 from lcnotation.freecell.state import Position
-from lcnotation.text.errors import NotationError
+from lcnotation import NotationError
 
 ENV = {**os.environ, "FREECELL_SOLVER_QUIET": "1"}
 

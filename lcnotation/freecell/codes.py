@@ -15,10 +15,10 @@ from __future__ import annotations
 
 from typing import Dict, Tuple
 
-from ..text.errors import Severity
-from ..tools.codes import register_codes
+from ..core.diagnostics import Severity
+from ..core.codes import Family
 
-__all__ = ["FREECELL_CODES"]
+__all__ = ["FREECELL_CODES", "FREECELL"]
 
 _E, _W, _I = Severity.ERROR, Severity.WARNING, Severity.INFO
 
@@ -39,7 +39,7 @@ FREECELL_CODES: Dict[str, Tuple[Severity, str]] = {
     "F204": (_I, "a Game# line over a mid-game layout: the moves start there"),
     "F205": (_E, "two home piles hold the same suit"),
     "F206": (_E, "the moves before the marker do not lead to the layout shown"),
-    "F207": (_W, "the moves before the marker cannot be checked without a Game# line"),
+    "F207": (_W, "the moves before the marker cannot be checked without a deal number"),
     "F208": (_I, "a cookie deal (negative number): the layout is taken as written"),
     "F209": (_I, "a tag or file name in place of the Game# line: the layout is as written"),
     "F210": (_E, "WKR automoves are declared, and no definition of them is known"),
@@ -55,4 +55,5 @@ FREECELL_CODES: Dict[str, Tuple[Severity, str]] = {
     "F403": (_E, "the other program's output leaves open how many cards a move carries"),
 }
 
-register_codes("F", "FreeCell notation", FREECELL_CODES)
+#: The family F: FreeCell notation, documented in ``spec/freecell.md``.
+FREECELL = Family("F", "FreeCell notation", "freecell.md", FREECELL_CODES)

@@ -38,7 +38,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
-from ..text.errors import NotationError
+from ..core.diagnostics import NotationError
 from .ast import Span
 from .cards import RANKS, SUITS, Card, parse_card
 from .deals import COLUMNS, deal

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Iterable, List, Optional, Sequence, Union
 
-from ..text.errors import NotationError, Severity
+from ..core.diagnostics import NotationError, Severity
 from .ast import WKR, EndMarker, HomeLine, Move, Record, SolutionLine
 from .cards import SUITS, Card
 from .state import Position
