@@ -14,11 +14,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from lcnotation import freecell
+from lcnotation.freecell.checker import is_fresh_deal
 from lcnotation.freecell.deals import deal as deal_columns
 from lcnotation.freecell.formatter import layout_text
 from lcnotation.freecell.parser import parse
 from lcnotation.freecell.state import Position
 from strategies import examples
+from test_freecell_properties import games, solution_lines
 
 DATA = Path(__file__).resolve().parent / "data" / "freecell"
 #: Everything home but the queen and king of hearts, the king on the queen:
@@ -221,3 +223,28 @@ def test_a_long_column_line_is_checked_as_the_grammar_reads_it(
     at %= len(text) + 1
     text = (text[:at] + damage + text[at:]).rstrip(" \t")
     assert parser._is_cells(text) == (parser._fast_cells().fullmatch(text) is not None)
+
+
+@given(st.data())
+@examples(25)
+def test_a_game_line_over_any_position_of_a_game_replays_the_rest_from_it(data) -> None:
+    """Any position of a random legal game, under its Game# line and followed by
+    the moves after it, replays to where the whole game goes."""
+    number, steps, reached = data.draw(games())
+    split = data.draw(st.integers(0, len(steps)))
+    middle = Position.fresh(deal_columns(number))
+    middle.automove()
+    for step in steps[:split]:
+        middle.play(*step)
+        middle.automove()
+    text = (f"Game #{number}\n" + layout_text(middle)
+            + "".join(line + "\n" for line in solution_lines(steps[split:], [])))
+    result = freecell.check(parse(text))
+    dealt = Position.fresh(deal_columns(number))
+    if is_fresh_deal(middle) and middle != dealt:
+        assert result.verdict == "layout_error"  # a fresh deal's shape is read as one
+        return
+    assert result.verdict in ("won", "not_won"), result.diagnostics
+    assert result.position == reached
+    notes = [d.code for d in result.diagnostics if d.code == "F204"]
+    assert notes == ([] if is_fresh_deal(middle) else ["F204"])
