@@ -45,6 +45,7 @@ _SEPARATORS_AT = (2, 5, 8)
 _CELLS_AT_A_TIME = 100
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _CARD_HINT = f"ranks {' '.join(RANKS)}, suits {' '.join(SUITS)}"
+_A_CARD = re.compile(f"[{RANKS}][{SUITS}]")
 
 
 @lru_cache(maxsize=None)
@@ -256,7 +257,7 @@ class _Reader:
         text = line.text
         if not _is_cells(text):
             return None
-        if not any(parse_card(text[i:i + 2]) for i in range(0, len(text), 3)):
+        if not _A_CARD.search(text):  # in a line of cells a card can only be a cell
             return None
         cells = [None if text[i] == " " else text[i:i + 2]
                  for i in range(0, min(len(text), 3 * COLUMNS), 3)]
