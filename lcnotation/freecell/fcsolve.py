@@ -236,8 +236,8 @@ def read_fc_solve(text: str) -> Tuple[Optional[Position], List[FcSolveMove]]:
     if not moves:
         raise _error("no fc-solve moves found (expected the output of fc-solve -m, with "
                      "-sn or -snx or neither)", 1)
-    if opened and not solved:
-        raise _truncated(last)
+    if opened and not solved:  # reported where the text stops
+        raise _truncated(last, len(lines[last - 1].rstrip()) + 1 if last else 1)
     if extended:  # -snx output: a move without v into an empty column is one card
         moves = [replace(m, extended=True) if m.cards is None else m for m in moves]
     return board, moves
