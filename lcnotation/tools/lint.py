@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 import io
 from dataclasses import dataclass, field
-from typing import IO, Callable, Iterable, Iterator, List, Optional, Sequence, Tuple
+from typing import IO, Callable, Iterable, Iterator, List, Optional, Tuple
 
 from ..lostcities.text.ast import Comment, Game
 from ..lostcities.game.checker import check
@@ -23,7 +23,7 @@ from ..lostcities.text.headers import DEFAULT_COLORS
 from ..core.lineends import as_lf, lone_cr_as_lf, newline_style
 from ..lostcities.text.reader import GameText, Piece, _decoded_lines, _parse, split_games
 from ..core.files import not_regular
-from ..core.findings import Edit, Finding, Fix, apply_fixes
+from ..core.findings import Finding, Fix, fix_loop
 from ..core.suppression import MARK, Suppression, apply_suppressions, find_suppression, warning
 from ..lostcities.style import StyleState, check_style
 from ..core.walk import iter_lcn_files
@@ -218,34 +218,20 @@ def fix_stream(lines: Iterable[Piece], path: str, config: Optional[LintConfig],
         if game.errors:
             result.error_count += len(game.errors)
             result.first_error = result.first_error or game.errors[0]
-        text = part.text
-        for _ in range(FIX_ROUNDS):
-            fixes = [f.fix for f in findings if f.fix is not None]
-            if not fixes:
-                break
-            fixed, count = apply_fixes(text, _moved(fixes, -part.offset))
-            if fixed == text:
-                break
-            text, result.applied = fixed, result.applied + count
-            style = dataclasses.replace(start)
-            game, findings = lint_game(part._replace(text=text), style, config, path)
+        def relint(text: str) -> Tuple[Game, List[Finding], StyleState]:
+            again = dataclasses.replace(start)
+            return (*lint_game(part._replace(text=text), again, config, path), again)
+
+        text, count, (game, findings, style) = fix_loop(
+            part.text, (game, findings, style), relint,
+            lambda done: [f.fix for f in done[1] if f.fix is not None], part.offset)
+        result.applied += count
         shift += len(text) - len(part.text)
         write(text)
         report.games += 1
         report.moves += len(game.moves)
         report.findings.extend(findings)
     return result
-
-
-def _moved(fixes: Sequence[Fix], by: int) -> List[Fix]:
-    """``fixes`` with their edits moved by ``by`` characters."""
-    return [Fix(f.description, tuple(Edit(e.start + by, e.end + by, e.replacement)
-                                     for e in f.edits)) for f in fixes]
-
-
-#: How many times :func:`fix_text` lints and fixes again: the fixes of one
-#: finding may overlap those of another (a move's case and its discard marker).
-FIX_ROUNDS = 8
 
 
 def fix_text(text: str, path: str = "<string>", config: Optional[LintConfig] = None,
@@ -260,16 +246,8 @@ def fix_text(text: str, path: str = "<string>", config: Optional[LintConfig] = N
     ('1. R3-D 2. B4X-D 3. G5X-D', 5, ['R110'])
     """
     report = report if report is not None else lint_text(text, path, config)
-    applied = 0
-    for _ in range(FIX_ROUNDS):
-        fixes = report.fixes
-        if not fixes:
-            break
-        fixed, count = apply_fixes(text, fixes)
-        if fixed == text:
-            break
-        text, applied = fixed, applied + count
-        report = lint_text(text, path, config)
+    text, applied, report = fix_loop(text, report, lambda t: lint_text(t, path, config),
+                                     lambda r: r.fixes)
     newline = next((f.newline for f in report.fixes if f.newline is not None), None)
     if newline is not None and newline_style(text) is None:
         # S107: a text that mixes line ends gets the majority's (a file's text
