@@ -108,7 +108,7 @@ class FreeCellNotation:
         record = _parse(text, None)
         out: List[Symbol] = []
         if record.game is not None:
-            out.append(Symbol(record.game.text.strip() or "Game", f"deal {record.game.number}",
+            out.append(Symbol(record.game.text.strip() or "Game", record.game.described,
                               "header", record.game.span))
         placed = [c.span for column in record.columns for c in column]
         if placed:
