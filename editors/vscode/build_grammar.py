@@ -239,7 +239,7 @@ def build_freecell() -> Rule:
     shape instead: a solution line (moves in three-character cycles, then a
     comment), the freecell+home line (``+`` at position 12), a column line
     (cards and blanks, three characters each), the Game# line (the first line
-    of the file, around a deal number), and any other line is a comment.
+    of the file, its deal number marked), and any other line is a comment.
     """
     t = grammar_terminals(grammar_text("freecell.lark"))
     black = "".join(c for c in SUITS if c not in RED_SUITS)
@@ -294,11 +294,11 @@ def build_freecell() -> Rule:
                 "match": f"^(?:{card}|  )(?: (?:{card}|  ))*[ \\t]*$",
                 "name": "meta.columns.sfn", "captures": {"0": {"patterns": [{"include": "#card"}]}}},
             "game-line": {
-                "match": onig(f"\\A((?:{t['GAME_TEXT']})?)({t['DEAL_NUMBER']})(.*)$"),
-                "name": "meta.game-line.sfn",
-                "captures": {"1": {"name": "string.unquoted.game.sfn"},
-                             "2": {"name": "constant.numeric.deal.sfn"},
-                             "3": {"name": "string.unquoted.game.sfn"}}},
+                "match": "\\A.*$", "name": "meta.game-line.sfn",
+                "captures": {"0": {"patterns": [
+                    {"match": onig(t["MARKED_NUMBER"]), "name": "constant.numeric.deal.sfn"},
+                    {"match": onig(t["WORD_NUMBER"]), "name": "constant.numeric.deal.sfn"},
+                    {"include": "#suppression"}]}}},
             "comment-line": {"match": "^.*$", "name": "comment.line.sfn",
                              "captures": {"0": {"patterns": [{"include": "#suppression"}]}}},
             "card": card_rule,
