@@ -45,3 +45,40 @@ def test_lint_fix_of_a_file_with_findings_and_nothing_to_fix_reports_them(run, t
     assert ran.status == 0
     assert f"{path}:1:16: R110 " in ran.out
     assert path.read_text(encoding="utf-8") == "1. R3-D 2. B4-D\n"
+
+
+def _peak_of(call) -> int:
+    """The most memory ``call()`` held at once (tracemalloc), in bytes."""
+    import gc
+    import tracemalloc
+
+    gc.collect()
+    tracemalloc.start()
+    try:
+        call()
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def test_render_holds_one_game_not_the_file(run, tmp_path):
+    """lcn render of the last game of a file held every game of it (issue 26,
+    item 17: 5.5 GB on a 200 MB file); it reads up to the game it draws,
+    holding one (fails on the code before this test)."""
+    path = _clean_file(tmp_path, games=400, name="many.lcn")
+    out = tmp_path / "last.svg"
+    run("render", str(path), "--game", "1", "-o", str(out))  # warm up: Lark's tables
+    peak = _peak_of(lambda: run("render", str(path), "--game", "400", "-o", str(out)))
+    assert out.read_text(encoding="utf-8").startswith("<svg")
+    # A game's tree is some tens of kilobytes, the file's 400 of them megabytes.
+    assert peak < 3_000_000, f"render held {peak:,} bytes"
+    ran = run("render", str(path), "--game", "401")
+    assert ran.status == 2 and "no game 401 (the file has 400)" in ran.err
+
+
+def test_render_draws_the_game_before_a_bad_byte_after_it(run, tmp_path):
+    path = _clean_file(tmp_path, games=3, name="bad.lcn")
+    path.write_bytes(path.read_bytes() + b'\n[Event "\xff"]\n1. R3-D\n')
+    assert run("render", str(path), "--game", "2").status == 0
+    ran = run("render", str(path), "--game", "4")
+    assert ran.status == 2 and "cannot read" in ran.err and "0xff" in ran.err

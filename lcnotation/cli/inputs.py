@@ -12,13 +12,15 @@ from typing import TYPE_CHECKING, Iterator, List, Optional, Sequence
 
 from ..core.diagnostics import NotationError
 from ..lostcities.text.ast import Game
-from .common import EXIT_FINDINGS, EXIT_USAGE, err, read_input, read_records, write_output
+from ..lostcities.text.reader import read_games
+from .common import (EXIT_FINDINGS, EXIT_USAGE, err, read_input, read_records, streamable,
+                     write_output)
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..formats import Format
 
 __all__ = ["AUTO", "chosen_format", "Unreadable", "imported", "imported_or_none",
-           "overwrites_input", "say_error", "drawn_games", "deal_number", "translated"]
+           "overwrites_input", "say_error", "drawn_games", "GamesUnreadable", "deal_number", "translated"]
 
 #: The --from value that asks for the format to be recognised.
 AUTO = "auto"
@@ -95,16 +97,47 @@ def say_error(exc: NotationError) -> None:
     err(f"{exc.path}:{exc.line}:{exc.column}: {exc.code} {exc.message}")
 
 
-def drawn_games(path: str, output: Optional[str]) -> Optional[List[Game]]:
+def drawn_games(path: str, output: Optional[str]) -> Optional[Iterator[Game]]:
     """The games of ``path`` that ``lcn view`` shows and ``lcn render --game``
-    counts (not the empty ones); None, with a message, when the file cannot
-    be read or ``output`` would overwrite it."""
+    counts (not the empty ones), one at a time; None, with a message, when
+    ``output`` would overwrite it or standard input cannot be read.
+
+    A regular file is read game by game as the games are asked for (memory
+    holds one, and the file is read only as far as they are); a failure to
+    read it, or bytes that are not UTF-8 in what is read, raise
+    :class:`GamesUnreadable`, which the command says with :func:`cannot_read`.
+    """
     if overwrites_input(output, [path]):
         return None
+    if streamable(path):
+        return _drawn(read_games(path, path=path))
     games = read_records(path)
     if games is None:
         return None
-    return [g for g in games if g.moves or g.headers or g.errors]
+    return (g for g in games if g.moves or g.headers or g.errors)
+
+
+class GamesUnreadable(Exception):
+    """The file of :func:`drawn_games` stopped being readable: ``cause`` says why."""
+
+    def __init__(self, cause: BaseException) -> None:
+        super().__init__(str(cause))
+        self.cause = cause
+
+
+def _drawn(games: Iterator[Game]) -> Iterator[Game]:
+    while True:
+        try:
+            game = next(games)
+        except StopIteration:
+            return
+        except (OSError, NotationError, MemoryError) as exc:
+            raise GamesUnreadable(exc) from exc
+        unreadable = next((e for e in game.errors if e.code == "N001"), None)
+        if unreadable is not None:  # not UTF-8: such a file is not read, as read whole
+            raise GamesUnreadable(unreadable)
+        if game.moves or game.headers or game.errors:
+            yield game
 
 
 def deal_number(value: str) -> int:

@@ -6,9 +6,9 @@ import argparse
 import bisect
 from typing import Optional
 
-from .common import (EXIT_USAGE, Parser, add_command, configured_colors, count, err,
-                     write_output)
-from .inputs import drawn_games
+from .common import (EXIT_USAGE, Parser, add_command, cannot_read, configured_colors, count,
+                     err, write_output)
+from .inputs import GamesUnreadable, drawn_games
 
 _RENDER_EXAMPLES = """\
 examples:
@@ -65,10 +65,19 @@ def run(args: argparse.Namespace) -> int:
     games = drawn_games(args.path, args.output)
     if games is None:
         return EXIT_USAGE
-    if args.game > len(games):
-        err(f"{args.path}: no game {_shown(args.game)} (the file has {len(games)})")
+    # Read up to the game drawn, one game at a time (to the end only to count
+    # the games of a file that has fewer).
+    game, seen = None, 0
+    try:
+        for seen, game in enumerate(games, 1):
+            if seen == args.game:
+                break
+    except GamesUnreadable as failed:
+        cannot_read(args.path, failed.cause)
         return EXIT_USAGE
-    game = games[args.game - 1]
+    if game is None or seen < args.game:
+        err(f"{args.path}: no game {_shown(args.game)} (the file has {seen})")
+        return EXIT_USAGE
     moves = game.moves
     # Moves are numbered as the record counts turns, unreadable ones too.
     numbers = [i + 1 if m.turn is None else m.turn + 1 for i, m in enumerate(moves)]

@@ -5,8 +5,9 @@ from __future__ import annotations
 import argparse
 import os
 
-from .inputs import drawn_games
-from .common import (EXIT_USAGE, Parser, add_command, configured_colors, write_output)
+from .inputs import GamesUnreadable, drawn_games
+from .common import (EXIT_USAGE, Parser, add_command, cannot_read, configured_colors,
+                     write_output)
 
 _VIEW_EXAMPLES = """\
 examples:
@@ -35,5 +36,10 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     title = args.title or ("standard input" if args.path == "-" else os.path.basename(args.path))
     path = None if args.path == "-" else args.path
-    html = view_html(games, title=title, path=path, default_colors=configured_colors(args.path))
+    try:  # the games are read as the page replays them
+        html = view_html(games, title=title, path=path,
+                         default_colors=configured_colors(args.path))
+    except GamesUnreadable as failed:
+        cannot_read(args.path, failed.cause)
+        return EXIT_USAGE
     return write_output(args.output, html.encode("utf-8"))

@@ -23,7 +23,7 @@ import bisect
 import json
 import re
 from importlib import resources
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
 from ..lostcities.game.checker import check
 from ..lostcities.game.setup import read_setup
@@ -91,9 +91,9 @@ def _title(game: Game) -> str:
                      if part)
 
 
-def view_html(games: Sequence[Game], *, title: str, path: Optional[str] = None,
+def view_html(games: Iterable[Game], *, title: str, path: Optional[str] = None,
               default_colors: Tuple[str, ...] = DEFAULT_COLORS) -> str:
-    """The replay page of ``games`` (``title`` heads it; ``path`` names the file
+    """The replay page of ``games`` (read once, in order; ``title`` heads it; ``path`` names the file
     in the diagnostics; ``default_colors`` are the colours of a game without a
     Colors header)."""
     layouts: List[Tuple[Layout, Layout]] = []  # per colour set: Player1, Player2 at the bottom
