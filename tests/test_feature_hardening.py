@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator
 
 import pytest
 
@@ -287,14 +287,33 @@ def test_feature_commands_on_input_too_large_for_memory(lcn: Callable[..., Ran],
     monkeypatch.setattr(common, "decode_source", too_large)
     failures = []
     for argv in feature_runs(str(MATCH), str(METAPYZIKS), str(FC_DEAL)):
+        stdin = b""
+        if argv[0] in ("render", "view"):
+            # They read a regular file game by game (below): standard input whole.
+            argv, stdin = [argv[0], "-"], MATCH.read_bytes()
         try:
-            ran = lcn(*argv)
+            ran = lcn(*argv, stdin=stdin)
         except MemoryError:
             failures.append(argv)
             continue
         if ran.status != 2 or "cannot read" not in ran.err:
             failures.append(argv)
     assert not failures
+
+
+@pytest.mark.parametrize("command", ["render", "view"])
+def test_render_and_view_of_a_game_too_large_for_memory(command: str, lcn: Callable[..., Ran],
+                                                        monkeypatch: pytest.MonkeyPatch
+                                                        ) -> None:
+    from lcnotation.cli import inputs
+
+    def too_large(*args: object, **kwargs: object) -> Iterator[object]:
+        raise MemoryError()
+        yield  # a generator, as read_games is
+
+    monkeypatch.setattr(inputs, "read_games", too_large)
+    ran = lcn(command, str(MATCH))
+    assert ran.status == 2 and ran.err == f"lcn: {MATCH}: cannot read: out of memory\n"
 
 
 def test_feature_commands_writing_where_they_cannot(lcn: Callable[..., Ran], tmp_path: Path,

@@ -82,3 +82,35 @@ def test_render_draws_the_game_before_a_bad_byte_after_it(run, tmp_path):
     assert run("render", str(path), "--game", "2").status == 0
     ran = run("render", str(path), "--game", "4")
     assert ran.status == 2 and "cannot read" in ran.err and "0xff" in ran.err
+
+
+@pytest.mark.parametrize("fmt", ["concise", "full", "github"])
+def test_lint_writes_findings_as_it_finds_them(run, tmp_path, fmt):
+    """Plain lcn lint of a file of many findings held them all until the file
+    was done (1.5 GB for 1.78 million); they are written a game's at a time
+    (fails on the code before this test)."""
+    path = tmp_path / "many.lcn"
+    path.write_text('[Round "1"]\nr3-d\n\n' * 6000, encoding="utf-8")  # S102, R110 each
+    out = tmp_path / "findings.txt"
+    run("lint", "--no-progress", str(path), "-o", str(out), "--output-format", fmt)
+    peak = _peak_of(lambda: run("lint", "--no-progress", str(path), "-o", str(out),
+                                "--output-format", fmt))
+    written = out.read_text(encoding="utf-8")
+    assert written.count("S102") == 6000 and written.count("R110") == 6000
+    assert peak < 4_000_000, f"lint held {peak:,} bytes"
+
+
+def test_findings_written_as_found_are_those_of_the_report(tmp_path):
+    """S107 in its place, suppressions, every finding in the order of the report."""
+    from lcnotation.tools.lint import lint_file, lint_file_emitting
+
+    text = ('[Round "1"]\r\nr3-d ; lcn: ignore[S102]\r\n\r\n[Round "2"]\nR3-D 1. b4-d\n'
+            '[Round "3"]\r\nk5-d\n')
+    path = tmp_path / "mixed.lcn"
+    path.write_bytes(text.encode("utf-8"))
+    emitted: list = []
+    report = lint_file_emitting(str(path), None, emitted.extend)
+    whole = lint_file(str(path))
+    assert emitted == whole.findings and report.findings == []
+    assert "S107" in [f.diagnostic.code for f in emitted]
+    assert (report.games, report.moves) == (whole.games, whole.moves)

@@ -6,7 +6,7 @@ import argparse
 import io
 import os
 import sys
-from typing import IO, Dict, Iterator, List, Optional, Sequence, Tuple
+from typing import IO, Callable, Dict, Iterator, List, Optional, Sequence, Set, Tuple
 
 from ..core.version import __version__
 from ..core.diagnostics import Diagnostic, NotationError, Severity
@@ -17,7 +17,9 @@ from ..core.files import (LineEndCounter, TextWriter, WriteFailed, atomic_writer
 from ..core.lint import FixResult
 from ..core.notation import Streaming
 from ..tools.notations import notation_for
-from ..tools.lint import FileReport, LintConfig, fix_text, lint_file, lint_games, lint_stream
+from ..core.findings import Finding
+from ..tools.lint import (FileReport, LintConfig, fix_text, lint_file, lint_file_emitting,
+                          lint_games, lint_stream)
 from ..core.lineends import LINE_END_NAMES
 from ..core.terminal import printable, printable_diff
 from ..tools.output import (Tally, github_line, source_excerpt, statistics,
@@ -125,9 +127,17 @@ def _size(path: str) -> int:
         return 0
 
 
-def _reports(files: Sequence[str], settings: Settings, jobs: int,
-             bar: Progress) -> Iterator[Tuple[FileReport, LintConfig]]:
-    """The report of every file, in the order of ``files``, with its settings."""
+#: Given a file's path, what takes its findings as they are found, and what to
+#: call when the file is done.
+Emitter = Callable[[str], Tuple[Callable[[List[Finding]], None], Callable[[], None]]]
+
+
+def _reports(files: Sequence[str], settings: Settings, jobs: int, bar: Progress,
+             emitter: Optional[Emitter] = None) -> Iterator[Tuple[FileReport, LintConfig]]:
+    """The report of every file, in the order of ``files``, with its settings.
+
+    With ``emitter``, a file linted in this process gives its findings to it
+    as they are found, and its report holds none (memory holds a game's)."""
     sizes = [_size(f) for f in files]
     bar.total = sum(sizes)
     if bar.total < PROGRESS_BYTES:
@@ -150,7 +160,16 @@ def _reports(files: Sequence[str], settings: Settings, jobs: int,
                 yield _lint_stdin(settings, config), config
                 continue
             base = bar.done
-            yield lint_file(f, config, progress=lambda n: bar.update(base + n)), config
+            if emitter is not None:
+                emit, done = emitter(f)
+                try:
+                    report = lint_file_emitting(f, config, emit,
+                                                progress=lambda n: bar.update(base + n))
+                finally:
+                    done()
+                yield report, config
+            else:
+                yield lint_file(f, config, progress=lambda n: bar.update(base + n)), config
             bar.update(base + size)
 
 
@@ -183,9 +202,12 @@ class _Run:
         if not self.args.quiet:
             err(message)
 
-    def show(self, report: FileReport, bar: Progress) -> None:
+    def show(self, report: FileReport, bar: Progress,
+             source: "Optional[_SourceLines]" = None) -> None:
         """Count the report's findings and write them (text and annotations
-        are written file by file, as they come)."""
+        are written file by file, or game by game, as they come).  ``source``
+        is the file's lines for the full format, when the caller keeps them
+        open across several calls for one file."""
         for f in report.findings:
             row = self.counts.setdefault(f.diagnostic.code, [0, 0])
             row[0] += 1
@@ -199,7 +221,9 @@ class _Run:
             for f in report.findings:
                 self.out.write(github_line(f.diagnostic) + "\n")
         else:
-            source = None if self.concise else _SourceLines(report.path)
+            own = source is None and not self.concise
+            if own:
+                source = _SourceLines(report.path)
             for f in report.findings:
                 d = f.diagnostic
                 self.out.write(text_line(d, f.fix is not None, self.palette) + "\n")
@@ -212,7 +236,7 @@ class _Run:
                                    f"{printable(f.fix.description)}\n")
                 if source is not None:
                     self.out.write("\n")
-            if source is not None:
+            if own and source is not None:
                 source.close()
         if bar.enabled:
             self.out.flush()  # before the bar is drawn again below them
@@ -320,6 +344,7 @@ def _run(args: argparse.Namespace, settings: Settings, paths: List[str], jobs: i
     # other formats write each file's as they come and keep only counts.
     readable: List[FileReport] = []
     tally = Tally()
+    announced: Set[str] = set()  # the files whose configuration -v said already
     unreadable = unwritten = 0
     with Progress(0, enabled=False if args.no_progress else None, unit="MB") as bar:
         streamed = args.fix and not (args.diff or args.show_fixes) and args.from_format is None
@@ -328,16 +353,30 @@ def _run(args: argparse.Namespace, settings: Settings, paths: List[str], jobs: i
             # before fixing is kept (memory holds one game).
             found = _fixed_reports(list(settings.expand(paths)), settings, bar, state)
         elif args.from_format is None:
-            found = _reports(list(settings.expand(paths)), settings, jobs, bar)
+            emitter: Optional[Emitter] = None
+            if args.format not in ("json", "sarif") and not (args.fix or args.diff):
+                # Findings written (or counted) as they are found: a file of a
+                # million findings is linted in flat memory.
+                def emitter(path: str) -> Tuple[Callable[[List[Finding]], None],
+                                                Callable[[], None]]:
+                    if args.verbose:
+                        _say_configuration(settings, path, bar)
+                        announced.add(path)
+                    source = (None if state.concise or not state.lines or args.statistics
+                              or args.format == "github" else _SourceLines(path))
+
+                    def emit(findings: List[Finding]) -> None:
+                        state.show(FileReport(path, findings), bar, source)
+                        tally.add_findings(findings)
+
+                    return emit, (source.close if source is not None else _nothing)
+            found = _reports(list(settings.expand(paths)), settings, jobs, bar, emitter)
         else:
             config = settings.lint(paths[0])
             found = ((r, config) for r in imported_reports(paths, args.from_format, config))
         for report, config in found:
-            if args.verbose:
-                project = settings.project(report.path)
-                bar.clear()
-                err(f"{report.path}: configuration "
-                    f"{project.path if project.path else '(defaults)'}")
+            if args.verbose and report.path not in announced:
+                _say_configuration(settings, report.path, bar)
             if report.unreadable:
                 bar.clear()
                 err(f"{report.path}: cannot read: {report.unreadable}")
@@ -368,6 +407,16 @@ def _run(args: argparse.Namespace, settings: Settings, paths: List[str], jobs: i
     if state.failed or (args.diff and state.changed):
         return EXIT_FINDINGS
     return EXIT_OK
+
+
+def _say_configuration(settings: Settings, path: str, bar: Progress) -> None:
+    project = settings.project(path)
+    bar.clear()
+    err(f"{path}: configuration {project.path if project.path else '(defaults)'}")
+
+
+def _nothing() -> None:
+    return None
 
 
 def _fix(report: FileReport, config: LintConfig, bar: Progress,

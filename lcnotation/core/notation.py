@@ -21,11 +21,11 @@ from typing import IO, Callable, List, NamedTuple, Optional, Protocol, Tuple, ru
 
 from .codes import Family
 from .files import SourceKind
-from .findings import Edit
+from .findings import Edit, Finding
 from .lint import FileReport, FixResult, LintConfig
 from .span import Span
 
-__all__ = ["Notation", "Streaming", "Symbol", "Hover", "Formatted", "FormatRefused",
+__all__ = ["Notation", "Streaming", "EmitsFindings", "Symbol", "Hover", "Formatted", "FormatRefused",
            "Streamed", "Progress"]
 
 #: Called with the number of bytes read so far.
@@ -152,4 +152,18 @@ class Streaming(Protocol):
                    write: Callable[[str], object]) -> FixResult:
         """Apply the safe fixes piece by piece, writing each piece's fixed
         text (LF line ends) to ``write`` as soon as it is done."""
+        ...
+
+
+@runtime_checkable
+class EmitsFindings(Protocol):
+    """A notation that gives a stream's findings as it finds them, a piece's
+    at a time, so that a file of a million findings is linted in flat memory
+    (``lcn lint`` writing text, concise or GitHub lines)."""
+
+    def lint_stream_emitting(self, handle: IO[bytes], path: str, config: LintConfig,
+                             emit: Callable[[List[Finding]], object],
+                             progress: Progress = None) -> FileReport:
+        """As :meth:`Notation.lint_stream`, each piece's findings given to
+        ``emit`` in the order of the stream, not kept in the report."""
         ...

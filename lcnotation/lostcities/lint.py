@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import dataclasses
 import io
+import os
+import stat
 
 from typing import IO, Callable, Iterable, Iterator, List, Optional, Tuple
 
@@ -29,7 +31,7 @@ from .text.dialects import get_dialect
 from .text.headers import DEFAULT_COLORS
 from .text.reader import GameText, Piece, decoded_lines, parse_part, split_games
 
-__all__ = ["FixResult", "lint_text", "lint_stream",
+__all__ = ["FixResult", "lint_text", "lint_stream", "lint_stream_emitting",
            "lint_lines", "lint_game", "style_state", "add_text_findings", "fix_text", "fix_stream",
            "all_comments", "suppressions", "colors_of"]
 
@@ -91,11 +93,19 @@ def lint_lines(lines: Iterable[Piece], path: str,
     builds every game's tree (the report is the same, only slower: tests
     compare the two).
     """
-    config = config or LintConfig()
     report = FileReport(path)
+    _lint_parts(split_games(lines), path, config or LintConfig(), report,
+                report.findings.extend, fused)
+    return report
+
+
+def _lint_parts(parts: Iterable[GameText], path: str, config: LintConfig, report: FileReport,
+                emit: Callable[[List[Finding]], object], fused: bool = True) -> None:
+    """Lint ``parts``, adding their games and moves to ``report`` and giving
+    each game's findings (when it has any) to ``emit``."""
     style = style_state(config)
     colors = colors_of(config)
-    for part in split_games(lines):
+    for part in parts:
         report.games += 1
         # A clean game is checked straight from the scan (no tree); one with
         # anything to report goes the tree path, which says what.
@@ -105,8 +115,75 @@ def lint_lines(lines: Iterable[Piece], path: str,
             continue
         game, findings = lint_game(part, style, config, path)
         report.moves += len(game.moves)
-        report.findings.extend(findings)
+        if findings:
+            emit(findings)
+
+
+def lint_stream_emitting(handle: IO[bytes], path: str, config: Optional[LintConfig],
+                         emit: Callable[[List[Finding]], object],
+                         progress: Optional[Callable[[int], None]] = None) -> FileReport:
+    """As :func:`lint_stream`, but each game's findings go to ``emit`` as they
+    are found, in the order of the file, instead of into the report (which
+    keeps the counts of games and moves): memory holds one game's findings.
+
+    S107 (a file that mixes line ends) is known only once every line end is
+    counted: a regular file is first read for its line ends alone, so that
+    S107 is given in its place; another stream (a pipe, standard input)
+    keeps its findings and gives them at its end.
+    """
+    config = config or LintConfig()
+    try:  # a regular file: a device such as /dev/zero may seek, but never ends
+        start = handle.tell() if stat.S_ISREG(os.fstat(handle.fileno()).st_mode) else None
+    except (OSError, AttributeError, io.UnsupportedOperation):
+        start = None
+    if start is None:
+        report = lint_stream(handle, path, config, progress)
+        if report.findings:
+            emit(report.findings)
+        report.findings = []
+        return report
+    counted = CountingReader(handle)
+    while counted.read(1 << 20):
+        pass
+    handle.seek(start)
+    found = mixed_line_ends(counted)
+    mixed = (Finding(found.diagnostic.with_path(path), found.fix)
+             if found is not None and config.wants(found.diagnostic.code) else None)
+    place = _Placing(mixed, emit)
+    report = FileReport(path)
+    try:
+        _lint_parts(split_games(decoded_lines(CountingReader(handle, progress))),  # type: ignore[arg-type]
+                    path, config, report, place)
+    except MemoryError:
+        return FileReport(path, unreadable="out of memory")
+    place.finish()
     return report
+
+
+class _Placing:
+    """Gives findings to ``emit``, with ``mixed`` (S107, or None) in its place:
+    before the first finding after the start of its line, as
+    :func:`_add_line_ends` places it in a report."""
+
+    def __init__(self, mixed: Optional[Finding], emit: Callable[[List[Finding]], object]
+                 ) -> None:
+        self.mixed, self.emit = mixed, emit
+
+    def __call__(self, findings: List[Finding]) -> None:
+        mixed = self.mixed
+        if mixed is not None:
+            where = (mixed.diagnostic.line, 1)
+            at = next((i for i, f in enumerate(findings)
+                       if (f.diagnostic.line, f.diagnostic.column) > where), None)
+            if at is not None:
+                findings = findings[:at] + [mixed] + findings[at:]
+                self.mixed = None
+        self.emit(findings)
+
+    def finish(self) -> None:
+        if self.mixed is not None:
+            self.emit([self.mixed])
+            self.mixed = None
 
 
 def colors_of(config: LintConfig) -> Tuple[str, ...]:

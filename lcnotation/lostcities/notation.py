@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import IO, Callable, Iterable, List, Optional, Tuple
 
 from ..core.codes import Family
-from ..core.findings import Edit
+from ..core.findings import Edit, Finding
 from ..core.lint import FileReport, FixResult, LintConfig
 from ..core.notation import Formatted, Hover, Progress, Streamed, Symbol
 from ..core.suppression import find_suppression, suppression_comment
@@ -45,6 +45,11 @@ class LostCitiesNotation:
     def lint_stream(self, handle: IO[bytes], path: str, config: LintConfig,
                     progress: Progress = None) -> FileReport:
         return lint.lint_stream(handle, path, config, progress)
+
+    def lint_stream_emitting(self, handle: IO[bytes], path: str, config: LintConfig,
+                             emit: Callable[[List[Finding]], object],
+                             progress: Progress = None) -> FileReport:
+        return lint.lint_stream_emitting(handle, path, config, emit, progress)
 
     def fix_text(self, text: str, path: str, config: LintConfig,
                  report: Optional[FileReport] = None) -> Tuple[str, int, FileReport]:

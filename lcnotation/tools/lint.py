@@ -14,16 +14,19 @@ a file that cannot be opened is reported, not raised.
 
 from __future__ import annotations
 
-from typing import IO, Callable, Optional, Sequence, Tuple, TYPE_CHECKING
+from typing import IO, Callable, List, Optional, Sequence, Tuple, TYPE_CHECKING
 
 from ..core.files import not_regular
+from ..core.findings import Finding
 from ..core.lint import FileReport, LintConfig
+from ..core.notation import EmitsFindings
 from .notations import notation_for
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..lostcities.text.ast import Game
 
-__all__ = ["LintConfig", "FileReport", "lint_text", "lint_file", "lint_stream", "fix_text",
+__all__ = ["LintConfig", "FileReport", "lint_text", "lint_file", "lint_file_emitting",
+           "lint_stream", "fix_text",
            "lint_games"]
 
 
@@ -62,6 +65,50 @@ def lint_stream(handle: IO[bytes], path: str, config: Optional[LintConfig] = Non
         return notation_for(path, config.notation).lint_stream(handle, path, config, progress)
     except MemoryError:
         return FileReport(path, unreadable="out of memory")
+
+
+def lint_file_emitting(path: str, config: Optional[LintConfig],
+                       emit: Callable[[List[Finding]], object],
+                       progress: Optional[Callable[[int], None]] = None) -> FileReport:
+    """As :func:`lint_file`, but the findings go to ``emit`` as they are found
+    (a list at a time, in the order of the file) instead of into the report,
+    which keeps the counts: memory holds one game's findings in a notation that
+    gives them as it finds them (:class:`~lcnotation.core.notation.EmitsFindings`),
+    and a file's in another.  Nothing is emitted for a file that cannot be read.
+    """
+    config = config or LintConfig()
+    refused = not_regular(path)
+    if refused is not None:
+        return FileReport(path, unreadable=refused)
+    notation = notation_for(path, config.notation)
+
+    def emitting(findings: List[Finding]) -> None:
+        try:
+            emit(findings)
+        except OSError as exc:  # writing them failed, not reading the file
+            raise _EmitFailed() from exc
+
+    try:
+        with open(path, "rb") as handle:
+            if isinstance(notation, EmitsFindings):
+                try:
+                    return notation.lint_stream_emitting(handle, path, config, emitting,
+                                                         progress)
+                except MemoryError:
+                    return FileReport(path, unreadable="out of memory")
+            report = lint_stream(handle, path, config, progress)
+    except OSError as exc:
+        return FileReport(path, unreadable=exc.strerror or str(exc))
+    except _EmitFailed as failed:
+        raise failed.__cause__ from None  # type: ignore[misc]
+    if report.findings and not report.unreadable:
+        emit(report.findings)
+        report.findings = []
+    return report
+
+
+class _EmitFailed(Exception):
+    """What takes the findings failed (its OSError is the cause)."""
 
 
 def fix_text(text: str, path: str = "<string>", config: Optional[LintConfig] = None,

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Dict, Iterable, List, Optional, Sequence
 
 from .codes import ALL_CODES
 from ..lostcities.text.ast import Span  # noqa: F401 (the doctests)
@@ -20,7 +20,7 @@ from ..core.diagnostics import Diagnostic, Severity
 from ..core.terminal import printable
 from .colour import Palette
 from ..core.lint import FileReport
-from ..core.findings import Fix
+from ..core.findings import Finding, Fix
 
 __all__ = ["text_line", "source_excerpt", "github_line", "diagnostic_json",
            "json_text", "to_json", "to_sarif", "summary", "Tally", "statistics",
@@ -240,7 +240,11 @@ class Tally:
         self.files += 1
         self.games += report.games
         self.moves += report.moves
-        for f in report.findings:
+        self.add_findings(report.findings)
+
+    def add_findings(self, findings: "Iterable[Finding]") -> None:
+        """Count findings written before their file's report (which then holds none)."""
+        for f in findings:
             self.severities[f.diagnostic.severity] += 1
             self.fixable += f.fix is not None
 
