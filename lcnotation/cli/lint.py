@@ -96,7 +96,8 @@ def register(sub: "argparse._SubParsersAction[Parser]") -> None:
     add_config_options(lint)
     add_notation_option(lint)
     lint.add_argument("-j", "--jobs", type=process_count, default=1, metavar="N",
-                      help="lint files in N processes (0: one per core)")
+                      help="lint in N processes (0: one per core): files, or one large "
+                      "file cut at game boundaries")
     lint.add_argument("--color", choices=CHOICES, default="auto",
                       help="colour the findings: auto (on a terminal, unless NO_COLOR; "
                       "FORCE_COLOR forces it), always or never")
@@ -143,7 +144,23 @@ def _reports(files: Sequence[str], settings: Settings, jobs: int, bar: Progress,
     if bar.total < PROGRESS_BYTES:
         bar.enabled = False  # a bar that is full at once would only flicker
     configs = [settings.lint(f) for f in files]
-    if jobs > 1 and len(files) > 1:
+    if jobs > 1 and len(files) == 1 and files[0] != "-":
+        # One file: cut at game boundaries and linted in ``jobs`` processes.
+        f, config, size = files[0], configs[0], sizes[0]
+        if emitter is not None:
+            emit, done = emitter(f)
+        else:
+            kept: List[Finding] = []
+            emit, done = kept.extend, _nothing
+        try:
+            report = lint_file_emitting(f, config, emit, progress=bar.update, jobs=jobs)
+        finally:
+            done()
+        if emitter is None and not report.unreadable:
+            report.findings = kept
+        yield report, config
+        bar.update(size)
+    elif jobs > 1 and len(files) > 1:
         # multiprocessing is imported only when there are workers to start
         from concurrent.futures import ProcessPoolExecutor
 

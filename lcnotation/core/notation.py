@@ -25,7 +25,7 @@ from .findings import Edit, Finding
 from .lint import FileReport, FixResult, LintConfig
 from .span import Span
 
-__all__ = ["Notation", "Streaming", "EmitsFindings", "Symbol", "Hover", "Formatted", "FormatRefused",
+__all__ = ["Notation", "Streaming", "EmitsFindings", "LintsInParallel", "Symbol", "Hover", "Formatted", "FormatRefused",
            "Streamed", "Progress"]
 
 #: Called with the number of bytes read so far.
@@ -166,4 +166,17 @@ class EmitsFindings(Protocol):
                              progress: Progress = None) -> FileReport:
         """As :meth:`Notation.lint_stream`, each piece's findings given to
         ``emit`` in the order of the stream, not kept in the report."""
+        ...
+
+
+@runtime_checkable
+class LintsInParallel(Protocol):
+    """A notation that can lint one large file in several processes (Lost
+    Cities: cut at game boundaries), with the findings of one process."""
+
+    def lint_stream_parallel(self, handle: IO[bytes], path: str, config: LintConfig,
+                             jobs: int, emit: Callable[[List[Finding]], object],
+                             progress: Progress = None) -> FileReport:
+        """As :meth:`EmitsFindings.lint_stream_emitting` for a regular file, in
+        ``jobs`` processes; the findings given in the order of the file."""
         ...

@@ -31,7 +31,8 @@ from .text.dialects import get_dialect
 from .text.headers import DEFAULT_COLORS
 from .text.reader import GameText, Piece, decoded_lines, parse_part, split_games
 
-__all__ = ["FixResult", "lint_text", "lint_stream", "lint_stream_emitting",
+__all__ = ["FixResult", "lint_text", "lint_stream", "lint_stream_emitting", "lint_piece",
+           "line_end_finding", "Placing",
            "lint_lines", "lint_game", "style_state", "add_text_findings", "fix_text", "fix_stream",
            "all_comments", "suppressions", "colors_of"]
 
@@ -100,10 +101,12 @@ def lint_lines(lines: Iterable[Piece], path: str,
 
 
 def _lint_parts(parts: Iterable[GameText], path: str, config: LintConfig, report: FileReport,
-                emit: Callable[[List[Finding]], object], fused: bool = True) -> None:
+                emit: Callable[[List[Finding]], object], fused: bool = True,
+                style: Optional[StyleState] = None) -> StyleState:
     """Lint ``parts``, adding their games and moves to ``report`` and giving
-    each game's findings (when it has any) to ``emit``."""
-    style = style_state(config)
+    each game's findings (when it has any) to ``emit``; the style state it
+    ends with (``style``: the one it starts from, else the file's first)."""
+    style = style if style is not None else style_state(config)
     colors = colors_of(config)
     for part in parts:
         report.games += 1
@@ -117,6 +120,23 @@ def _lint_parts(parts: Iterable[GameText], path: str, config: LintConfig, report
         report.moves += len(game.moves)
         if findings:
             emit(findings)
+    return style
+
+
+def lint_piece(items: List[Piece], first_line: int, first_offset: int, path: str,
+               config: LintConfig, marker: Optional[str] = None
+               ) -> Tuple[FileReport, Optional[str]]:
+    """Lint a piece of a file that starts at a game boundary (line
+    ``first_line``, character ``first_offset``), as if the games before it had
+    left the file's first discard marker ``marker``: its report (findings
+    kept) and the marker it leaves."""
+    report = FileReport(path)
+    style = style_state(config)
+    if style.marker is None:
+        style.marker = marker
+    style = _lint_parts(split_games(items, first_line, first_offset), path, config, report,
+                        report.findings.extend, style=style)
+    return report, style.marker
 
 
 def lint_stream_emitting(handle: IO[bytes], path: str, config: Optional[LintConfig],
@@ -146,10 +166,7 @@ def lint_stream_emitting(handle: IO[bytes], path: str, config: Optional[LintConf
     while counted.read(1 << 20):
         pass
     handle.seek(start)
-    found = mixed_line_ends(counted)
-    mixed = (Finding(found.diagnostic.with_path(path), found.fix)
-             if found is not None and config.wants(found.diagnostic.code) else None)
-    place = _Placing(mixed, emit)
+    place = Placing(line_end_finding(counted, config, path), emit)
     report = FileReport(path)
     try:
         _lint_parts(split_games(decoded_lines(CountingReader(handle, progress))),  # type: ignore[arg-type]
@@ -160,7 +177,17 @@ def lint_stream_emitting(handle: IO[bytes], path: str, config: Optional[LintConf
     return report
 
 
-class _Placing:
+def line_end_finding(counted: CountingReader, config: LintConfig,
+                     path: Optional[str]) -> Optional[Finding]:
+    """S107 for the text ``counted`` read (named ``path``), when it mixes line
+    ends and ``config`` selects it; else None."""
+    found = mixed_line_ends(counted)
+    if found is None or not config.wants(found.diagnostic.code):
+        return None
+    return Finding(found.diagnostic.with_path(path), found.fix)
+
+
+class Placing:
     """Gives findings to ``emit``, with ``mixed`` (S107, or None) in its place:
     before the first finding after the start of its line, as
     :func:`_add_line_ends` places it in a report."""

@@ -51,6 +51,13 @@ class LostCitiesNotation:
                              progress: Progress = None) -> FileReport:
         return lint.lint_stream_emitting(handle, path, config, emit, progress)
 
+    def lint_stream_parallel(self, handle: IO[bytes], path: str, config: LintConfig,
+                             jobs: int, emit: Callable[[List[Finding]], object],
+                             progress: Progress = None) -> FileReport:
+        from .parallel import lint_stream_parallel  # only with -j
+
+        return lint_stream_parallel(handle, path, config, jobs, emit, progress)
+
     def fix_text(self, text: str, path: str, config: LintConfig,
                  report: Optional[FileReport] = None) -> Tuple[str, int, FileReport]:
         return lint.fix_text(text, path, config, report)

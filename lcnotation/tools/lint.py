@@ -14,12 +14,14 @@ a file that cannot be opened is reported, not raised.
 
 from __future__ import annotations
 
+import os
+import stat
 from typing import IO, Callable, List, Optional, Sequence, Tuple, TYPE_CHECKING
 
 from ..core.files import not_regular
 from ..core.findings import Finding
 from ..core.lint import FileReport, LintConfig
-from ..core.notation import EmitsFindings
+from ..core.notation import EmitsFindings, LintsInParallel
 from .notations import notation_for
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -67,14 +69,23 @@ def lint_stream(handle: IO[bytes], path: str, config: Optional[LintConfig] = Non
         return FileReport(path, unreadable="out of memory")
 
 
+#: The smallest file linted in several processes (smaller ones are done
+#: before the processes would have started).
+PARALLEL_BYTES = 2 << 20
+
+
 def lint_file_emitting(path: str, config: Optional[LintConfig],
                        emit: Callable[[List[Finding]], object],
-                       progress: Optional[Callable[[int], None]] = None) -> FileReport:
+                       progress: Optional[Callable[[int], None]] = None,
+                       jobs: int = 1) -> FileReport:
     """As :func:`lint_file`, but the findings go to ``emit`` as they are found
     (a list at a time, in the order of the file) instead of into the report,
     which keeps the counts: memory holds one game's findings in a notation that
     gives them as it finds them (:class:`~lcnotation.core.notation.EmitsFindings`),
     and a file's in another.  Nothing is emitted for a file that cannot be read.
+    With ``jobs`` above 1, a large file of a notation that can
+    (:class:`~lcnotation.core.notation.LintsInParallel`) is linted in that
+    many processes, with the same findings in the same order.
     """
     config = config or LintConfig()
     refused = not_regular(path)
@@ -90,6 +101,14 @@ def lint_file_emitting(path: str, config: Optional[LintConfig],
 
     try:
         with open(path, "rb") as handle:
+            if (jobs > 1 and isinstance(notation, LintsInParallel)
+                    and os.fstat(handle.fileno()).st_size >= PARALLEL_BYTES
+                    and stat.S_ISREG(os.fstat(handle.fileno()).st_mode)):
+                try:
+                    return notation.lint_stream_parallel(handle, path, config, jobs, emitting,
+                                                         progress)
+                except MemoryError:
+                    return FileReport(path, unreadable="out of memory")
             if isinstance(notation, EmitsFindings):
                 try:
                     return notation.lint_stream_emitting(handle, path, config, emitting,

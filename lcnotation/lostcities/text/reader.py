@@ -346,7 +346,8 @@ _HEADER_NEXT = LEXICON.header_line
 _HEADER_ALONE = LEXICON.header_alone
 
 
-def split_games(items: Iterable[Piece]) -> Iterator[GameText]:
+def split_games(items: Iterable[Piece], first_line: int = 1,
+                first_offset: int = 0) -> Iterator[GameText]:
     """Split a stream of text into the texts of its games.
 
     ``items`` are pieces of the text that each end at a line end (lines, or
@@ -359,13 +360,14 @@ def split_games(items: Iterable[Piece]) -> Iterator[GameText]:
     lines are found with one regular expression over each piece; single
     lines are only looked at while the current game has no move yet.  Text of
     white space alone is yielded too (a converter must keep it); readers skip
-    it: it is not a game.
+    it: it is not a game.  ``first_line`` and ``first_offset`` place the first
+    item in its file (the rest of a file cut at a game boundary).
     """
     pieces: List[str] = []
     size = 0  # characters of the game so far (and of the item being split)
     problems: List[NotationError] = []
-    first_line = line_no = 1
-    first_offset = offset = 0
+    line_no = first_line
+    offset = first_offset
     scan = _GameStart()
     for item in items:
         if isinstance(item, NotationError):
