@@ -90,3 +90,18 @@ def test_lcn_lint_j2_on_one_file_prints_what_j1_prints(run, tmp_path, small_piec
     for fmt in ("json", "github", "sarif"):
         assert run("lint", "-j", "2", "--output-format", fmt, str(path)) == run(
             "lint", "-j", "1", "--output-format", fmt, str(path))
+
+
+def test_lcn_score_j2_prints_what_j1_prints(run, tmp_path, small_pieces, monkeypatch):
+    import lcnotation.cli.score as score
+
+    monkeypatch.setattr(score, "PARALLEL_BYTES", 0)
+    path = tmp_path / "games.lcn"
+    text = _games(range(9), ["v1", "lower", "x-discard"] * 3)
+    text = text.replace("\n5. ", "\n5. R11-D ", 1).replace('[Result "', '[Result "7', 1)
+    path.write_text(text, encoding="utf-8")
+    for fmt in ("text", "json"):
+        one = run("score", "-j", "1", "--format", fmt, str(path))
+        two = run("score", "-j", "2", "--format", fmt, str(path))
+        assert two == one and one.status == 1 and "game 1 is not a result" in one.err
+    assert "game 9" in run("score", "-j", "2", str(path)).out

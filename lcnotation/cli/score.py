@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import argparse
 import io
+import os
 import sys
 import textwrap
-from typing import Dict, Iterable, Iterator, List, Optional, TextIO, Tuple
+from typing import Dict, Iterable, Iterator, List, Optional, TextIO, Tuple, TypeVar
 
 from ..lostcities.game.checker import check, match_totals
 from ..lostcities.game.scoring import GameScore
@@ -18,8 +19,8 @@ from ..core.terminal import printable
 from ..tools.output import json_text
 from .inputs import imported_or_none
 from .common import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Parser, Settings, add_command,
-                     add_config_options, cannot_read, err, read_input, readable_games,
-                     streamable)
+                     add_config_options, cannot_read, err, process_count, read_input,
+                     readable_games, streamable)
 
 _SCORE_EXAMPLES = """\
 examples:
@@ -40,10 +41,14 @@ def register(sub: "argparse._SubParsersAction[Parser]") -> None:
     score.add_argument("--allow-errors", action="store_true",
                        help="exit 0 even when a game has syntax or rules errors")
     add_config_options(score)
+    score.add_argument("-j", "--jobs", type=process_count, default=1, metavar="N",
+                       help="score a large file in N processes, cut at game boundaries "
+                       "(0: one per core); the output is that of one process")
     score.set_defaults(handler=run)
 
 
 Row = Tuple[str, int, Game, GameScore, List[Diagnostic]]
+_T = TypeVar("_T")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -56,6 +61,7 @@ def run(args: argparse.Namespace) -> int:
     paths = args.paths or (["-"] if args.stdin_filename else ["."])
     seen = False
     imported = args.from_format is not None
+    jobs = args.jobs if args.jobs > 0 else (os.cpu_count() or 1)
     for path in settings.expand(paths, ["lostcities"]) if not imported else args.paths:
         seen = True
         name = settings.named(path)
@@ -65,10 +71,9 @@ def run(args: argparse.Namespace) -> int:
             continue
         colors = colors_of(settings.lint(path))
         try:
-            for index, game in enumerate(games, 1):
-                report = check(game, path=name, default_colors=colors)
-                errors = [d for d in report.diagnostics if d.severity is Severity.ERROR]
-                row = (name, index, game, report.score, errors)
+            checked = _checked(path, name, games, colors, jobs, imported)
+            for index, (game, game_score, errors) in enumerate(checked, 1):
+                row = (name, index, game, game_score, errors)
                 if out is not None:
                     out.game(_game_json(row))
                 else:
@@ -81,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
                     if not args.allow_errors:
                         status = max(status, EXIT_FINDINGS)
                 else:
-                    for player, points in match_totals([report.score]).items():
+                    for player, points in match_totals([game_score]).items():
                         totals[player] = totals.get(player, 0) + points
         except _ReadFailed as failed:  # the file changed since it was checked
             cannot_read(name, failed.cause)
@@ -93,6 +98,39 @@ def run(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(_totals_table(totals))
     return status
+
+
+#: The smallest file scored in several processes.
+PARALLEL_BYTES = 2 << 20
+
+
+def _checked(path: str, name: str, games: Iterable[Game], colors: Tuple[str, ...], jobs: int,
+             imported: bool) -> Iterator[Tuple[Game, GameScore, List[Diagnostic]]]:
+    """Each game of ``games`` (of the file ``path``) checked: the game, its
+    score and its errors; a large regular file is read again in ``jobs``
+    processes, cut at game boundaries (the game then holds its headers and
+    syntax errors only, all that the tables show)."""
+    if jobs > 1 and not imported and streamable(path) and _size(path) >= PARALLEL_BYTES:
+        from ..lostcities.parallel import checked_games  # only with -j
+
+        try:
+            handle = open(path, "rb")
+        except OSError as exc:
+            raise _ReadFailed(exc) from exc
+        with handle:
+            yield from _reading(checked_games(handle, name, colors, jobs))
+        return
+    for game in games:
+        report = check(game, path=name, default_colors=colors)
+        yield game, report.score, [d for d in report.diagnostics
+                                   if d.severity is Severity.ERROR]
+
+
+def _size(path: str) -> int:
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return 0
 
 
 def _games(path: str, name: str, from_format: Optional[str]) -> Optional[Iterable[Game]]:
@@ -115,7 +153,7 @@ class _ReadFailed(Exception):
         self.cause = cause
 
 
-def _reading(games: Iterator[Game]) -> Iterator[Game]:
+def _reading(games: Iterator[_T]) -> Iterator[_T]:
     """``games``, a failure to read them raised as :class:`_ReadFailed`."""
     while True:
         try:

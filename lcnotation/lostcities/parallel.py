@@ -21,16 +21,20 @@ so memory holds a few megabytes whatever the size of the file.
 from __future__ import annotations
 
 from collections import deque
-from typing import IO, Callable, Deque, Iterator, List, Optional, Tuple
+from typing import IO, Any, Callable, Deque, Iterator, List, Optional, Tuple, TypeVar
 
 from ..core.findings import Finding
 from ..core.lineends import CountingReader
 from ..core.lint import FileReport, LintConfig
 from .lint import Placing, line_end_finding, lint_piece
 from .text.lexical import LEXICON
-from .text.reader import Piece, decoded_lines
+from ..core.diagnostics import Diagnostic, Severity
+from .game.checker import check
+from .game.scoring import GameScore
+from .text.ast import Game
+from .text.reader import BLANK, Piece, decoded_lines, parse_part, split_games
 
-__all__ = ["pieces", "lint_stream_parallel", "PIECE"]
+__all__ = ["pieces", "mapped", "lint_stream_parallel", "checked_games", "PIECE"]
 
 #: About how many characters a piece holds.
 PIECE = 1 << 20
@@ -141,3 +145,50 @@ def lint_stream_parallel(handle: IO[bytes], path: str, config: LintConfig, jobs:
             settle()
     place.finish()
     return report
+
+
+_R = TypeVar("_R")
+
+
+def mapped(handle: IO[bytes], jobs: int, work: Callable[[Tuple[Cut, Any]], _R], extra: Any,
+           progress: Optional[Callable[[int], None]] = None) -> Iterator[_R]:
+    """``work((piece, extra))`` for each piece of the file ``handle``, in
+    ``jobs`` processes, the results in the order of the file (at most two
+    pieces a process in flight).  ``work`` must be a module-level function."""
+    from concurrent.futures import Future, ProcessPoolExecutor
+
+    waiting: Deque["Future[_R]"] = deque()
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        for cut in pieces(decoded_lines(CountingReader(handle, progress))):  # type: ignore[arg-type]
+            waiting.append(pool.submit(work, (cut, extra)))
+            if len(waiting) >= 2 * jobs:
+                yield waiting.popleft().result()
+        while waiting:
+            yield waiting.popleft().result()
+
+
+#: A game as ``lcn score`` shows it: the game (headers and syntax errors
+#: only, when checked in another process), its score and its errors.
+Checked = Tuple[Game, GameScore, List[Diagnostic]]
+
+
+def checked_piece(job: Tuple[Cut, Tuple[str, Tuple[str, ...]]]) -> List[Checked]:
+    """The games of a piece, checked as ``lcn score`` checks them (as
+    :func:`~lcnotation.lostcities.text.reader.read_games` reads them)."""
+    (items, line, offset), (path, colors) = job
+    found: List[Checked] = []
+    for part in split_games(items, line, offset):
+        if part.problems or not BLANK.match(part.text):
+            game = parse_part(part, False, path)
+            report = check(game, path=path, default_colors=colors)
+            errors = [d for d in report.diagnostics if d.severity is Severity.ERROR]
+            found.append((Game(game.headers, errors=game.errors), report.score, errors))
+    return found
+
+
+def checked_games(handle: IO[bytes], path: str, colors: Tuple[str, ...],
+                  jobs: int) -> Iterator[Checked]:
+    """Every game of the file ``handle`` checked, in ``jobs`` processes, in
+    the order of the file."""
+    for found in mapped(handle, jobs, checked_piece, (path, colors)):
+        yield from found
