@@ -180,7 +180,7 @@ class Events(BaseVisitor[List[str]]):
 
 
 def test_the_visitor_is_called_in_the_order_of_the_game() -> None:
-    data = b'{before} [Event "x"] {after event}\n[Round "1"]\nR3-D {good} R11-D B4-D\n'
+    data = b'{before}\n[Event "x"] {after event}\n[Round "1"]\nR3-D {good} R11-D B4-D\n'
     (events,) = visit(io.BytesIO(data), Events)
     assert events == ["begin 1", "comment before", "header Event", "comment after event",
                       "header Round", "end headers", "move 0", "comment good", "move 2",
