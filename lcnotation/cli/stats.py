@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 _STATS_EXAMPLES = """\
 examples:
   lcn stats games/                     the figures as tables
-  lcn stats a.lcn b.lcn --format json  as JSON (spec/query.md, "lcn stats")
+  lcn stats a.lcn b.lcn --format json  as JSON (spec/stats.md)
   lcn stats games/ --format svg -o stats.svg   a picture of them
 
 Scores are those lcn score gives. A game with an error (a syntax error, a
