@@ -100,12 +100,8 @@ def run(args: argparse.Namespace) -> int:
     if args.prefix and "-" in paths:
         err("dedupe: --prefix reads each file twice: give files, not standard input")
         return EXIT_USAGE
-    for target in (args.output, args.report):
-        if target is not None:
-            clash = written_over(target, paths)
-            if clash is not None:
-                err(f"{target}: is the input {clash}: lcn dedupe never writes over an input")
-                return EXIT_USAGE
+    if any(written_over(target, paths, "dedupe") for target in (args.output, args.report)):
+        return EXIT_USAGE
     if args.output is not None and args.report is not None and args.output == args.report:
         err("dedupe: -o and --report name the same file")
         return EXIT_USAGE

@@ -81,11 +81,8 @@ def unused(record: "GameStats") -> None:
 def run(args: argparse.Namespace) -> int:
     settings = Settings(args)
     paths = inputs(settings, args.paths)
-    if args.output is not None:
-        clash = written_over(args.output, paths)
-        if clash is not None:
-            err(f"{args.output}: is the input {clash}: lcn stats never writes over an input")
-            return EXIT_USAGE
+    if written_over(args.output, paths, "stats"):
+        return EXIT_USAGE
     total, status = collect(paths, settings)
     summary = total.summary()
     if args.format == "json":
