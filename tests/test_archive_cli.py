@@ -371,3 +371,37 @@ def test_stats_draws_a_picture(lcn: Lcn, tmp_path: Path) -> None:
     assert any(t and t.startswith("Round scores (40") for t in texts)
     r = lcn("stats", tmp_path / "a.lcn", "-o", tmp_path / "a.lcn")
     assert r.status == 2 and "never writes over an input" in r.err
+
+
+# ---------------------------------------------------------------- bad input, writes
+
+
+def test_archive_commands_on_unreadable_input(lcn: Lcn, tmp_path: Path) -> None:
+    (tmp_path / "bad.lcn").write_bytes(b'[Round "1"]\nR3-D\n[Round "\xff"]\nB4-D\n')
+    for argv in (["filter", "--where", "Round == 1"], ["stats"], ["dedupe"],
+                 ["split", "--games", "1", "-o", tmp_path / "p"]):
+        r = lcn(argv[0], tmp_path / "missing.lcn", *argv[1:])
+        assert r.status == 2 and "missing.lcn: cannot read: No such file" in r.err, argv
+    # Bytes that are not UTF-8: the game is named with its line and column and
+    # counted; its bytes are written as they are.
+    r = lcn("stats", tmp_path / "bad.lcn", "--format", "json")
+    assert json.loads(r.out)["unusable"] == 1
+    assert "bad.lcn:3:9: game 2 is not used: N001" in r.err
+    r = lcn("filter", tmp_path / "bad.lcn", "--where", "moves == 1")
+    assert r.out == (tmp_path / "bad.lcn").read_bytes() and "bad.lcn:3:9: game 2 cannot" in r.err
+
+
+def test_archive_commands_writing_where_they_cannot(lcn: Lcn, tmp_path: Path) -> None:
+    _write(tmp_path / "a.lcn", _texts(3, 1))
+    for argv in (["filter", "--where", "Round == 1"], ["dedupe"], ["stats"]):
+        r = lcn(argv[0], tmp_path / "a.lcn", *argv[1:], "-o", tmp_path / "no" / "such.lcn")
+        assert r.status == 2 and "cannot write" in r.err, argv
+    if Path("/dev/full").exists():
+        r = lcn("filter", tmp_path / "a.lcn", "--where", "Round == 1", "-o", "/dev/full")
+        assert r.status == 2 and "cannot write" in r.err
+    # A split that cannot finish leaves the folder as it was: no file, no temporary.
+    (tmp_path / "p").mkdir()
+    (tmp_path / "p" / "a-0002.lcn").write_text("mine", "utf-8")
+    r = lcn("split", tmp_path / "a.lcn", "--games", "1", "-o", tmp_path / "p")
+    assert r.status == 2 and sorted(p.name for p in (tmp_path / "p").iterdir()) == ["a-0002.lcn"]
+    assert (tmp_path / "p" / "a-0002.lcn").read_text("utf-8") == "mine"
