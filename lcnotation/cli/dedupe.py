@@ -35,7 +35,7 @@ dropped for the longer one; it reads each file twice, so not standard input.
 
 
 def register(sub: "argparse._SubParsersAction[Parser]") -> None:
-    p = add_command(sub, "dedupe", "each game once, by meaning", _DEDUPE_EXAMPLES)
+    p = add_command(sub, "dedupe", "keep each game once, by meaning", _DEDUPE_EXAMPLES)
     add_paths(p)
     p.add_argument("-o", "--output", metavar="FILE",
                    help="write the games kept there (default: standard output)")

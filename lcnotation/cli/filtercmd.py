@@ -36,7 +36,7 @@ a usage error or a file that cannot be read.
 
 
 def register(sub: "argparse._SubParsersAction[Parser]") -> None:
-    p = add_command(sub, "filter", "the games that meet a query", _FILTER_EXAMPLES)
+    p = add_command(sub, "filter", "select the games that meet a query", _FILTER_EXAMPLES)
     add_paths(p)
     p.add_argument("--where", action="append", required=True, metavar="QUERY",
                    help="the query (spec/query.md); given more than once, all must hold")

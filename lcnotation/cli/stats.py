@@ -29,7 +29,7 @@ length) are over complete games; score figures over every result.
 
 
 def register(sub: "argparse._SubParsersAction[Parser]") -> None:
-    p = add_command(sub, "stats", "figures over collections of games", _STATS_EXAMPLES)
+    p = add_command(sub, "stats", "count figures over collections of games", _STATS_EXAMPLES)
     add_paths(p)
     p.add_argument("--format", choices=["text", "json", "svg"], default="text",
                    help="tables (text), JSON, or an SVG picture of the score distribution "
