@@ -23,7 +23,7 @@ what the query needs (its :attr:`Query.level`): a query on headers never
 parses the moves.
 
 >>> import io
->>> from lcnotation.archive.scan import scan
+>>> from lcnotation.archive.reader import scan
 >>> entries = scan(io.BytesIO(b'[Player1 "Kenny"]\\nRH-D\\n[Player1 "Ann"]\\nB4-D\\n'))
 >>> [e.number for e in entries if parse_query('Player1 ~ /^ken/i').matches(GameView(e))]
 [1]
@@ -43,7 +43,7 @@ from ..game.digest import game_digest, move_text
 from ..text.ast import HANDSHAKE, Game
 from ..text.headers import DEFAULT_COLORS
 from ..text.lexical import COLOR_LETTERS, grammar_text
-from .scan import GameEntry
+from .reader import GameEntry
 
 if TYPE_CHECKING:
     from lark import Lark, Token, Tree

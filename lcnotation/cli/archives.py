@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Callable, Iterable, Iterator, List, Optional, 
 from .common import Settings, err
 
 if TYPE_CHECKING:
-    from ..archive.scan import GameEntry
+    from ..archive.reader import GameEntry
     from ..text.ast import Game
 
 
@@ -44,7 +44,7 @@ class ReadFailed(Exception):
 def entries(path: str, name: str) -> Iterator["GameEntry"]:
     """The games of ``path`` (``-``: standard input) as entries; a failure to
     read raises :class:`ReadFailed` (see :func:`read_failed`)."""
-    from ..archive.scan import scan
+    from ..archive.reader import scan
     from ..tools.files import not_regular
 
     refused = not_regular(path)
@@ -142,7 +142,7 @@ def cannot_follow(entry: "GameEntry", where: str) -> None:
 def _has_moves(raw: bytes) -> bool:
     """Whether a game's text holds a move, as the splitter sees it (a header
     line after it begins another game)."""
-    from ..archive.scan import shadow
+    from ..archive.reader import shadow
     from ..text.reader import _GameStart
 
     start = _GameStart()
@@ -152,7 +152,7 @@ def _has_moves(raw: bytes) -> bool:
 
 def _begins_with_header(raw: bytes) -> bool:
     """Whether a game's text holds no move before its first header line."""
-    from ..archive.scan import shadow
+    from ..archive.reader import shadow
     from ..text.lexical import LEXICON
     from ..text.reader import _GameStart
 

@@ -374,8 +374,8 @@ def split_games(items: Iterable[Piece]) -> Iterator[GameText]:
     white space alone is yielded too (a converter must keep it); readers skip
     it: it is not a game.
     """
-    pieces: List[str] = []
-    size = 0  # characters of the game so far (and of the item being split)
+    pieces: List[str] = []  # the text of the game so far, from the items before this one
+    size = 0                # its length
     problems: List[NotationError] = []
     first_line = line_no = 1
     first_offset = offset = 0
@@ -384,7 +384,8 @@ def split_games(items: Iterable[Piece]) -> Iterator[GameText]:
         if isinstance(item, NotationError):
             problems.append(item)
             continue
-        pos = 0
+        begin = 0     # where the game under way begins in this item
+        pos = 0       # how far this item has been looked at
         counted = 0
         line_at = line_no
         starts = [m.start() + 1 for m in _HEADER_NEXT.finditer(item)]
@@ -392,32 +393,37 @@ def split_games(items: Iterable[Piece]) -> Iterator[GameText]:
             starts.insert(0, 0)
         for h in starts:
             if h > pos:
-                piece = item[pos:h]
-                # The usual piece: one header line, before any move and outside
-                # any comment, which tells nothing (see _GameStart.feed).
-                if not scan.has_moves and (scan.in_brace or not _HEADER_ALONE.match(piece)):
-                    scan.feed(piece)
-                pieces.append(piece)
-                size += len(piece)
-                if size > MAX_GAME:
+                # The usual text between two header lines is one header line,
+                # before any move and outside any comment, which tells nothing
+                # (see _GameStart.feed): it is matched in place, not copied.
+                if not scan.has_moves and (scan.in_brace
+                                           or not _HEADER_ALONE.match(item, pos, h)):
+                    scan.feed(item[pos:h])
+                if size + h - begin > MAX_GAME:
                     raise _too_long("a game", "characters", first_line, first_offset)
-            if scan.header_line():
+            # A header line begins a game after a move (header_line() also
+            # looks again at the lines after a "{" left open).
+            if scan.has_moves or (scan.in_brace and scan.header_line()):
                 line_at += item.count("\n", counted, h)
                 counted = h
                 end = offset + h
-                mine = [p for p in problems if p.span.start < end]
-                problems = [p for p in problems if p.span.start >= end]
-                yield GameText("".join(pieces), first_line, first_offset, tuple(mine))
+                mine: Tuple[NotationError, ...] = ()
+                if problems:
+                    mine = tuple(p for p in problems if p.span.start < end)
+                    problems = [p for p in problems if p.span.start >= end]
+                text = "".join(pieces) + item[begin:h] if pieces else item[begin:h]
+                yield GameText(text, first_line, first_offset, mine)
                 pieces = []
                 size = 0
+                begin = h
                 first_line, first_offset = line_at, end
                 scan = _GameStart()
             pos = h
-        if pos < len(item):
-            if not scan.has_moves:
-                scan.feed(item[pos:])
-            pieces.append(item[pos:])
-            size += len(item) - pos
+        if pos < len(item) and not scan.has_moves:
+            scan.feed(item[pos:])
+        if begin < len(item):
+            pieces.append(item[begin:] if begin else item)
+            size += len(item) - begin
             if size > MAX_GAME:
                 raise _too_long("a game", "characters", first_line, first_offset)
         line_no += item.count("\n")
