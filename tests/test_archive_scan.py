@@ -20,11 +20,11 @@ from lcnotation import format_games, generate_games, read_games
 from lcnotation.archive import (BOM, SKIP, BaseVisitor, HeadersOnly, SkipGame, TreeBuilder,
                                 WriteBack, position_at, read_at, scan, visit)
 from lcnotation.archive.reader import GameEntry, shadow
-from lcnotation.text.ast import Comment, Game, Header, Move
-from lcnotation.text.errors import NotationError
-from lcnotation.text.span import Span
-from lcnotation.text.lexical import LEXICON
-from lcnotation.text.reader import (MAX_GAME, GameText, Piece, _GameStart, _HEADER_ALONE,
+from lcnotation.lostcities.text.ast import Comment, Game, Header, Move
+from lcnotation.core.diagnostics import NotationError
+from lcnotation.core.span import Span
+from lcnotation.lostcities.text.lexical import LEXICON
+from lcnotation.lostcities.text.reader import (MAX_GAME, GameText, Piece, _GameStart, _HEADER_ALONE,
                                     _HEADER_FIRST, _HEADER_NEXT, _too_long, split_games)
 
 from strategies import examples, notation_text

@@ -8,14 +8,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lcnotation.text.ast import HANDSHAKE, Card, Draw, Move, Placement
-from lcnotation.text.formatter import format_move
-from lcnotation.game.generator import generate_game
-from lcnotation.text.headers import parse_cards
-from lcnotation.text.reader import parse_game, parse_move
-from lcnotation.game.setup import draw_pile_start, read_setup
-from lcnotation.game.state import GameState, Location
-from lcnotation.game.violations import card_name, color_name
+from lcnotation.lostcities.text.ast import HANDSHAKE, Card, Draw, Move, Placement
+from lcnotation.lostcities.text.formatter import format_move
+from lcnotation.lostcities.game.generator import generate_game
+from lcnotation.lostcities.text.headers import parse_cards
+from lcnotation.lostcities.text.reader import parse_game, parse_move
+from lcnotation.lostcities.game.setup import draw_pile_start, read_setup
+from lcnotation.lostcities.game.state import GameState, Location
+from lcnotation.lostcities.game.violations import card_name, color_name
 
 RANKS = (HANDSHAKE, 2, 3, 4, 5, 6, 7, 8, 9, 10)
 
@@ -333,3 +333,15 @@ def test_every_card_stays_somewhere_and_every_hand_holds_eight(deal: bool, plays
         if conserved:
             for c, r in itertools.product("RGWBY", RANKS):
                 assert len(state.locate(Card(c, r))) == (3 if r == HANDSHAKE else 1), (c, r)
+
+
+def test_the_deck_is_the_rules_and_the_grammar_can_write_it() -> None:
+    # The rules deal 12 cards of each colour: three handshakes and 2 to 10.  The
+    # grammar only says how ranks are written; every rank the deck holds must be
+    # one it can write, and the deck does not change with the grammar's table.
+    from lcnotation.lostcities.game.setup import CARDS_PER_COLOR, COLOR_DECK, COPIES, DECK_RANKS
+    from lcnotation.lostcities.text.lexical import LEXICON
+
+    assert CARDS_PER_COLOR == 12 and COLOR_DECK.count(0) == 3
+    assert DECK_RANKS == (0, 2, 3, 4, 5, 6, 7, 8, 9, 10) and COPIES[0] == 3 and COPIES[1] == 0
+    assert set(DECK_RANKS) <= set(LEXICON.ranks)

@@ -99,7 +99,7 @@ def _histogram(summary: Mapping[str, object], x0: float, y0: float, w: float, h:
 
 
 def _ink(fill: str) -> str:
-    from ..svg import _ink as ink
+    from ..svg import ink
 
     return ink(fill)
 
@@ -161,11 +161,11 @@ def _colors(summary: Mapping[str, object], fills: Mapping[str, str], x0: float, 
 
 def stats_svg(summary: Mapping[str, object], *, title: Optional[str] = None) -> str:
     """The picture of a stats summary, as an SVG document."""
-    from ..svg import _fills
+    from ..svg import letter_fills
 
     colors = summary["colors"]
     assert isinstance(colors, dict)
-    fills = _fills(list(colors), {})
+    fills = letter_fills(list(colors))
     games = summary["games"]
     first = summary["first_mover"]
     assert isinstance(first, dict)

@@ -11,7 +11,7 @@ end=b)`` yields the games that begin in the byte range ``[a, b)``, so that
 ranges that cover a file split its games among them exactly once each.
 
 Games are told apart by the package's own splitter
-(:func:`lcnotation.text.reader.split_games`), which reads text; here it reads
+(:func:`lcnotation.lostcities.text.reader.split_games`), which reads text; here it reads
 a *shadow* of the bytes: a string exactly as long as the bytes, in which
 every ASCII byte stands for itself (a lone CR as LF, as the reader takes it)
 and every other character is replaced by characters that play the same part
@@ -35,14 +35,14 @@ import os
 import re
 from typing import IO, Dict, Iterable, Iterator, List, NamedTuple, Optional, Tuple, Union, cast
 
-from ..text.ast import Comment, Game, Header
-from ..text.builder import GameBuilder
-from ..text.errors import NotationError
-from ..text.lexical import LEXICON
-from ..text.lineends import as_lf
-from ..text.parser import parser
-from ..text.reader import (_BLANK, GameText, _Decoder, _line_blocks, _parse, byte_lines,
-                           split_games)
+from ..lostcities.text.ast import Comment, Game, Header
+from ..lostcities.text.builder import GameBuilder
+from ..core.diagnostics import NotationError
+from ..lostcities.text.lexical import LEXICON
+from ..core.lineends import as_lf
+from ..lostcities.text.parser import parser
+from ..lostcities.text.reader import (BLANK, GameText, byte_lines, decode_lines, line_blocks,
+                                      parse_part, split_games)
 
 __all__ = ["Source", "GameEntry", "scan", "read_at", "position_at", "BOM"]
 
@@ -91,11 +91,7 @@ class GameEntry(NamedTuple):
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError:
-            decoder = _Decoder()
-            decoder.offset, decoder.chars, decoder.line_no = (self.offset, self.char_offset,
-                                                              self.line)
-            decoder.first = False
-            pieces = list(decoder.lines(byte_lines(raw)))
+            pieces = decode_lines(raw, self.offset, self.char_offset, self.line)
             return GameText("".join(p for p in pieces if isinstance(p, str)), self.line,
                             self.char_offset,
                             tuple(p for p in pieces if isinstance(p, NotationError)))
@@ -106,7 +102,7 @@ class GameEntry(NamedTuple):
     def game(self, *, strict: bool = False) -> Game:
         """The game's syntax tree, exactly as :func:`read_games` reads it from the
         file (positions included)."""
-        return _parse(self.text(), strict, self.path)
+        return parse_part(self.text(), strict, self.path)
 
     def headers(self) -> Tuple[Header, ...]:
         """The game's headers (with their comments), read without the moves:
@@ -158,7 +154,7 @@ class GameEntry(NamedTuple):
         if cut is None or part.text.find("[", cut) >= 0:
             # Not clean before the first move, or a "[" after it (a header out
             # of place is still a header of the game): the whole parse says.
-            game = _parse(part, False, self.path)
+            game = parse_part(part, False, self.path)
             return game.headers, game.comments
         result = parser().run("game", part.text[:cut], strict=False, first_line=part.line,
                               first_offset=part.offset)
@@ -317,7 +313,7 @@ class _Blocks:
 
     def shadows(self, skip_bom: bool) -> Iterator[str]:
         at = self.start
-        for raw in _line_blocks(self.handle):
+        for raw in line_blocks(self.handle):
             if skip_bom:
                 skip_bom = False
                 if raw.startswith(BOM):
@@ -384,7 +380,7 @@ def _scan(handle: IO[bytes], path: Optional[str], start: int,
     counting = at == 0   # from a later sync point, the games before are not counted
     blocks = _Blocks(handle, at)
     base_line = line - 1
-    blank = _BLANK.match
+    blank = BLANK.match
     take = blocks.take
     for part in split_games(blocks.shadows(skip_bom=at == 0)):
         offset = blocks.start + part.offset
@@ -432,7 +428,7 @@ def _count_before(handle: IO[bytes], stop: int) -> Tuple[int, int]:
     handle.seek(0)
     line, chars = 1, 0
     first = True
-    for raw in _line_blocks(cast(IO[bytes], _Limited(handle, stop))):
+    for raw in line_blocks(cast(IO[bytes], _Limited(handle, stop))):
         if first:
             first = False
             if raw.startswith(BOM):

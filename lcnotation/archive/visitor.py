@@ -42,10 +42,10 @@ import os
 from typing import (IO, Callable, Generic, Iterable, Iterator, List, Optional, Protocol, Tuple, TypeVar,
                     Union, cast)
 
-from ..text.ast import Comment, Game, Header, Move
-from ..text.builder import _span_in
-from ..text.errors import NotationError
-from ..text.span import NO_SPAN
+from ..lostcities.text.ast import Comment, Game, Header, Move
+from ..lostcities.text.builder import span_in
+from ..core.diagnostics import NotationError
+from ..core.span import NO_SPAN
 from .reader import GameEntry, Source, scan
 
 __all__ = ["Skip", "SKIP", "Visitor", "BaseVisitor", "visit", "visit_entry", "TreeBuilder",
@@ -219,7 +219,7 @@ class TreeBuilder(_Headed[Game]):
         span = NO_SPAN
         if entry is not None:
             part = entry.text()
-            span = _span_in(part.text, 0, len(part.text), part.line - 1, part.offset)
+            span = span_in(part.text, 0, len(part.text), part.line - 1, part.offset)
         return Game(tuple(self._headers), tuple(self._moves), tuple(self._leading),
                     tuple(sorted(self._errors, key=_at)), span)
 
@@ -259,7 +259,7 @@ class WriteBack(BaseVisitor[int]):
     written: exactly as it was written when ``dialect`` is None (nothing is
     parsed), else converted to that dialect (``"v1"``, ``"lower"``, ...) as
     ``lcn convert`` converts, layout and comments kept (a game with syntax
-    errors raises :class:`~lcnotation.text.dialects.ConversionError`).
+    errors raises :class:`~lcnotation.lostcities.text.dialects.ConversionError`).
 
     Use :meth:`factory` to pass one stream to :func:`visit`:
     ``visit(path, WriteBack.factory(out))``.
@@ -278,7 +278,7 @@ class WriteBack(BaseVisitor[int]):
     def begin_game(self, entry: GameEntry) -> Optional[Skip]:
         data = entry.raw
         if self._dialect is not None:
-            from ..tools.convert import convert_text
+            from ..lostcities.convert import convert_text
 
             text = convert_text(entry.text().text, self._dialect, path=entry.path)
             if b"\r\n" in data:

@@ -17,7 +17,7 @@ from .common import Settings, err
 
 if TYPE_CHECKING:
     from ..archive.reader import GameEntry
-    from ..text.ast import Game
+    from ..lostcities.text.ast import Game
 
 
 def add_paths(parser: argparse.ArgumentParser) -> None:
@@ -45,7 +45,7 @@ def entries(path: str, name: str) -> Iterator["GameEntry"]:
     """The games of ``path`` (``-``: standard input) as entries; a failure to
     read raises :class:`ReadFailed` (see :func:`read_failed`)."""
     from ..archive.reader import scan
-    from ..tools.files import not_regular
+    from ..core.files import not_regular
 
     refused = not_regular(path)
     if refused is not None:
@@ -143,18 +143,16 @@ def _has_moves(raw: bytes) -> bool:
     """Whether a game's text holds a move, as the splitter sees it (a header
     line after it begins another game)."""
     from ..archive.reader import shadow
-    from ..text.reader import _GameStart
+    from ..lostcities.text.reader import holds_moves
 
-    start = _GameStart()
-    start.feed(shadow(raw))
-    return start.header_line()
+    return holds_moves(shadow(raw))
 
 
 def _begins_with_header(raw: bytes) -> bool:
     """Whether a game's text holds no move before its first header line."""
     from ..archive.reader import shadow
-    from ..text.lexical import LEXICON
-    from ..text.reader import _GameStart
+    from ..lostcities.text.lexical import LEXICON
+    from ..lostcities.text.reader import holds_moves
 
     text = shadow(raw)
     if LEXICON.header_first.match(text):
@@ -162,7 +160,5 @@ def _begins_with_header(raw: bytes) -> bool:
     m = LEXICON.header_line.search(text)
     if m is None:
         return False
-    start = _GameStart()
-    start.feed(text[:m.start() + 1])
-    return not start.header_line()
+    return not holds_moves(text[:m.start() + 1])
 

@@ -74,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
         out = getattr(sys.stdout, "buffer", None)
         status = run_.over(paths, out)
         return status
-    from ..tools.files import atomic_writer
+    from ..core.files import atomic_writer
 
     try:
         with atomic_writer(args.output) as handle:
@@ -95,6 +95,7 @@ class _Run:
 
     def over(self, paths: List[str], out: Optional[IO[bytes]]) -> int:
         from ..archive.query import FileFindings, GameView
+        from ..lostcities.lint import colors_of
 
         status = EXIT_OK
         writer = GameWriter(out.write if out is not None else sys.stdout.write)  # type: ignore[arg-type]
@@ -106,7 +107,7 @@ class _Run:
             name = self.settings.named(path)
             config = self.settings.lint(path)
             findings = FileFindings(config) if self.findings else None
-            colors = config.colors
+            colors = colors_of(config)
             here = 0
             try:
                 for entry in entries(path, name):

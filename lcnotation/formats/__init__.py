@@ -6,8 +6,10 @@ in :data:`FORMATS`; other packages add theirs through the entry-point group
 returning one), loaded the first time a format is looked up.
 
 >>> sorted(FORMATS)
-['chikinn', 'metapyziks']
->>> from lcnotation.game.generator import generate_game
+['chikinn', 'fc-solve', 'metapyziks']
+>>> FORMATS["fc-solve"].notation
+'freecell'
+>>> from lcnotation.lostcities.game.generator import generate_game
 >>> game = generate_game(seed=1, colors="RGWBYP", deal=True)
 >>> replay = export_game(game, format="metapyziks")
 >>> import_games(replay)[0].moves == game.moves   # the format is recognised
@@ -20,10 +22,10 @@ import os
 import warnings
 from typing import Dict, List, Optional, Union
 
-from ..text.ast import Game
-from ..text.errors import NotationError
-from ..text.lineends import as_lf
-from . import chikinn, metapyziks
+from ..lostcities.text.ast import Game
+from ..core.diagnostics import NotationError
+from ..core.lineends import as_lf
+from . import chikinn, fcsolve, metapyziks
 from .base import FORMAT_CODES, Format, UnknownFormatError
 
 __all__ = ["FORMATS", "FORMAT_CODES", "ENTRY_POINT_GROUP", "Format", "UnknownFormatError",
@@ -35,7 +37,7 @@ ENTRY_POINT_GROUP = "lcnotation.formats"
 
 #: Every format, by name.
 FORMATS: Dict[str, Format] = {}
-_BUILT_IN = frozenset(("chikinn", "metapyziks"))
+_BUILT_IN = frozenset(("chikinn", "metapyziks", "fc-solve"))
 _plugins_loaded = False
 
 
@@ -47,7 +49,7 @@ def register_format(fmt: Format) -> Format:
     return fmt
 
 
-for _module in (chikinn, metapyziks):
+for _module in (chikinn, metapyziks, fcsolve):
     register_format(_module.FORMAT)
 
 
@@ -120,7 +122,7 @@ def _recognises(fmt: Format, text: str) -> bool:
 
 def _text_of(source: Union[str, bytes, "os.PathLike[str]"],
              path: Optional[str]) -> "tuple[str, Optional[str]]":
-    from ..tools.files import decode_source, read_source
+    from ..core.files import decode_source, read_source
 
     if isinstance(source, os.PathLike) or (
             isinstance(source, str) and "\n" not in source and source.strip() == source
@@ -141,7 +143,7 @@ def import_games(source: Union[str, bytes, "os.PathLike[str]"],
     that names an existing file and has no line break).  ``format`` names
     the format; without it the format is recognised, or
     :class:`UnknownFormatError` raised when that is not certain.  Malformed
-    input raises :class:`~lcnotation.text.errors.NotationError` with its
+    input raises :class:`~lcnotation.core.diagnostics.NotationError` with its
     line and column (``path`` names the file in it).  The games carry the
     positions of their moves in the text, so that the checker's findings
     point into it.
@@ -149,7 +151,9 @@ def import_games(source: Union[str, bytes, "os.PathLike[str]"],
     text, path = _text_of(source, path)
     fmt = detect_format(text, path) if format is None else get_format(format)
     if fmt.read is None:
-        raise ValueError(f"the format {fmt.name!r} cannot be read, only written")
+        raise ValueError(f"the format {fmt.name!r} holds {fmt.notation} records, not Lost "
+                         "Cities games: lcn import writes them" if fmt.translate is not None
+                         else f"the format {fmt.name!r} cannot be read, only written")
     try:
         return fmt.read(text, path)
     except NotationError as err:
