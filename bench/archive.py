@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import subprocess
 import sys
 import tempfile
@@ -101,19 +100,11 @@ _PASS = {"scan": "sum(len(e.tags()) for e in scan(path))",
 
 def instructions(mode: str, path: Path, passes: int) -> int:
     """Instructions of ``passes`` passes of ``mode`` over ``path``, in a fresh process."""
+    from instructions import instructions_of  # bench/instructions.py, beside this script
+
     code = ("import sys\nfrom lcnotation import read_games\nfrom lcnotation.archive import scan\n"
             f"path = {str(path)!r}\nfor _ in range({passes}):\n    {_PASS[mode]}\n")
-    with tempfile.TemporaryDirectory() as tmp:
-        out = os.path.join(tmp, "callgrind.out")
-        subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
-                        sys.executable, "-c", code], env={**os.environ, "PYTHONHASHSEED": "0"},
-                       check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        with open(out) as f:
-            for line in f:
-                m = re.match(r"(?:summary|totals): (\d+)", line)
-                if m:
-                    return int(m.group(1))
-    raise RuntimeError("no totals in callgrind's output")
+    return instructions_of(["-c", code])
 
 
 def count_instructions(games: int, cache: Path) -> None:
