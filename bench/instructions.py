@@ -19,7 +19,7 @@ import re
 import subprocess
 import sys
 import tempfile
-from typing import Dict, Optional
+from typing import Dict, List, Optional
 
 HERE = os.path.abspath(__file__)
 
@@ -47,13 +47,19 @@ def run(mode: str, path: str) -> None:
 
 
 def count(mode: str, path: str, extra_env: Optional[Dict[str, str]] = None) -> int:
+    return instructions_of([HERE, "--row", mode, path], extra_env)
+
+
+def instructions_of(argv: List[str], extra_env: Optional[Dict[str, str]] = None) -> int:
+    """The instructions of ``python argv`` in a fresh process, under callgrind
+    (``extra_env`` added to its environment)."""
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "callgrind.out")
         # A fixed hash seed: dictionaries and sets then lay out the same way
         # in every run, and the counts repeat to the instruction.
         env = {**os.environ, "PYTHONHASHSEED": "0", **(extra_env or {})}
         subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
-                        sys.executable, HERE, "--row", mode, path], env=env,
+                        sys.executable, *argv], env=env,
                        check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         with open(out) as f:
             for line in f:

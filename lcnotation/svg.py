@@ -56,7 +56,7 @@ from .core.display import Kind
 from .lostcities.text.lexical import RANK_TEXT
 from .core.terminal import printable
 
-__all__ = ["board_svg", "board_html", "NOTEBOOK_SIZE", "layout", "picture", "fill", "Layout", "Picture", "PALETTE",
+__all__ = ["letter_fills", "ink", "board_svg", "board_html", "NOTEBOOK_SIZE", "layout", "picture", "fill", "Layout", "Picture", "PALETTE",
            "card_code", "move_words", "markup_text"]
 
 #: Fill colours of the usual expedition colours, from the Okabe-Ito palette
@@ -231,6 +231,18 @@ def _fills(letters: Sequence[str], custom: Mapping[str, str]) -> Dict[str, str]:
             raise ValueError(f"colors: {value!r} is not a colour (e.g. '#c00' or 'red')")
         fills[key] = value
     return fills
+
+
+def letter_fills(letters: Sequence[str]) -> Dict[str, str]:
+    """The fill of each colour letter, as the pictures draw it (other pictures,
+    such as ``lcn stats``', use the same)."""
+    fills = _fills(letters, {})
+    return {letter: fills[letter] for letter in letters}
+
+
+def ink(fill: str) -> str:
+    """The colour of text written on ``fill``: dark on light fills, light on dark."""
+    return _ink(fill)
 
 
 def _ink(fill: str) -> str:

@@ -25,6 +25,7 @@ MATCH = str(Path(__file__).resolve().parent.parent / "examples" / "match.lcn")
 
 #: What ``lcn lint`` must not pay for at start-up.
 HEAVY = ("lcnotation.svg", "lcnotation.freecell", "lcnotation.formats", "lcnotation.lsp",
+         "lcnotation.archive",
          "lcnotation.view", "pygls", "concurrent.futures")
 
 

@@ -23,14 +23,14 @@ from typing import Iterator, List, Optional, Sequence
 
 from ..core.version import __version__
 from ..tools.config import ConfigError
-from . import (completion, convert, explain, exportcmd, fmt, freecell, importcmd, lint, render,
-               score, server, view)
+from . import (completion, convert, dedupe, explain, exportcmd, filtercmd, fmt, freecell,
+               importcmd, lint, render, score, server, split, stats, view)
 from .common import EXIT_FINDINGS, EXIT_USAGE, Parser, UsageError, err, usage_error
 
 __all__ = ["COMMANDS", "main"]
 
-COMMANDS = (lint, fmt, convert, score, importcmd, exportcmd, render, view, freecell, explain,
-            completion, server)
+COMMANDS = (lint, fmt, convert, score, filtercmd, dedupe, split, stats, importcmd, exportcmd,
+            render, view, freecell, explain, completion, server)
 
 _MAIN_EXAMPLES = """\
 examples:
@@ -38,6 +38,8 @@ examples:
   lcn fmt games/ --check              are the files in the canonical layout?
   lcn convert match.lcn --to json     the JSON interchange form
   lcn score match.lcn                 scores per game and match totals
+  lcn filter games/ --where 'Player1 == "Kenny" and expedition.wagers == 3'
+  lcn stats games/ --format json      win rates, players, scores, colours
   lcn render match.lcn -o end.svg     a picture of the final position
   lcn view match.lcn -o match.html    a page that replays the games
   lcn freecell deal 1                 FreeCell deal 1 in Standard FreeCell Notation

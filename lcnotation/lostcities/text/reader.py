@@ -29,7 +29,8 @@ from .formatter import format_move  # noqa: F401 (the doctests use it)
 from .parser import parser
 
 __all__ = ["parse_move", "parse_game", "parse_games", "read_games", "GameText", "split_games",
-           "parse_part", "decoded_lines", "BLANK", "Piece"]
+           "parse_part", "decoded_lines", "BLANK", "Piece", "line_blocks", "byte_lines",
+           "decode_lines", "holds_moves"]
 
 Source = Union[str, "os.PathLike[str]", IO[str], IO[bytes]]
 #: What the game splitting reads: pieces of text that end at a line end, and
@@ -209,7 +210,7 @@ def _joined(pieces: List[AnyStr]) -> AnyStr:
     return cast(AnyStr, b"".join(cast(List[bytes], pieces)))  # type: ignore[redundant-cast]
 
 
-def _line_blocks(handle: IO[AnyStr], size: int = 1 << 20) -> Iterator[AnyStr]:
+def line_blocks(handle: IO[AnyStr], size: int = 1 << 20) -> Iterator[AnyStr]:
     """Read ``handle`` (text or binary) in pieces of about ``size`` that end at a
     line end (the last one may not), so that a CRLF is never cut in two.
 
@@ -252,7 +253,7 @@ def _universal(handle: IO[str]) -> Iterator[str]:
     """
     line = 1
     chars = 0
-    blocks = _line_blocks(handle)
+    blocks = line_blocks(handle)
     while True:
         try:
             text = next(blocks)
@@ -286,7 +287,7 @@ class _Decoder:
         self.first = True
 
     def blocks(self, handle: IO[bytes]) -> Iterator[Piece]:
-        for raw in _line_blocks(handle):
+        for raw in line_blocks(handle):
             yield from self._block(raw)
 
     def _skip_bom(self, raw: bytes) -> bytes:
@@ -310,11 +311,12 @@ class _Decoder:
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError:
-            yield from self.lines(io.BytesIO(raw))
+            yield from self.lines(byte_lines(raw))
             return
         yield self._taken(raw, text)
 
     def lines(self, handle: Iterable[bytes]) -> Iterator[Piece]:
+        """Decode ``handle``'s lines (each with its line end) one at a time."""
         for raw in handle:
             raw = self._skip_bom(raw)
             try:
@@ -327,6 +329,36 @@ class _Decoder:
                 yield NotationError(message, Span(line, col, line, col + 1, at, at + 1),
                                     code="N001")
             yield self._taken(raw, text)
+
+
+# After each line end: LF, CRLF, or a CR alone.
+_AFTER_LINE_END = re.compile(rb"(?<=\n)|(?<=\r)(?!\n)")
+
+
+def byte_lines(raw: bytes) -> List[bytes]:
+    r"""The lines of ``raw``, each with its line end (LF, CRLF or a lone CR).
+
+    >>> byte_lines(b"a\rb\r\nc\nd")
+    [b'a\r', b'b\r\n', b'c\n', b'd']
+    """
+    lines = _AFTER_LINE_END.split(raw)
+    if lines and not lines[-1]:
+        lines.pop()
+    return lines
+
+
+def decode_lines(raw: bytes, offset: int, chars: int, line: int) -> List[Piece]:
+    """Whole lines of a file, ``raw``, decoded as the reader decodes them: the
+    text (LF line ends) and, before each line that is not UTF-8, its N001
+    error.  ``offset`` (bytes), ``chars`` (characters) and ``line`` place
+    ``raw`` in its file, after its byte-order mark.
+
+    >>> [p if isinstance(p, str) else p.code for p in decode_lines(b"R3-D\\r\\n\\xff\\n", 0, 0, 1)]
+    ['R3-D\\n', 'N001', '\\ufffd\\n']
+    """
+    decoder = _Decoder()
+    decoder.offset, decoder.chars, decoder.line_no, decoder.first = offset, chars, line, False
+    return list(decoder.lines(byte_lines(raw)))
 
 
 def decoded_lines(handle: IO[bytes]) -> Iterator[Piece]:
@@ -363,8 +395,8 @@ def split_games(items: Iterable[Piece], first_line: int = 1,
     it: it is not a game.  ``first_line`` and ``first_offset`` place the first
     item in its file (the rest of a file cut at a game boundary).
     """
-    pieces: List[str] = []
-    size = 0  # characters of the game so far (and of the item being split)
+    pieces: List[str] = []  # the text of the game so far, from the items before this one
+    size = 0                # its length
     problems: List[NotationError] = []
     line_no = first_line
     offset = first_offset
@@ -373,7 +405,8 @@ def split_games(items: Iterable[Piece], first_line: int = 1,
         if isinstance(item, NotationError):
             problems.append(item)
             continue
-        pos = 0
+        begin = 0     # where the game under way begins in this item
+        pos = 0       # how far this item has been looked at
         counted = 0
         line_at = line_no
         starts = [m.start() + 1 for m in _HEADER_NEXT.finditer(item)]
@@ -381,38 +414,55 @@ def split_games(items: Iterable[Piece], first_line: int = 1,
             starts.insert(0, 0)
         for h in starts:
             if h > pos:
-                piece = item[pos:h]
-                # The usual piece: one header line, before any move and outside
-                # any comment, which tells nothing (see _GameStart.feed).
-                if not scan.has_moves and (scan.in_brace or not _HEADER_ALONE.match(piece)):
-                    scan.feed(piece)
-                pieces.append(piece)
-                size += len(piece)
-                if size > MAX_GAME:
+                # The usual text between two header lines is one header line,
+                # before any move and outside any comment, which tells nothing
+                # (see _GameStart.feed): it is matched in place, not copied.
+                if not scan.has_moves and (scan.in_brace
+                                           or not _HEADER_ALONE.match(item, pos, h)):
+                    scan.feed(item[pos:h])
+                if size + h - begin > MAX_GAME:
                     raise _too_long("a game", "characters", first_line, first_offset)
-            if scan.header_line():
+            # A header line begins a game after a move (header_line() also
+            # looks again at the lines after a "{" left open).
+            if scan.has_moves or (scan.in_brace and scan.header_line()):
                 line_at += item.count("\n", counted, h)
                 counted = h
                 end = offset + h
-                mine = [p for p in problems if p.span.start < end]
-                problems = [p for p in problems if p.span.start >= end]
-                yield GameText("".join(pieces), first_line, first_offset, tuple(mine))
+                mine: Tuple[NotationError, ...] = ()
+                if problems:
+                    mine = tuple(p for p in problems if p.span.start < end)
+                    problems = [p for p in problems if p.span.start >= end]
+                text = "".join(pieces) + item[begin:h] if pieces else item[begin:h]
+                yield GameText(text, first_line, first_offset, mine)
                 pieces = []
                 size = 0
+                begin = h
                 first_line, first_offset = line_at, end
                 scan = _GameStart()
             pos = h
-        if pos < len(item):
-            if not scan.has_moves:
-                scan.feed(item[pos:])
-            pieces.append(item[pos:])
-            size += len(item) - pos
+        if pos < len(item) and not scan.has_moves:
+            scan.feed(item[pos:])
+        if begin < len(item):
+            pieces.append(item[begin:] if begin else item)
+            size += len(item) - begin
             if size > MAX_GAME:
                 raise _too_long("a game", "characters", first_line, first_offset)
         line_no += item.count("\n")
         offset += len(item)
     if pieces or problems:
         yield GameText("".join(pieces), first_line, first_offset, tuple(problems))
+
+
+def holds_moves(text: str) -> bool:
+    """Whether the text of a game (or its start) holds a move as the splitter
+    sees it: whether a header line after it would begin another game.
+
+    >>> holds_moves('[Event "x"]\\n{R3-D}\\n'), holds_moves('[Event "x"]\\nR3-D\\n')
+    (False, True)
+    """
+    start = _GameStart()
+    start.feed(text)
+    return start.header_line()
 
 
 class _GameStart:
