@@ -24,6 +24,7 @@ from lcnotation.lostcities.text.reader import parse_game, split_games
 from lcnotation.core.lint import LintConfig
 from lcnotation.lostcities.lint import colors_of, lint_game, lint_text, style_state
 from strategies import PIECES, notation_text, written_games
+from test_check_properties import observable
 
 SETTINGS = settings(max_examples=200, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -160,14 +161,6 @@ def test_hostile_and_long_tokens_go_the_tree_path(game: Game, data: st.DataObjec
 
 def steps_of(game: Game) -> list:
     return [(m.card.color, m.card.rank, m.placement.discard, m.draw.color) for m in game.moves]
-
-
-def observable(state: GameState) -> tuple:
-    return (state.turn, state.draw_pile_range, state.certain, state.is_over,
-            state.scores(), state.draw_pile(),
-            [state.expedition(p, c) for p in (0, 1) for c in state.colors],
-            [state.discard_pile(c) for c in state.colors],
-            [(state.known_cards(p), state.unknown_count(p)) for p in (0, 1)])
 
 
 @SETTINGS

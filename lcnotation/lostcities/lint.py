@@ -32,7 +32,7 @@ from .text.headers import DEFAULT_COLORS
 from .text.reader import GameText, Piece, decoded_lines, parse_part, split_games
 
 __all__ = ["FixResult", "lint_text", "lint_stream", "lint_stream_emitting", "lint_piece",
-           "line_end_finding", "Placing",
+           "line_end_finding", "line_end_finding_ahead", "Placing",
            "lint_lines", "lint_game", "style_state", "add_text_findings", "fix_text", "fix_stream",
            "all_comments", "suppressions", "colors_of"]
 
@@ -153,20 +153,16 @@ def lint_stream_emitting(handle: IO[bytes], path: str, config: Optional[LintConf
     """
     config = config or LintConfig()
     try:  # a regular file: a device such as /dev/zero may seek, but never ends
-        start = handle.tell() if stat.S_ISREG(os.fstat(handle.fileno()).st_mode) else None
+        regular = stat.S_ISREG(os.fstat(handle.fileno()).st_mode) and handle.seekable()
     except (OSError, AttributeError, io.UnsupportedOperation):
-        start = None
-    if start is None:
+        regular = False
+    if not regular:
         report = lint_stream(handle, path, config, progress)
         if report.findings:
             emit(report.findings)
         report.findings = []
         return report
-    counted = CountingReader(handle)
-    while counted.read(1 << 20):
-        pass
-    handle.seek(start)
-    place = Placing(line_end_finding(counted, config, path), emit)
+    place = Placing(line_end_finding_ahead(handle, config, path), emit)
     report = FileReport(path)
     try:
         _lint_parts(split_games(decoded_lines(CountingReader(handle, progress))),  # type: ignore[arg-type]
@@ -185,6 +181,18 @@ def line_end_finding(counted: CountingReader, config: LintConfig,
     if found is None or not config.wants(found.diagnostic.code):
         return None
     return Finding(found.diagnostic.with_path(path), found.fix)
+
+
+def line_end_finding_ahead(handle: IO[bytes], config: LintConfig,
+                           path: Optional[str]) -> Optional[Finding]:
+    """:func:`line_end_finding` of the regular file ``handle`` from where it
+    stands, read for its line ends alone; the file is then where it was."""
+    start = handle.tell()
+    counted = CountingReader(handle)
+    while counted.read(1 << 20):
+        pass
+    handle.seek(start)
+    return line_end_finding(counted, config, path)
 
 
 class Placing:

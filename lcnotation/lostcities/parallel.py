@@ -26,7 +26,7 @@ from typing import IO, Any, Callable, Deque, Iterator, List, Optional, Tuple, Ty
 from ..core.findings import Finding
 from ..core.lineends import CountingReader
 from ..core.lint import FileReport, LintConfig
-from .lint import Placing, line_end_finding, lint_piece
+from .lint import Placing, line_end_finding_ahead, lint_piece
 from .text.lexical import LEXICON
 from ..core.diagnostics import Diagnostic, Severity
 from .game.checker import check
@@ -110,12 +110,7 @@ def lint_stream_parallel(handle: IO[bytes], path: str, config: LintConfig, jobs:
     in the order of the file, a piece's at a time."""
     from concurrent.futures import Future, ProcessPoolExecutor
 
-    start = handle.tell()
-    counted = CountingReader(handle)
-    while counted.read(1 << 20):
-        pass
-    handle.seek(start)
-    place = Placing(line_end_finding(counted, config, path), emit)
+    place = Placing(line_end_finding_ahead(handle, config, path), emit)
     report = FileReport(path)
     marker: Optional[str] = None  # the file's first discard marker, so far
     in_flight: Deque[Tuple[Cut, "Future[Tuple[FileReport, Optional[str]]]"]] = deque()
