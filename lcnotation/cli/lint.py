@@ -147,10 +147,10 @@ def _reports(files: Sequence[str], settings: Settings, jobs: int, bar: Progress,
     if jobs > 1 and len(files) == 1 and files[0] != "-":
         # One file: cut at game boundaries and linted in ``jobs`` processes.
         f, config, size = files[0], configs[0], sizes[0]
+        kept: List[Finding] = []
         if emitter is not None:
             emit, done = emitter(f)
         else:
-            kept: List[Finding] = []
             emit, done = kept.extend, _nothing
         try:
             report = lint_file_emitting(f, config, emit, progress=bar.update, jobs=jobs)
@@ -374,8 +374,8 @@ def _run(args: argparse.Namespace, settings: Settings, paths: List[str], jobs: i
             if args.format not in ("json", "sarif") and not (args.fix or args.diff):
                 # Findings written (or counted) as they are found: a file of a
                 # million findings is linted in flat memory.
-                def emitter(path: str) -> Tuple[Callable[[List[Finding]], None],
-                                                Callable[[], None]]:
+                def emitting(path: str) -> Tuple[Callable[[List[Finding]], None],
+                                                 Callable[[], None]]:
                     if args.verbose:
                         _say_configuration(settings, path, bar)
                         announced.add(path)
@@ -387,6 +387,8 @@ def _run(args: argparse.Namespace, settings: Settings, paths: List[str], jobs: i
                         tally.add_findings(findings)
 
                     return emit, (source.close if source is not None else _nothing)
+
+                emitter = emitting
             found = _reports(list(settings.expand(paths)), settings, jobs, bar, emitter)
         else:
             config = settings.lint(paths[0])

@@ -472,6 +472,7 @@ class GameState:
         high, low = self._high, self._low
         end_turn = self._end_turn
         ok = True
+        exp: List[int] = []  # the expedition played on (set for each play)
         for c, r, discard, source in steps:
             p = turn & 1
             if not high:  # a move after the end (R109)
