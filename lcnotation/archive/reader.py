@@ -41,7 +41,7 @@ from ..core.diagnostics import NotationError
 from ..lostcities.text.lexical import LEXICON
 from ..core.lineends import as_lf
 from ..lostcities.text.parser import parser
-from ..lostcities.text.reader import (BLANK, GameText, byte_lines, decode_lines, line_blocks,
+from ..lostcities.text.reader import (BLANK, GameText, decode_lines, line_blocks,
                                       parse_part, split_games)
 
 __all__ = ["Source", "GameEntry", "scan", "read_at", "position_at", "BOM"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import io
 import sys
-from typing import TYPE_CHECKING, Dict, Iterator, List, Optional, Tuple
+from typing import TYPE_CHECKING, Dict, Iterator, List, Tuple
 
 from .archives import ReadFailed, add_paths, entries, inputs, read_failed, written_over
 from .common import (EXIT_OK, EXIT_USAGE, Parser, Settings, add_command, add_config_options,
