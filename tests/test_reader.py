@@ -8,6 +8,8 @@ import io
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from lcnotation.lostcities.text.ast import Card, HANDSHAKE
 from lcnotation.core.diagnostics import NotationError
@@ -370,3 +372,22 @@ class TestHeaderValues:
         with pytest.raises(NotationError) as caught:
             game_colors(parse_game('[Event "x"]\n[Colors "RGWBYX"]'))
         assert (caught.value.line, caught.value.column) == (2, 15)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(sorted(__import__("lcnotation.lostcities.text.headers",
+                                                  fromlist=["CARD_WORDS"]).CARD_WORDS)
+                                + ["R11", "X3", "", "r", "  ", "\t", "B0"]), max_size=12),
+       st.sampled_from([" ", "  ", "\t"]))
+def test_card_values_read_card_lists_as_the_parser_does(words, blank):
+    from lcnotation.core.diagnostics import NotationError
+    from lcnotation.lostcities.text.headers import card_values, parse_cards
+
+    text = blank.join(words)
+    try:
+        expected = parse_cards(text)
+    except NotationError:
+        with pytest.raises(NotationError):
+            card_values(text)
+        return
+    assert card_values(text) == expected

@@ -30,7 +30,7 @@ from typing import Dict, Iterator, List, Optional, Sequence, Tuple
 
 from ..text.ast import Game, Header, Move
 from ...core.diagnostics import NotationError
-from ..text.headers import parse_cards, parse_colors, parse_result
+from ..text.headers import card_values, parse_colors, parse_result
 from ..text.lexical import LEXICON
 
 __all__ = ["DIGEST_VERSION", "game_digest", "deal_digest", "play_key", "canonical_meaning",
@@ -59,7 +59,7 @@ def move_text(move: Move) -> str:
 
 def _card_texts(header: Header, sort: bool) -> Optional[List[str]]:
     try:
-        cards = parse_cards(header)
+        cards = card_values(header)
     except NotationError:
         return None
     if sort:

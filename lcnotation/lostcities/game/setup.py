@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING, Dict, Iterable, List, NamedTuple, Optional, Se
 
 from ..text.ast import HANDSHAKE, Card, Game, Header, Span
 from ...core.diagnostics import Diagnostic, NotationError
-from ..text.headers import DEFAULT_COLORS, parse_cards, parse_colors
+from ..text.headers import CARD_WORDS, DEFAULT_COLORS, parse_cards, parse_colors
 from ...core.span import NO_SPAN, first_known
-from ..text.lexical import COLOR_LETTERS, LEXICON, RANK_OF
+from ..text.lexical import COLOR_LETTERS
 
 if TYPE_CHECKING:
     from .violations import DealMisses, DealSize, DealtTooOften, NotInDeck
@@ -120,8 +120,7 @@ def deal_problems(colors: Sequence[str], parts: Dict[str, Optional[Deal]]
 
 
 # Every card as written in a deal header, with its (colour, rank) pair.
-_CARD_PAIRS = {letter + rank: (color, value) for letter, color in LEXICON.upper.items()
-               for rank, value in RANK_OF.items()}
+_CARD_PAIRS = {word: (card.color, card.rank) for word, card in CARD_WORDS.items()}
 # Every card as a small number (sorting numbers is quicker than sorting pairs).
 _CARD_CODES = {pair: ord(pair[0]) * 16 + pair[1] for pair in _CARD_PAIRS.values()}
 _full_decks: Dict[Tuple[str, ...], List[int]] = {}

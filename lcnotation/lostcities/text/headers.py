@@ -17,18 +17,18 @@ from __future__ import annotations
 
 import functools
 import re
-from typing import Callable, Optional, Tuple, TypeVar, Union
+from typing import Callable, Dict, Optional, Tuple, TypeVar, Union
 
 from .ast import Card, Game, Header, Span
 from ...core.diagnostics import NotationError
 from .formatter import format_card
-from .lexical import COLOR_LETTERS, RESERVED_WHY
+from .lexical import COLOR_LETTERS, LEXICON, RESERVED_WHY
 from .lexical import RESERVED_LETTERS as _RESERVED
 from ...core.numbers import read_decimal, too_long
 from .parser import parser
 
 __all__ = ["KNOWN_TAGS", "DEFAULT_COLORS", "RESERVED_LETTERS", "parse_colors",
-           "parse_cards", "parse_result", "game_colors"]
+           "parse_cards", "card_values", "CARD_WORDS", "parse_result", "game_colors"]
 
 #: Tags with a meaning to lcnotation; any other tag is kept as it is.
 KNOWN_TAGS = ("Event", "Site", "Date", "Round", "Player1", "Player2", "Colors",
@@ -144,6 +144,32 @@ def parse_cards(value: Union[str, Header]) -> Tuple[Card, ...]:
     lcnotation.core.diagnostics.NotationError: line 1, column 5: expected a rank (2 to 10, or H) after the colour 'R', found '11' (N121)
     """
     text, line, offset, name = _source(value)
+    return _read_cards(text, line, offset, name)
+
+
+def card_values(value: Union[str, Header]) -> Tuple[Card, ...]:
+    """The cards of a card list as :func:`parse_cards` reads them, without their
+    positions: the usual spelling (one space between cards) is read without
+    the parser, which makes this the quick way when positions do not matter.
+
+    >>> card_values("r3 G10 bh") == parse_cards("r3 G10 bh")
+    True
+    """
+    text = value.value if isinstance(value, Header) else value
+    try:
+        return tuple(map(CARD_WORDS.__getitem__, text.split(" ")))
+    except KeyError:
+        return parse_cards(value)
+
+
+#: Every card as a word of a card list (any case the grammar reads), and the card.
+CARD_WORDS: Dict[str, Card] = {letter + word: Card(color, value)
+                               for letter, color in LEXICON.upper.items()
+                               for word, value in LEXICON.rank_of.items()}
+
+
+def _read_cards(text: str, line: int, offset: int, name: str) -> Tuple[Card, ...]:
+    """A card list read by the grammar (blanks of any kind; the errors' messages)."""
     try:
         b = parser().run("cards", text, strict=True, first_line=line, first_offset=offset)
     except NotationError as err:
