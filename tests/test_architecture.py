@@ -8,7 +8,8 @@ the bottom (README, "Architecture"):
 - ``text``: reading and writing notation;
 - ``game``: the game and its rules;
 - ``tools``: what tools build on those (lint, style, convert, JSON, output);
-- the feature packages (``lsp``, ``svg``, ``view``, ``formats``, ``freecell``);
+- the feature packages (``lsp``, ``svg``, ``view``, ``formats``, ``freecell``,
+  ``engine``);
 - ``cli``: the ``lcn`` command.
 
 A module may import its own layer and the layers below it, never one above.
@@ -33,7 +34,7 @@ LAYERS: Dict[str, int] = {
     "grammar": 0, "text": 0,
     "game": 1,
     "tools": 2,
-    "lsp": 3, "svg": 3, "view": 3, "formats": 3, "freecell": 3,
+    "lsp": 3, "svg": 3, "view": 3, "formats": 3, "freecell": 3, "engine": 3,
     "cli": 4,
 }
 #: The layer of the package root and of ``python -m lcnotation``.

@@ -167,7 +167,8 @@ def run(args: argparse.Namespace) -> int:
 
     def on_event(text: str) -> None:
         bar.clear()
-        err(text)
+        for line in text.splitlines():
+            err(line)
 
     match = Match(settings, on_record, on_event, done)
     status = EXIT_OK
@@ -175,7 +176,7 @@ def run(args: argparse.Namespace) -> int:
         with bar:
             asyncio.run(match.run())
     except MatchAborted as exc:
-        err(str(exc))
+        on_event(str(exc))
         status = EXIT_USAGE
     except BaseException:  # interrupted: say what was kept, then lcn says why it ended
         bar.clear()

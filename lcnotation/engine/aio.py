@@ -25,10 +25,10 @@ import time
 from typing import Dict, Generator, Iterable, List, Optional, Sequence, Tuple, TypeVar, Union
 
 from ..text.ast import Card, Move
-from .client import Answer, Conversation, Read, Send, Step, StepResult
-from .process import GRACE, POLL, EngineProcess, buffer_tail
-from .protocol import (QUIT, EngineError, Handshake, LineBuffer, OptionValue, drew_line,
-                       move_line)
+from .client import Answer, Conversation
+from .process import GRACE, POLL, EngineProcess, buffer_tail, timed_out
+from .protocol import (QUIT, EngineError, Handshake, LineBuffer, OptionValue, Read, Send, Step,
+                       StepResult, drew_line, move_line)
 
 __all__ = ["AsyncEngineClient", "AsyncChannel"]
 
@@ -136,14 +136,15 @@ class AsyncChannel:
         return "closed its input"
 
     def drain(self) -> List[str]:
-        lines = []
+        lines: List[str] = []
         while True:
             line = self.buffer.pop()
             if line is None:
                 return lines
             lines.append(line)
 
-    async def read_line(self, deadline: Optional[float], waiting_for: str) -> str:
+    async def read_line(self, step: Read) -> str:
+        deadline = step.deadline
         buffer = self.buffer
         loop = self._loop
         while True:
@@ -151,13 +152,13 @@ class AsyncChannel:
             if line is not None:
                 return line
             if buffer.eof:
-                raise self.process.crashed(await self._ended(waiting_for))
+                raise self.process.crashed(await self._ended(step.waiting_for))
             timer = None
             self._waiter = waiter = loop.create_future()
             if deadline is not None:
                 left = deadline - time.monotonic()
                 if left <= 0:
-                    raise self.process.timed_out(f"no {waiting_for} in time")
+                    raise self.process.timed_out(timed_out(step))
                 timer = loop.call_at(loop.time() + left, self.wake)
             try:
                 await waiter
@@ -171,7 +172,7 @@ class AsyncChannel:
         if not process.exited():
             await wait_exit(process, 0.2)
         how = process.how_it_ended() if process.exited() else "closed its output"
-        return f"{how} before its {waiting_for}{buffer_tail(self.buffer)}"
+        return f"{how} before {waiting_for}{buffer_tail(self.buffer)}"
 
     def close(self) -> None:
         if self._poller is not None:
@@ -231,11 +232,10 @@ class AsyncEngineClient(Conversation):
         try:
             step = next(steps)
             while True:
-                if type(step) is Read:
-                    result: StepResult = await channel.read_line(
-                        step.deadline, step.waiting_for)  # type: ignore[union-attr]
-                elif type(step) is Send:
-                    channel.write(step.data)  # type: ignore[union-attr]
+                if isinstance(step, Read):
+                    result: StepResult = await channel.read_line(step)
+                elif isinstance(step, Send):
+                    channel.write(step.data)
                     channel.buffer.expect_answer()
                     result = None
                 else:

@@ -31,11 +31,12 @@ from typing import (Dict, Generator, Iterable, List, NamedTuple, Optional, Seque
 
 from ..text.ast import Card, Move
 from .process import GRACE, EngineProcess, SyncChannel
-from .protocol import (QUIT, EngineError, Handshake, HandshakeReader, Option, OptionValue,
-                       ProtocolError, drew_line, end_line, game_line, go_line, hello, move_line,
-                       option_value, read_move, set_line, split_line, unexpected)
+from .protocol import (QUIT, Drain, EngineError, Handshake, HandshakeReader, Option,
+                       OptionValue, ProtocolError, Read, Send, Step, StepResult, drew_line,
+                       end_line, game_line, go_line, hello, move_line, option_value, read_move,
+                       set_line, split_line, unexpected)
 
-__all__ = ["EngineClient", "Answer", "Conversation", "Send", "Read", "Drain"]
+__all__ = ["EngineClient", "Answer", "Conversation"]
 
 
 class Answer(NamedTuple):
@@ -47,26 +48,6 @@ class Answer(NamedTuple):
     seconds: float
 
 
-class Send(NamedTuple):
-    """A step of a conversation: write ``data`` to the engine."""
-
-    data: bytes
-
-
-class Read(NamedTuple):
-    """A step of a conversation: the engine's next line, by ``deadline``
-    (``time.monotonic()``; None: no limit)."""
-
-    deadline: Optional[float]
-    waiting_for: str
-
-
-class Drain(NamedTuple):
-    """A step of a conversation: the lines the engine wrote while no answer was asked."""
-
-
-Step = Union[Send, Read, Drain]
-StepResult = Union[None, str, List[str]]
 _T = TypeVar("_T")
 
 
@@ -119,7 +100,7 @@ class Conversation:
         reader = HandshakeReader()
         deadline = time.monotonic() + self.start_time
         while True:
-            line = yield Read(deadline, "handshake (name, options and ok)")
+            line = yield Read(deadline, "its handshake (name, options, ok)", self.start_time)
             assert isinstance(line, str)
             found = reader.feed(line)
             if found is not None:
@@ -132,19 +113,23 @@ class Conversation:
             raise RuntimeError("go() outside a game: call new_game() first")
         stray = yield Drain()
         assert isinstance(stray, list)
-        for line in stray:
-            word, _ = split_line(line)
+        for written in stray:
+            word, _ = split_line(written)
             if word not in ("info", ""):
-                raise ProtocolError(f"{line[:60]!r} was written when no answer was asked for")
+                raise ProtocolError(f"wrote {written[:60]!r} when no answer was asked for")
         yield Send(go_line(move_time, game_time))
         start = time.monotonic()
         deadline = start + move_time
         while True:
-            line = yield Read(deadline, "answer to go (move MOVE)")
+            line = yield Read(deadline, "its answer to go", move_time)
             assert isinstance(line, str)
             word, rest = split_line(line)
             if word == "move":
-                return Answer(read_move(rest), rest, time.monotonic() - start)
+                seconds = time.monotonic() - start
+                try:
+                    return Answer(read_move(rest), rest, seconds)
+                except ProtocolError as exc:
+                    raise ProtocolError(f"answered {exc.message}") from None
             if word not in ("info", ""):
                 raise unexpected(line, "move MOVE (or info)")
 
@@ -198,12 +183,10 @@ class EngineClient(Conversation):
         try:
             step = next(steps)
             while True:
-                kind = type(step)
-                if kind is Read:
-                    result: StepResult = channel.read_line(step.deadline,  # type: ignore[union-attr]
-                                                           step.waiting_for)  # type: ignore[union-attr]
-                elif kind is Send:
-                    channel.write(step.data)  # type: ignore[union-attr]
+                if isinstance(step, Read):
+                    result: StepResult = channel.read_line(step)
+                elif isinstance(step, Send):
+                    channel.write(step.data)
                     channel.buffer.expect_answer()
                     result = None
                 else:

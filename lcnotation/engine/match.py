@@ -90,7 +90,7 @@ class Referee:
 
 
 def _detail_of(exc: EngineError, name: str, number: int) -> str:
-    return f"{name}, move {number}: {exc.message}"
+    return f"move {number}: {name} {exc.message}"
 
 
 async def play_game(engines: Sequence[AsyncEngineClient], referee: Referee,
@@ -131,8 +131,8 @@ async def play_game(engines: Sequence[AsyncEngineClient], referee: Referee,
             left[seat] = max(0.0, game_left - answer.seconds)
         problem, drawn = referee.play(answer.move)
         if problem is not None or drawn is None:
-            termination = Termination("illegal move", seat, f"{names[seat]}, move {number}: "
-                                      f"{answer.text} is illegal: {problem}")
+            termination = Termination("illegal move", seat, f"move {number}: {names[seat]} "
+                                      f"played {answer.text}, which is illegal: {problem}")
             break
         try:
             await engine.drew(drawn)
@@ -354,8 +354,9 @@ class Match:
         for attempt in (1, 2):
             for which in (0, 1):
                 await self._ensure(clients, which)
-            engines = (clients[0], clients[1]) if first == 0 else (clients[1], clients[0])
-            assert engines[0] is not None and engines[1] is not None
+            one, two = clients
+            assert one is not None and two is not None
+            engines = (one, two) if first == 0 else (two, one)
             referee = Referee(deal, seat_names)
             termination = await play_game(engines, referee, s.limits)
             if referee.moves or termination.seat is None:
@@ -374,7 +375,8 @@ class Match:
 
     def _tell_failure(self, which: int, client: AsyncEngineClient) -> None:
         assert client.failed is not None
-        text = f"engine {which + 1} ({self.names[which]}) restarted after: {client.failed.message}"
+        text = (f"engine {which + 1} ({self.names[which]}) {client.failed.message}: "
+                "restarted")
         self.on_event(text + _stderr(client))
 
     async def _flush(self) -> None:

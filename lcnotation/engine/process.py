@@ -31,7 +31,7 @@ import subprocess
 import time
 from typing import IO, Dict, List, Optional, Sequence, Set
 
-from .protocol import EngineCrashed, EngineTimeout, LineBuffer
+from .protocol import EngineCrashed, EngineTimeout, LineBuffer, Read
 
 __all__ = ["EngineProcess", "SyncChannel", "StderrTail", "stop_all", "GRACE"]
 
@@ -299,29 +299,31 @@ class SyncChannel:
         """The lines the engine has written so far, without waiting."""
         if not self.buffer.eof:
             self._handle(0)
-        lines = []
+        lines: List[str] = []
         while True:
             line = self.buffer.pop()
             if line is None:
                 return lines
             lines.append(line)
 
-    def read_line(self, deadline: Optional[float], waiting_for: str) -> str:
-        """The next line; EngineTimeout after ``deadline`` (a ``time.monotonic()``),
-        EngineCrashed at the end of the output, ProtocolError over a limit."""
+    def read_line(self, step: Read) -> str:
+        """The next line; EngineTimeout after the step's deadline (a
+        ``time.monotonic()``), EngineCrashed at the end of the output,
+        ProtocolError over a limit."""
+        deadline = step.deadline
         buffer = self.buffer
         while True:
             line = buffer.pop()
             if line is not None:
                 return line
             if buffer.eof:
-                raise self.process.crashed(self._ended(waiting_for))
+                raise self.process.crashed(self._ended(step.waiting_for))
             if deadline is None:
                 timeout: Optional[float] = None if self.process.pidfd is not None else POLL
             else:
                 timeout = deadline - time.monotonic()
                 if timeout <= 0:
-                    raise self.process.timed_out(f"no {waiting_for} in time")
+                    raise self.process.timed_out(timed_out(step))
                 if self.process.pidfd is None:
                     timeout = min(timeout, POLL)
             self._handle(timeout)
@@ -333,10 +335,15 @@ class SyncChannel:
         else:
             how = "closed its output"
         left = buffer_tail(self.buffer)
-        return f"{how} before its {waiting_for}{left}"
+        return f"{how} before {waiting_for}{left}"
 
     def close(self) -> None:
         self._selector.close()
+
+
+def timed_out(step: Read) -> str:
+    """What an engine that did not answer ``step`` in time did."""
+    return f"did not send {step.waiting_for} within {step.seconds:g} s"
 
 
 def buffer_tail(buffer: LineBuffer) -> str:

@@ -36,7 +36,7 @@ __all__ = ["VERSION", "HELLO", "MAX_LINE", "MAX_ANSWER", "MAX_NAME", "EngineErro
            "Handshake", "HandshakeReader", "LineBuffer", "hello", "split_line", "read_go",
            "read_move", "game_line", "go_line", "end_line", "read_game", "read_end",
            "read_card", "option_value", "set_line", "ms", "drew_line", "move_line", "QUIT",
-           "clean_name", "unexpected"]
+           "clean_name", "unexpected", "Send", "Read", "Drain", "Step", "StepResult"]
 
 #: The protocol's version (the only one there is).
 VERSION = 1
@@ -97,6 +97,36 @@ class EngineCrashed(EngineError):
     """The engine exited, closed its output, or could not be started."""
 
     cause = "crash"
+
+
+# ---------------------------------------------------------------- the steps of a conversation
+# What a client does in a conversation that waits for answers (see
+# client.Conversation): its driver does each step and sends back the result.
+
+
+class Send(NamedTuple):
+    """A step of a conversation: write ``data`` to the engine."""
+
+    data: bytes
+
+
+class Read(NamedTuple):
+    """A step of a conversation: the engine's next line, by ``deadline``
+    (``time.monotonic()``; None: no limit), ``seconds`` after the request;
+    ``waiting_for`` names the answer in messages (``its answer to go``)."""
+
+    deadline: Optional[float]
+    waiting_for: str
+    seconds: float = 0.0
+
+
+class Drain(NamedTuple):
+    """A step of a conversation: the lines the engine wrote while no answer was asked."""
+
+
+Step = Union[Send, Read, Drain]
+#: What a step gives back: nothing (Send), a line (Read), the lines so far (Drain).
+StepResult = Union[None, str, List[str]]
 
 
 # ---------------------------------------------------------------- lines
@@ -311,11 +341,12 @@ class Option:
         """The option an ``option`` line's words after ``option`` declare."""
         parts = _BLANKS.split(rest.lstrip(" \t"), 2)
         if len(parts) < 2:
-            raise ProtocolError(f"option {rest!r}: expected a name, a type and a default")
+            raise ProtocolError(f"declared option {rest!r} without a name, a type and a "
+                                "default")
         try:
             return cls(parts[0], parts[1], parts[2] if len(parts) > 2 else "")
         except ValueError as exc:
-            raise ProtocolError(str(exc)) from None
+            raise ProtocolError(f"declared an option wrongly: {exc}") from None
 
 
 def _text(value: OptionValue) -> str:
@@ -384,19 +415,19 @@ class HandshakeReader:
         elif word == "option":
             option = Option.read(rest)
             if any(o.name == option.name for o in self.options):
-                raise ProtocolError(f"option {option.name} is declared twice")
+                raise ProtocolError(f"declared option {option.name} twice")
             self.options.append(option)
         elif word == "ok":
             version = rest.strip(" \t")
             if version != str(VERSION):
-                raise ProtocolError(f"the engine speaks version {version or '(none)'} of the "
-                                    f"protocol; this runner speaks version {VERSION}")
+                raise ProtocolError(f"speaks version {version or '(none)'} of the protocol "
+                                    f"(this runner speaks version {VERSION})")
             if not self.name:
-                raise ProtocolError("the engine said ok without giving its name (name NAME)")
+                raise ProtocolError("said ok without its name (name NAME)")
             return Handshake(self.name, self.author, tuple(self.options), VERSION)
         elif word not in ("", "info"):
-            raise ProtocolError(f"{_quote(line)} is not a line of the handshake (name, "
-                                "author, option, info, ok)")
+            raise ProtocolError(f"wrote {_quote(line)}, which is not a line of the handshake "
+                                "(name, author, option, info, ok)")
         return None
 
 
@@ -408,7 +439,8 @@ def _quote(line: str, limit: int = 60) -> str:
 
 def unexpected(line: str, expected: str) -> ProtocolError:
     """The error for a line that is not what the protocol expects."""
-    return ProtocolError(f"{_quote(line)} is not the protocol: expected {expected}")
+    return ProtocolError(f"wrote {_quote(line)}, which is not the protocol (expected "
+                         f"{expected})")
 
 
 # ---------------------------------------------------------------- reading lines
@@ -446,8 +478,8 @@ class LineBuffer:
             return
         self._since += len(data)
         if self._since > self._max_answer:
-            self._fail(ProtocolError(f"output flood: more than {self._max_answer:,} bytes "
-                                     "without an answer"))
+            self._fail(ProtocolError(f"flooded its output: more than {self._max_answer:,} "
+                                     "bytes without an answer"))
             return
         start = 0
         partial = self._partial
@@ -456,8 +488,8 @@ class LineBuffer:
             if end < 0:
                 partial += data[start:]
                 if len(partial) >= self._max_line:
-                    self._fail(ProtocolError(f"a line longer than {self._max_line:,} bytes "
-                                             f"(it begins {bytes(partial[:40])!r})"))
+                    self._fail(ProtocolError(f"wrote a line longer than {self._max_line:,} "
+                                             f"bytes (it begins {bytes(partial[:40])!r})"))
                 return
             if partial:
                 partial += data[start:end]
@@ -466,7 +498,7 @@ class LineBuffer:
             else:
                 line = data[start:end]
             if len(line) >= self._max_line:
-                self._fail(ProtocolError(f"a line longer than {self._max_line:,} bytes "
+                self._fail(ProtocolError(f"wrote a line longer than {self._max_line:,} bytes "
                                          f"(it begins {line[:40]!r})"))
                 return
             self._lines.append(line)
@@ -490,7 +522,7 @@ class LineBuffer:
             try:
                 return raw.decode("utf-8")
             except UnicodeDecodeError:
-                raise ProtocolError(f"a line that is not UTF-8: {raw[:40]!r}") from None
+                raise ProtocolError(f"wrote a line that is not UTF-8: {raw[:40]!r}") from None
         if self.error is not None:
             raise self.error
         return None

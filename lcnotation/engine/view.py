@@ -145,6 +145,9 @@ class View:
     def opponent_moved(self, move: Move) -> None:
         """The opponent made ``move``; ValueError when it breaks the rules as far as
         this player can tell (the runner would have refused it)."""
+        if self._state.to_move != self.opponent or self._state.is_over:
+            raise ValueError(f"the opponent's move {format_move(move)} came when it is not "
+                             "the opponent's turn")
         self._legal = None
         broken = self._state.apply(move)
         self.moves.append(move)
