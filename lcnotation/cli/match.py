@@ -7,7 +7,7 @@ import math
 import os
 import shlex
 import sys
-from typing import TYPE_CHECKING, Dict, List, Optional
+from typing import IO, TYPE_CHECKING, Dict, List, Optional
 
 from .common import (EXIT_OK, EXIT_USAGE, Parser, UsageError, add_command, count, err,
                      process_count)
@@ -155,7 +155,7 @@ def run(args: argparse.Namespace) -> int:
         jobs=jobs, options=options, colors=colors, event=args.event,
         date=time.strftime("%Y.%m.%d"), start_time=args.start_time,
         sprt=_sprt(args))
-    output = _Output(args.output, len(done)) if args.output else None
+    output = _Output(args.output) if args.output else None
     bar = Progress(args.games, label="match", enabled=False if args.no_progress else None)
     bar.update(len(done))
 
@@ -196,20 +196,21 @@ def run(args: argparse.Namespace) -> int:
 class _Output:
     """The match's file: each record appended whole, in one write."""
 
-    def __init__(self, path: str, games: int) -> None:
+    def __init__(self, path: str) -> None:
         self.path = path
-        self._file = open(path, "ab", buffering=0)
-        self._first = games == 0 and self._file.tell() == 0
+        self._file: Optional[IO[bytes]] = None  # opened by the first record
 
     def write(self, record: Game) -> None:
         from ..text.formatter import format_game
 
+        if self._file is None:
+            self._file = open(self.path, "ab", buffering=0)
         text = format_game(record)
-        self._file.write((text if self._first else "\n" + text).encode("utf-8"))
-        self._first = False
+        self._file.write((text if self._file.tell() == 0 else "\n" + text).encode("utf-8"))
 
     def close(self) -> None:
-        self._file.close()
+        if self._file is not None:
+            self._file.close()
 
 
 def _existing(path: str, resume: bool) -> Optional[List[Game]]:

@@ -31,7 +31,7 @@ from __future__ import annotations
 import sys
 from typing import IO, Callable, Dict, Optional, Sequence, Union
 
-from ..text.ast import Move
+from ..text.ast import Card, Move
 from .protocol import (VERSION, Option, OptionValue, ProtocolError, move_line, read_card,
                        read_end, read_game, read_go, read_move, split_line)
 from .view import View
@@ -81,6 +81,12 @@ class Engine:
     def new_game(self, view: View) -> None:
         """A game starts (``view`` holds the hand dealt)."""
 
+    def opponent_moved(self, view: View, move: Move) -> None:
+        """The opponent made ``move`` (``view`` has it already)."""
+
+    def drew(self, view: View, card: Card) -> None:
+        """The engine's last move drew ``card`` (``view`` has it already)."""
+
     def game_over(self, view: View, end: GameEnd) -> None:
         """The game ended."""
 
@@ -108,7 +114,13 @@ class Engine:
             line = raw.decode("utf-8", "replace").rstrip("\r\n")
             word, rest = split_line(line)
             if word == "opponent":
-                _opponent(_need(view, line), rest)
+                view = _need(view, line)
+                move = read_move(rest)
+                try:
+                    view.opponent_moved(move)
+                except ValueError as exc:
+                    raise ProtocolError(str(exc)) from None
+                self.opponent_moved(view, move)
             elif word == "go":
                 view = _need(view, line)
                 move_ms, game_ms = read_go(rest)
@@ -119,7 +131,13 @@ class Engine:
                 writer.write(move_line("move", move))
                 writer.flush()
             elif word == "drew":
-                _need(view, line).drew(read_card(rest))
+                view = _need(view, line)
+                card = read_card(rest)
+                try:
+                    view.drew(card)
+                except ValueError as exc:
+                    raise ProtocolError(str(exc)) from None
+                self.drew(view, card)
             elif word == "game":
                 colors, seat, hand = read_game(rest)
                 view = self.view = View(colors, seat, hand)
@@ -166,13 +184,6 @@ def _need(view: Optional[View], line: str) -> View:
     if view is None:
         raise ProtocolError(f"{line!r} outside a game")
     return view
-
-
-def _opponent(view: View, rest: str) -> None:
-    try:
-        view.opponent_moved(read_move(rest))
-    except ValueError as exc:
-        raise ProtocolError(str(exc)) from None
 
 
 def _as_move(choice: Choice) -> Move:

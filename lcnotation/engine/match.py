@@ -25,6 +25,7 @@ import contextlib
 from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple
 
+from ..game.checker import check
 from ..game.setup import read_setup
 from ..game.state import GameState
 from ..text.ast import Card, Game, Move
@@ -469,7 +470,15 @@ def check_resumed(records: Sequence[Game], settings: Settings, names: Tuple[str,
                     f"says Event {record.header('Event')!r}): resume with the seed, and "
                     "the colours, of the interrupted run")
         try:
-            outcome(record, number)
+            found = outcome(record, number)
         except ValueError as exc:
             return f"{where}: {exc}"
+        report = check(record)
+        if report.errors:
+            first = report.errors[0]
+            return f"{where}: {first.code} {first.message}"
+        if not found.termination.forfeit and found.termination.cause == NORMAL \
+                and not report.complete:
+            return (f"{where} ends before the draw pile is spent, though its Termination "
+                    "says normal: the file was cut short")
     return None

@@ -14,7 +14,8 @@ longline    writes one line without end
 child       starts a child that keeps the output open, then exits
 stray       writes a line nobody asked for, after its move
 stderr      writes lines to standard error, then exits with status 4
-slow        takes 0.5 s for the move (a time-out under 0.5 s a move)
+slow        takes 0.5 s for each move (a time-out under 0.5 s a move)
+hanggame    plays, and hangs at its first move of game AFTER (from 1)
 play        never misbehaves
 stubborn    plays, but ignores SIGTERM and stays after quit (the modes
             below are at start-up)
@@ -56,10 +57,13 @@ class Bad(GreedyBot):
 
     def new_game(self, view: View) -> None:
         self.asked = 0  # misbehaves in every game
+        self.games = getattr(self, "games", 0) + 1
 
     def choose(self, view: View) -> Move:
         self.asked += 1
-        if self.asked <= self.after or self.mode == "play":
+        if self.mode == "hanggame" and self.games == self.after:
+            time.sleep(3600)
+        if self.asked <= self.after or self.mode in ("play", "hanggame"):
             return super().choose(view)
         out = sys.stdout.buffer
         mode = self.mode
