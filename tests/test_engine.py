@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lcnotation import Card, Game, Header, format_move, parse_move
+from lcnotation import Card, Game, Header, format_card, format_move, parse_move
 from lcnotation.engine import (AsyncEngineClient, EngineClient, EngineCrashed, EngineError,
                                EngineTimeout, Engine, Option, ProtocolError, View)
 from lcnotation.engine.bots import GreedyBot, RandomBot
@@ -472,3 +472,59 @@ def test_greedy_and_random_always_play_legal_moves(seed: int) -> None:
         views[seat].drew(drawn)
         views[1 - seat].opponent_moved(move)
     assert views[0].scores().totals == views[1].scores().totals == referee.state.scores().totals
+
+
+# ---------------------------------------------------------------- the specification
+
+SPEC = (Path(__file__).resolve().parent.parent / "spec" / "engine-protocol.md").read_text()
+
+
+def test_the_specification_states_the_limits_of_the_code() -> None:
+    from lcnotation.engine import process, protocol
+    from lcnotation.engine.match import Limits
+
+    assert f"**{protocol.MAX_LINE - 1:,} bytes** before its LF" in SPEC
+    assert f"**{protocol.MAX_ANSWER:,} bytes**" in SPEC
+    assert f"keeps the first {protocol.MAX_NAME} characters" in SPEC
+    assert f"giving it {process.GRACE:g} second to exit" in SPEC
+    assert f"last {process.StderrTail()._size:,} bytes" in SPEC
+    assert f"{Limits().max_moves:,} by default" in SPEC
+    assert "`lcn-engine V`" in SPEC and protocol.hello() == b"lcn-engine 1\n"
+
+
+def test_the_session_of_the_specification_is_what_greedy_says() -> None:
+    from lcnotation.engine.records import deal_for
+
+    block = SPEC[SPEC.index("## 11. A session"):]
+    block = block[block.index("```text\n") + 8:]
+    block = block[:block.index("```")]
+    head, tail = block.split("...\n")
+    # The game, played by two greedy engines; what the second one hears and says.
+    referee = Referee(deal_for(1, 1, "RGWBY"), ("A", "B"))
+    views = [View("RGWBY", s, referee.hands[s]) for s in (0, 1)]
+    bots = [GreedyBot(), GreedyBot()]
+    session = ["> lcn-engine 1", "< name Greedy", "< author lcnotation", "< ok 1",
+               "> game RGWBY 2 " + " ".join(map(format_card, referee.hands[1]))]
+    last = None
+    while not referee.over:
+        seat = referee.to_move
+        move = bots[seat].choose(views[seat])
+        _, drawn = referee.play(move)
+        assert drawn is not None
+        views[seat].played(move)
+        views[seat].drew(drawn)
+        views[1 - seat].opponent_moved(move)
+        if seat == 1:
+            if last is not None:
+                session.append(f"> opponent {format_move(last)}")
+            session += ["> go movetime 200", f"< move {format_move(move)}",
+                        f"> drew {format_card(drawn)}"]
+        last = move
+    scores = referee.state.scores().totals
+    session += [f"> end {scores[0]} {scores[1]} normal", "> quit"]
+    assert head.splitlines() == session[:len(head.splitlines())]
+    assert tail.splitlines() == session[-len(tail.splitlines()):]
+    # And the engine itself, fed the runner's lines of the beginning, says the same.
+    said = serve(GreedyBot(), "".join(ln[2:] + "\n" for ln in head.splitlines()
+                                      if ln.startswith("> ")))[1]
+    assert said == [ln[2:] for ln in head.splitlines() if ln.startswith("< ")]

@@ -28,7 +28,7 @@ from ..text.ast import Card, Move
 from .client import Answer, Conversation
 from .process import GRACE, POLL, EngineProcess, buffer_tail, timed_out
 from .protocol import (QUIT, EngineError, Handshake, LineBuffer, OptionValue, Read, Send, Step,
-                       StepResult, drew_line, move_line)
+                       StepResult, drew_line)
 
 __all__ = ["AsyncEngineClient", "AsyncChannel"]
 
@@ -255,8 +255,9 @@ class AsyncEngineClient(Conversation):
         return self._channel
 
     def _send(self, data: bytes) -> None:
+        pending, self._pending = self._pending, b""
         try:
-            self._live().write(data)
+            self._live().write(pending + data)
         except EngineError as exc:
             self.failed = exc
             raise
@@ -268,7 +269,7 @@ class AsyncEngineClient(Conversation):
         self._send(self._game_line(colors, seat, hand))
 
     async def opponent_moved(self, move: Move) -> None:
-        self._send(move_line("opponent", move))
+        self._tell_opponent(move)
 
     async def go(self, move_time: float, game_time: Optional[float] = None) -> Answer:
         return await self._drive(self._go_steps(move_time, game_time))

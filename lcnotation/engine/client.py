@@ -71,6 +71,9 @@ class Conversation:
         #: The error that made the engine useless, once there was one.
         self.failed: Optional[EngineError] = None
         self._in_game = False
+        # The opponent's move waits to go out with the next message (``go`` or
+        # ``end``, which always follow it): one write, one wake-up of the engine.
+        self._pending = b""
 
     # ------------------------------------------------------------ what it said
 
@@ -117,7 +120,8 @@ class Conversation:
             word, _ = split_line(written)
             if word not in ("info", ""):
                 raise ProtocolError(f"wrote {written[:60]!r} when no answer was asked for")
-        yield Send(go_line(move_time, game_time))
+        pending, self._pending = self._pending, b""
+        yield Send(pending + go_line(move_time, game_time))
         start = time.monotonic()
         deadline = start + move_time
         while True:
@@ -133,6 +137,12 @@ class Conversation:
             if word not in ("info", ""):
                 raise unexpected(line, "move MOVE (or info)")
 
+    def _tell_opponent(self, move: Move) -> None:
+        """``opponent MOVE``, sent with the next message."""
+        if not self._in_game:
+            raise RuntimeError("opponent_moved() outside a game: call new_game() first")
+        self._pending += move_line("opponent", move)
+
     def _set_line(self, name: str, value: Union[OptionValue, str]) -> bytes:
         option, parsed = option_value(self.options, name,
                                       value if isinstance(value, str) else _text(value))
@@ -146,6 +156,9 @@ class Conversation:
 
     def _end_line(self, scores: Tuple[int, int], termination: str) -> bytes:
         self._in_game = False
+        # The opponent's move waits to go out with the next message (``go`` or
+        # ``end``, which always follow it): one write, one wake-up of the engine.
+        self._pending = b""
         return end_line(scores, termination)
 
 
@@ -206,8 +219,9 @@ class EngineClient(Conversation):
         return self._channel
 
     def _send(self, data: bytes) -> None:
+        pending, self._pending = self._pending, b""
         try:
-            self._live().write(data)
+            self._live().write(pending + data)
         except EngineError as exc:
             self.failed = exc
             raise
@@ -223,7 +237,9 @@ class EngineClient(Conversation):
         self._send(self._game_line(colors, seat, hand))
 
     def opponent_moved(self, move: Move) -> None:
-        self._send(move_line("opponent", move))
+        """The opponent made ``move`` (written with the next message, the engine's
+        ``go`` or ``end``, in one write)."""
+        self._tell_opponent(move)
 
     def go(self, move_time: float, game_time: Optional[float] = None) -> Answer:
         """Ask for a move within ``move_time`` seconds (``game_time``: what is left of
