@@ -470,15 +470,14 @@ def check_resumed(records: Sequence[Game], settings: Settings, names: Tuple[str,
                     f"says Event {record.header('Event')!r}): resume with the seed, and "
                     "the colours, of the interrupted run")
         try:
-            found = outcome(record, number)
+            counted = outcome(record, number)
         except ValueError as exc:
             return f"{where}: {exc}"
         report = check(record)
         if report.errors:
-            first = report.errors[0]
-            return f"{where}: {first.code} {first.message}"
-        if not found.termination.forfeit and found.termination.cause == NORMAL \
-                and not report.complete:
+            error = report.errors[0]
+            return f"{where}: {error.code} {error.message}"
+        if counted.termination.cause == NORMAL and not report.complete:
             return (f"{where} ends before the draw pile is spent, though its Termination "
                     "says normal: the file was cut short")
     return None
