@@ -35,6 +35,7 @@ from typing import Dict, List, Sequence, Tuple
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, os.pardir))
 
+from lcnotation import Card, Move  # noqa: E402
 from lcnotation.engine.aio import AsyncEngineClient  # noqa: E402
 from lcnotation.engine.bots import RandomBot  # noqa: E402
 from lcnotation.engine.client import EngineClient  # noqa: E402
@@ -89,66 +90,69 @@ def games_per_second(games: int, rounds: int) -> None:
               f"{statistics.median(per_game) * 1000:.0f} ms (runner and engines)")
 
 
+def _game(pair: int) -> Referee:
+    return Referee(deal_for("bench", pair, "RGWBY"), ("A", "B"))
+
+
+def _make(referee: Referee, views: Dict[int, View], move: Move) -> Card:
+    """Play ``move`` for the side to move, and tell ``views`` (by seat); the card drawn."""
+    seat = referee.to_move
+    _, drawn = referee.play(move)
+    assert drawn is not None
+    if seat in views:
+        views[seat].played(move)
+        views[seat].drew(drawn)
+    if 1 - seat in views:
+        views[1 - seat].opponent_moved(move)
+    return drawn
+
+
 def in_process(requests: int) -> List[float]:
-    """RandomBot.choose on fresh views of real positions (its legal moves are made
-    anew each time, as in an engine)."""
+    """RandomBot.choose on the views of real positions (its legal moves made anew
+    each time, as in an engine)."""
     bot = RandomBot()
-    times = []
+    times: List[float] = []
     pair = 1
     while len(times) < requests:
-        referee = Referee(deal_for("bench", pair, "RGWBY"), ("A", "B"))
-        views = [View("RGWBY", s, referee.hands[s]) for s in (0, 1)]
+        referee = _game(pair)
+        views = {s: View("RGWBY", s, referee.hands[s]) for s in (0, 1)}
         while not referee.over and len(times) < requests:
-            seat = referee.to_move
             start = time.perf_counter()
-            move = bot.choose(views[seat])
+            move = bot.choose(views[referee.to_move])
             times.append(time.perf_counter() - start)
-            _, drawn = referee.play(move)
-            assert drawn is not None
-            views[seat].played(move)
-            views[seat].drew(drawn)
-            views[1 - seat].opponent_moved(move)
+            _make(referee, views, move)
         pair += 1
     return times
 
 
 def sync_times(requests: int) -> List[float]:
-    """The seconds of each ``EngineClient.go`` to ``lcn bot random``, over whole
-    games against an in-process random player."""
+    """The seconds of each ``EngineClient.go`` to ``lcn bot random`` (Player1), over
+    whole games against a random player in this process."""
     times: List[float] = []
     other = RandomBot()
     with EngineClient(RANDOM, env=ENV) as engine:
         pair = 1
         while len(times) < requests:
-            referee = Referee(deal_for("bench", pair, "RGWBY"), ("A", "B"))
-            view = View("RGWBY", 1, referee.hands[1])
+            referee = _game(pair)
+            views = {1: View("RGWBY", 1, referee.hands[1])}
             engine.new_game("RGWBY", 0, referee.hands[0])
-            last = None
             while not referee.over and len(times) < requests:
-                if referee.to_move == 0:
-                    if last is not None:
-                        engine.opponent_moved(last)
-                    start = time.perf_counter()
-                    answer = engine.go(30.0)
-                    times.append(time.perf_counter() - start)
-                    move = answer.move
-                    _, drawn = referee.play(move)
-                    assert drawn is not None
-                    engine.drew(drawn)
-                    view.opponent_moved(move)
-                else:
-                    move = other.choose(view)
-                    _, drawn = referee.play(move)
-                    assert drawn is not None
-                    view.played(move)
-                    view.drew(drawn)
-                last = move
+                if referee.to_move == 1:
+                    move = other.choose(views[1])
+                    _make(referee, views, move)
+                    engine.opponent_moved(move)
+                    continue
+                start = time.perf_counter()
+                answer = engine.go(30.0)
+                times.append(time.perf_counter() - start)
+                engine.drew(_make(referee, views, answer.move))
             engine.end_game(referee.state.scores().totals)
             pair += 1
     return times
 
 
-def _async_times(requests: int) -> List[float]:
+def async_times(requests: int) -> List[float]:
+    """The same through ``AsyncEngineClient``."""
     times: List[float] = []
     other = RandomBot()
 
@@ -156,29 +160,19 @@ def _async_times(requests: int) -> List[float]:
         async with AsyncEngineClient(RANDOM, env=ENV) as engine:
             pair = 1
             while len(times) < requests:
-                referee = Referee(deal_for("bench", pair, "RGWBY"), ("A", "B"))
-                view = View("RGWBY", 1, referee.hands[1])
+                referee = _game(pair)
+                views = {1: View("RGWBY", 1, referee.hands[1])}
                 await engine.new_game("RGWBY", 0, referee.hands[0])
-                last = None
                 while not referee.over and len(times) < requests:
-                    if referee.to_move == 0:
-                        if last is not None:
-                            await engine.opponent_moved(last)
-                        start = time.perf_counter()
-                        answer = await engine.go(30.0)
-                        times.append(time.perf_counter() - start)
-                        move = answer.move
-                        _, drawn = referee.play(move)
-                        assert drawn is not None
-                        await engine.drew(drawn)
-                        view.opponent_moved(move)
-                    else:
-                        move = other.choose(view)
-                        _, drawn = referee.play(move)
-                        assert drawn is not None
-                        view.played(move)
-                        view.drew(drawn)
-                    last = move
+                    if referee.to_move == 1:
+                        move = other.choose(views[1])
+                        _make(referee, views, move)
+                        await engine.opponent_moved(move)
+                        continue
+                    start = time.perf_counter()
+                    answer = await engine.go(30.0)
+                    times.append(time.perf_counter() - start)
+                    await engine.drew(_make(referee, views, answer.move))
                 await engine.end_game(referee.state.scores().totals)
                 pair += 1
 
@@ -214,7 +208,7 @@ def round_trips(requests: int) -> None:
     print(describe("RandomBot.choose, in this process", in_process(requests)))
     print(describe("a pipe round trip (fixed answer)", echo_floor(requests)))
     print(describe("EngineClient.go (synchronous)", sync_times(requests)))
-    print(describe("AsyncEngineClient.go (asyncio)", _async_times(requests)))
+    print(describe("AsyncEngineClient.go (asyncio)", async_times(requests)))
 
 
 def main() -> None:

@@ -23,7 +23,7 @@ from lcnotation.engine.bots import GreedyBot, RandomBot
 from lcnotation.engine.match import Limits, Referee, play_game
 from lcnotation.engine.protocol import (HandshakeReader, LineBuffer, game_line, go_line,
                                         read_end, read_game, read_go, read_move, split_line)
-from lcnotation.engine.records import make_record
+from lcnotation.engine.records import Termination, make_record
 from lcnotation.game.checker import check
 from lcnotation.game.generator import generate_game
 
@@ -250,8 +250,7 @@ def _transcript(record: Game, seat: int, colors: Sequence[str]) -> List[str]:
     return lines
 
 
-def test_an_engine_hears_only_what_its_player_may_see(tmp_path: Path,
-                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_engine_hears_only_what_its_player_may_see(tmp_path: Path) -> None:
     # The opponent is dealt the eight black cards and the other four lie at
     # the bottom of the deck: a black card the listener was told of could only
     # come from what it may not see, unless the opponent played it.
@@ -263,33 +262,36 @@ def test_an_engine_hears_only_what_its_player_may_see(tmp_path: Path,
     deal = Game((Header("Colors", colors), Header("Hand1", " ".join(others[:8])),
                  Header("Hand2", " ".join(black[:8])),
                  Header("Deck", " ".join(others[8:] + black[8:]))))
-    log = tmp_path / "heard"
-    monkeypatch.setenv("LCN_TEST_LOG", str(log))
-    referee = Referee(deal, ("Listener", "Greedy"))
+    logs = [tmp_path / "heard1", tmp_path / "heard2"]
+    referee = Referee(deal, ("Listener", "Other"))
 
     async def game() -> None:
-        async with AsyncEngineClient(bad("play")) as listener, \
-                AsyncEngineClient(bot("greedy")) as greedy:
-            monkeypatch.delenv("LCN_TEST_LOG")
-            await play_game((listener, greedy), referee, Limits(5.0))
+        async with AsyncEngineClient(bad("play"), env={**os.environ,
+                                                      "LCN_TEST_LOG": str(logs[0])}) as one, \
+                AsyncEngineClient(bad("play"), env={**os.environ,
+                                                   "LCN_TEST_LOG": str(logs[1])}) as two:
+            await play_game((one, two), referee, Limits(5.0))
 
     asyncio.run(game())
     record = make_record(deal, event="e", date="d", round_number=1,
                          players=referee.players, moves=referee.moves, result="*",
-                         termination=__import__("lcnotation.engine.records",
-                                                fromlist=["Termination"]).Termination("normal"))
+                         termination=Termination("normal"))
     assert check(record).complete and not check(record).errors
-    heard = log.read_text().splitlines()
-    assert heard[-1] == "quit" and heard[-2].startswith("end ")
-    told = [("go" if line.startswith("go ") else line) for line in heard[:-2]]
-    assert told == _transcript(record, 0, colors)
-    assert all(re.fullmatch(r"go movetime \d+", line) for line in heard if line.startswith("go"))
-    played_black = {format_move(m).split("-")[0].rstrip("D")[:3] for m in referee.moves[1::2]
-                    if m.card.color == "K"}
+    for seat, log in enumerate(logs):
+        heard = log.read_text().splitlines()
+        scores = referee.state.scores().totals
+        assert heard[-2:] == [f"end {scores[0]} {scores[1]} normal", "quit"]
+        told = [("go" if line.startswith("go ") else line) for line in heard[:-2]]
+        assert told == _transcript(record, seat, colors)
+        assert all(re.fullmatch(r"go movetime \d+", ln) for ln in heard if ln.startswith("go"))
+    # The black cards the listener was told of: those the opponent played, and
+    # those it drew itself.
+    heard = logs[0].read_text().splitlines()
+    played_black = {format_card(m.card) for m in referee.moves[1::2] if m.card.color == "K"}
     mentioned = set(re.findall(r"\bK(?:10|[2-9H])\b", "\n".join(
-        line for line in heard if not line.startswith("opponent"))))
-    drawn_black = {line.split()[1] for line in heard if line.startswith("drew K")}
-    assert mentioned <= drawn_black | {c for c in played_black}
+        ln for ln in heard if not ln.startswith("opponent"))))
+    drawn_black = {ln.split()[1] for ln in heard if ln.startswith("drew K")}
+    assert mentioned <= drawn_black | played_black
     assert "game RGWBYK 1 " + " ".join(others[:8]) in heard and not any(
         " ".join(black[:3]) in line for line in heard)
 

@@ -26,7 +26,7 @@ from typing import Dict, Generator, Iterable, List, Optional, Sequence, Tuple, T
 
 from ..text.ast import Card, Move
 from .client import Answer, Conversation
-from .process import GRACE, POLL, EngineProcess, buffer_tail, timed_out
+from .process import GRACE, POLL, EngineProcess, end_of_output, timed_out
 from .protocol import (QUIT, EngineError, Handshake, LineBuffer, OptionValue, Read, Send, Step,
                        StepResult, drew_line)
 
@@ -136,12 +136,7 @@ class AsyncChannel:
         return "closed its input"
 
     def drain(self) -> List[str]:
-        lines: List[str] = []
-        while True:
-            line = self.buffer.pop()
-            if line is None:
-                return lines
-            lines.append(line)
+        return self.buffer.pop_all()
 
     async def read_line(self, step: Read) -> str:
         deadline = step.deadline
@@ -168,11 +163,9 @@ class AsyncChannel:
                     timer.cancel()
 
     async def _ended(self, waiting_for: str) -> str:
-        process = self.process
-        if not process.exited():
-            await wait_exit(process, 0.2)
-        how = process.how_it_ended() if process.exited() else "closed its output"
-        return f"{how} before {waiting_for}{buffer_tail(self.buffer)}"
+        if not self.process.exited():
+            await wait_exit(self.process, 0.2)
+        return end_of_output(self.process, self.buffer, waiting_for)
 
     def close(self) -> None:
         if self._poller is not None:
@@ -208,7 +201,7 @@ async def stop(process: EngineProcess, grace: float) -> None:
     process.reap()
 
 
-class AsyncEngineClient(Conversation):
+class AsyncEngineClient(Conversation[AsyncChannel]):
     """An engine process driven with asyncio; the arguments and methods of
     :class:`~.client.EngineClient`, each method a coroutine."""
 
@@ -217,7 +210,6 @@ class AsyncEngineClient(Conversation):
                  env: Optional[Dict[str, str]] = None) -> None:
         super().__init__(command, start_time, grace, cwd, env)
         self.process: Optional[EngineProcess] = None
-        self._channel: Optional[AsyncChannel] = None
 
     async def start(self) -> Handshake:
         if self.process is not None:
@@ -243,21 +235,6 @@ class AsyncEngineClient(Conversation):
                 step = steps.send(result)
         except StopIteration as done:
             return done.value  # type: ignore[no-any-return]
-        except EngineError as exc:
-            self.failed = exc
-            raise
-
-    def _live(self) -> AsyncChannel:
-        if self._channel is None:
-            raise RuntimeError("the engine is not started: call start() (or use `async with`)")
-        if self.failed is not None:
-            raise self.failed
-        return self._channel
-
-    def _send(self, data: bytes) -> None:
-        pending, self._pending = self._pending, b""
-        try:
-            self._live().write(pending + data)
         except EngineError as exc:
             self.failed = exc
             raise

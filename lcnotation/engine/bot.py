@@ -29,7 +29,7 @@ counts it as a crash, and restarts the engine for its next game).
 from __future__ import annotations
 
 import sys
-from typing import IO, Callable, Dict, Optional, Sequence, Union
+from typing import IO, Callable, Dict, Optional, Sequence, TypeVar, Union
 
 from ..text.ast import Card, Move
 from .protocol import (VERSION, Option, OptionValue, ProtocolError, move_line, read_card,
@@ -40,6 +40,7 @@ __all__ = ["Engine", "run_engine", "GameEnd"]
 
 #: What ``choose`` may return.
 Choice = Union[Move, str]
+_N = TypeVar("_N", Move, Card)
 
 
 class GameEnd:
@@ -116,10 +117,7 @@ class Engine:
             if word == "opponent":
                 view = _need(view, line)
                 move = read_move(rest)
-                try:
-                    view.opponent_moved(move)
-                except ValueError as exc:
-                    raise ProtocolError(str(exc)) from None
+                _runner_said(view.opponent_moved, move)
                 self.opponent_moved(view, move)
             elif word == "go":
                 view = _need(view, line)
@@ -133,10 +131,7 @@ class Engine:
             elif word == "drew":
                 view = _need(view, line)
                 card = read_card(rest)
-                try:
-                    view.drew(card)
-                except ValueError as exc:
-                    raise ProtocolError(str(exc)) from None
+                _runner_said(view.drew, card)
                 self.drew(view, card)
             elif word == "game":
                 colors, seat, hand = read_game(rest)
@@ -184,6 +179,14 @@ def _need(view: Optional[View], line: str) -> View:
     if view is None:
         raise ProtocolError(f"{line!r} outside a game")
     return view
+
+
+def _runner_said(learn: Callable[[_N], None], news: _N) -> None:
+    """Tell the view ``news``; what it refuses, the runner got wrong."""
+    try:
+        learn(news)
+    except ValueError as exc:
+        raise ProtocolError(str(exc)) from None
 
 
 def _as_move(choice: Choice) -> Move:

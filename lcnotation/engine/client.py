@@ -26,8 +26,8 @@ and output differ.
 from __future__ import annotations
 
 import time
-from typing import (Dict, Generator, Iterable, List, NamedTuple, Optional, Sequence, Tuple,
-                    TypeVar, Union)
+from typing import (Dict, Generator, Generic, Iterable, NamedTuple, Optional, Protocol,
+                    Sequence, Tuple, TypeVar, Union)
 
 from ..text.ast import Card, Move
 from .process import GRACE, EngineProcess, SyncChannel
@@ -51,7 +51,16 @@ class Answer(NamedTuple):
 _T = TypeVar("_T")
 
 
-class Conversation:
+class Channel(Protocol):
+    """What the conversation needs of a client's input and output."""
+
+    def write(self, data: bytes) -> None: ...
+
+
+_C = TypeVar("_C", bound=Channel)
+
+
+class Conversation(Generic[_C]):
     """What both clients say and expect, without input or output.
 
     The conversations that wait for answers are generators of :class:`Send`,
@@ -71,6 +80,7 @@ class Conversation:
         #: The error that made the engine useless, once there was one.
         self.failed: Optional[EngineError] = None
         self._in_game = False
+        self._channel: Optional[_C] = None
         # The opponent's move waits to go out with the next message (``go`` or
         # ``end``, which always follow it): one write, one wake-up of the engine.
         self._pending = b""
@@ -95,6 +105,24 @@ class Conversation:
         if self.handshake is None:
             raise RuntimeError("the engine is not started: call start() (or use `with`)")
         return self.handshake
+
+    # ------------------------------------------------------------ the channel
+
+    def _live(self) -> _C:
+        if self._channel is None:
+            raise RuntimeError("the engine is not started: call start() (or use `with`)")
+        if self.failed is not None:
+            raise self.failed
+        return self._channel
+
+    def _send(self, data: bytes) -> None:
+        """Write ``data`` (after the opponent's move, if one waits)."""
+        pending, self._pending = self._pending, b""
+        try:
+            self._live().write(pending + data)
+        except EngineError as exc:
+            self.failed = exc
+            raise
 
     # ------------------------------------------------------------ the lines
 
@@ -156,9 +184,6 @@ class Conversation:
 
     def _end_line(self, scores: Tuple[int, int], termination: str) -> bytes:
         self._in_game = False
-        # The opponent's move waits to go out with the next message (``go`` or
-        # ``end``, which always follow it): one write, one wake-up of the engine.
-        self._pending = b""
         return end_line(scores, termination)
 
 
@@ -168,7 +193,7 @@ def _text(value: OptionValue) -> str:
     return str(value)
 
 
-class EngineClient(Conversation):
+class EngineClient(Conversation[SyncChannel]):
     """An engine process driven synchronously; see the module.
 
     ``command`` is the engine's command line (a list of words); ``start_time``
@@ -181,7 +206,6 @@ class EngineClient(Conversation):
                  env: Optional[Dict[str, str]] = None) -> None:
         super().__init__(command, start_time, grace, cwd, env)
         self.process: Optional[EngineProcess] = None
-        self._channel: Optional[SyncChannel] = None
 
     def start(self) -> Handshake:
         """Start the engine and read its handshake."""
@@ -207,21 +231,6 @@ class EngineClient(Conversation):
                 step = steps.send(result)
         except StopIteration as done:
             return done.value  # type: ignore[no-any-return]
-        except EngineError as exc:
-            self.failed = exc
-            raise
-
-    def _live(self) -> SyncChannel:
-        if self._channel is None:
-            raise RuntimeError("the engine is not started: call start() (or use `with`)")
-        if self.failed is not None:
-            raise self.failed
-        return self._channel
-
-    def _send(self, data: bytes) -> None:
-        pending, self._pending = self._pending, b""
-        try:
-            self._live().write(pending + data)
         except EngineError as exc:
             self.failed = exc
             raise

@@ -251,34 +251,35 @@ class SyncChannel:
             return self.process.how_it_ended()
         return "closed its input"
 
+    def _read(self, fd: int) -> Optional[bytes]:
+        """What ``fd`` holds now (None: nothing yet; b"": its end, unregistered)."""
+        try:
+            data = os.read(fd, 65536)
+        except BlockingIOError:
+            return None
+        except OSError:  # the pipe broke: its end
+            data = b""
+        if not data:
+            self._selector.unregister(fd)
+        return data
+
     def _read_out(self) -> None:
         """Read what the engine's output holds now."""
         while not self.buffer.eof:
-            try:
-                data = os.read(self._out, 65536)
-            except BlockingIOError:
+            data = self._read(self._out)
+            if data is None:
                 return
-            except OSError:
-                data = b""
             if not data:
                 self.buffer.eof = True
-                self._selector.unregister(self._out)
                 return
             self.buffer.feed(data)
             if len(data) < 65536:
                 return
 
     def _read_err(self) -> None:
-        try:
-            data = os.read(self._err, 65536)
-        except BlockingIOError:
-            return
-        except OSError:
-            data = b""
+        data = self._read(self._err)
         if data:
             self.process.stderr.feed(data)
-        else:
-            self._selector.unregister(self._err)
 
     def _handle(self, timeout: Optional[float]) -> None:
         for key, _ in self._selector.select(timeout):
@@ -299,12 +300,7 @@ class SyncChannel:
         """The lines the engine has written so far, without waiting."""
         if not self.buffer.eof:
             self._handle(0)
-        lines: List[str] = []
-        while True:
-            line = self.buffer.pop()
-            if line is None:
-                return lines
-            lines.append(line)
+        return self.buffer.pop_all()
 
     def read_line(self, step: Read) -> str:
         """The next line; EngineTimeout after the step's deadline (a
@@ -329,13 +325,9 @@ class SyncChannel:
             self._handle(timeout)
 
     def _ended(self, waiting_for: str) -> str:
-        process = self.process
-        if process.exited() or process.wait_exit(0.2):
-            how = process.how_it_ended()
-        else:
-            how = "closed its output"
-        left = buffer_tail(self.buffer)
-        return f"{how} before {waiting_for}{left}"
+        if not self.process.exited():
+            self.process.wait_exit(0.2)
+        return end_of_output(self.process, self.buffer, waiting_for)
 
     def close(self) -> None:
         self._selector.close()
@@ -346,9 +338,10 @@ def timed_out(step: Read) -> str:
     return f"did not send {step.waiting_for} within {step.seconds:g} s"
 
 
-def buffer_tail(buffer: LineBuffer) -> str:
-    """`` (its last words: ...)`` for an engine that died in the middle of a line."""
+def end_of_output(process: EngineProcess, buffer: LineBuffer, waiting_for: str) -> str:
+    """What an engine whose output ended did: ``exited with status 1 before its
+    answer to go``, and the line it left unfinished, if any."""
+    how = process.how_it_ended() if process.exited() else "closed its output"
     tail = buffer.tail
-    if not tail:
-        return ""
-    return f" (it left {tail[:40]!r} unfinished)"
+    left = f" (it left {tail[:40]!r} unfinished)" if tail else ""
+    return f"{how} before {waiting_for}{left}"

@@ -527,6 +527,15 @@ class LineBuffer:
             raise self.error
         return None
 
+    def pop_all(self) -> List[str]:
+        """Every whole line there is now."""
+        lines: List[str] = []
+        while True:
+            line = self.pop()
+            if line is None:
+                return lines
+            lines.append(line)
+
     @property
     def pending(self) -> bool:
         """Whether a line (or an error) is waiting to be popped."""
