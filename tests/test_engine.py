@@ -24,8 +24,8 @@ from lcnotation.engine.match import Limits, Referee, play_game
 from lcnotation.engine.protocol import (HandshakeReader, LineBuffer, game_line, go_line,
                                         read_end, read_game, read_go, read_move, split_line)
 from lcnotation.engine.records import Termination, make_record
-from lcnotation.game.checker import check
-from lcnotation.game.generator import generate_game
+from lcnotation.lostcities.game.checker import check
+from lcnotation.lostcities.game.generator import generate_game
 
 from enginetools import bad, bot, pids, package_path, written_pids  # noqa: F401
 
@@ -530,3 +530,21 @@ def test_the_session_of_the_specification_is_what_greedy_says() -> None:
     said = serve(GreedyBot(), "".join(ln[2:] + "\n" for ln in head.splitlines()
                                       if ln.startswith("> ")))[1]
     assert said == [ln[2:] for ln in head.splitlines() if ln.startswith("< ")]
+
+
+def test_an_engine_starts_without_the_runners_machinery() -> None:
+    # lcn bot loads the library for bot authors, not asyncio, the clients or the runner.
+    import json
+    import subprocess
+    import sys
+
+    code = ("import io, json, sys\n"
+            "sys.stdin = io.TextIOWrapper(io.BytesIO(b'lcn-engine 1\\nquit\\n'))\n"
+            "from lcnotation.cli import main\nstatus = main(['bot', 'greedy'])\n"
+            "print(json.dumps([status, sorted(m for m in sys.modules if m.startswith(("
+            "'asyncio', 'lcnotation.engine.aio', 'lcnotation.engine.client', "
+            "'lcnotation.engine.match', 'lcnotation.engine.process', 'lcnotation.svg')))]))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120, check=True)
+    lines = done.stdout.splitlines()
+    assert lines[0] == "name Greedy" and json.loads(lines[-1]) == [0, []]

@@ -8,17 +8,18 @@ import os
 import sys
 from typing import IO, Dict, Iterator, List, Optional, Sequence, Tuple
 
-from .. import __version__
-from ..text.errors import NotationError, Severity
-from ..text.reader import _decoded_lines
+from ..core.version import __version__
+from ..core.diagnostics import NotationError, Severity
+from ..lostcities.text.reader import _decoded_lines
 from ..tools.codes import ALL_CODES
 from ..tools.colour import CHOICES, Palette, wants_colour
-from ..tools.files import (LineEndCounter, TextWriter, WriteFailed, atomic_writer, guarded,
+from ..core.files import (LineEndCounter, TextWriter, WriteFailed, atomic_writer, guarded,
                            not_regular)
 from ..tools.lint import (FileReport, FixResult, LintConfig, fix_stream, fix_text, lint_file,
                           lint_stream)
-from ..tools.newlines import LINE_END_NAMES
-from ..tools.output import (Tally, github_line, printable, printable_diff, source_excerpt, statistics,
+from ..core.lineends import LINE_END_NAMES
+from ..core.terminal import printable, printable_diff
+from ..tools.output import (Tally, github_line, source_excerpt, statistics,
                             summary, text_line, to_json, to_sarif)
 from ..tools.progress import Progress
 from .importcmd import chosen_format, imported_reports

@@ -15,7 +15,7 @@ from .common import (EXIT_OK, EXIT_USAGE, Parser, UsageError, add_command, count
 if TYPE_CHECKING:
     from ..engine.match import Settings
     from ..engine.stats import Sprt, Summary
-    from ..text.ast import Game
+    from ..lostcities.text.ast import Game
 
 _MATCH_EXAMPLES = """\
 examples:
@@ -128,8 +128,8 @@ def run(args: argparse.Namespace) -> int:
 
     from ..engine.match import Limits, Match, MatchAborted, Settings
     from ..engine.process import stop_all
-    from ..text.headers import parse_colors
-    from ..text.errors import NotationError
+    from ..lostcities.text.headers import parse_colors
+    from ..core.diagnostics import NotationError
     from ..tools.progress import Progress
 
     commands = (_command(args.engine1, 1), _command(args.engine2, 2))
@@ -201,7 +201,7 @@ class _Output:
         self._file: Optional[IO[bytes]] = None  # opened by the first record
 
     def write(self, record: Game) -> None:
-        from ..text.formatter import format_game
+        from ..lostcities.text.formatter import format_game
 
         if self._file is None:
             self._file = open(self.path, "ab", buffering=0)

@@ -24,7 +24,7 @@ import signal
 import time
 from typing import Dict, Generator, Iterable, List, Optional, Sequence, Tuple, TypeVar, Union
 
-from ..text.ast import Card, Move
+from ..lostcities.text.ast import Card, Move
 from .client import Answer, Conversation
 from .process import GRACE, POLL, EngineProcess, end_of_output, timed_out
 from .protocol import (QUIT, EngineError, Handshake, LineBuffer, OptionValue, Read, Send, Step,

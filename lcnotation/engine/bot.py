@@ -31,7 +31,7 @@ from __future__ import annotations
 import sys
 from typing import IO, Callable, Dict, Optional, Sequence, TypeVar, Union
 
-from ..text.ast import Card, Move
+from ..lostcities.text.ast import Card, Move
 from .protocol import (VERSION, Option, OptionValue, ProtocolError, move_line, read_card,
                        read_end, read_game, read_go, read_move, split_line)
 from .view import View

@@ -21,7 +21,7 @@ from __future__ import annotations
 import random
 from typing import List, Optional, Tuple
 
-from ..text.ast import HANDSHAKE, Card, Move
+from ..lostcities.text.ast import HANDSHAKE, Card, Move
 from .bot import Engine
 from .protocol import Option, OptionValue
 from .view import View

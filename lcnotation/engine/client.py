@@ -29,7 +29,7 @@ import time
 from typing import (Dict, Generator, Generic, Iterable, NamedTuple, Optional, Protocol,
                     Sequence, Tuple, TypeVar, Union)
 
-from ..text.ast import Card, Move
+from ..lostcities.text.ast import Card, Move
 from .process import GRACE, EngineProcess, SyncChannel
 from .protocol import (QUIT, Drain, EngineError, Handshake, HandshakeReader, Option,
                        OptionValue, ProtocolError, Read, Send, Step, StepResult, drew_line,

@@ -2,7 +2,7 @@
 (:class:`Match`), on asyncio.
 
 A game is refereed on the whole deal (:class:`Referee`, a
-:class:`~lcnotation.game.state.GameState` that knows every card), while each
+:class:`~lcnotation.lostcities.game.state.GameState` that knows every card), while each
 engine is told only what its player sees (``spec/engine-protocol.md``).  An
 illegal move, a time-out, a crash or a line that is not the protocol ends the
 game: the engine that did it forfeits, and the record says why and where
@@ -25,10 +25,10 @@ import contextlib
 from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple
 
-from ..game.checker import check
-from ..game.setup import read_setup
-from ..game.state import GameState
-from ..text.ast import Card, Game, Move
+from ..lostcities.game.checker import check
+from ..lostcities.game.setup import read_setup
+from ..lostcities.game.state import GameState
+from ..lostcities.text.ast import Card, Game, Move
 from .aio import AsyncEngineClient
 from .protocol import EngineError, option_value
 from .records import (ADJUDICATION, NORMAL, Outcome, Termination, deal_for, engine1_seat,

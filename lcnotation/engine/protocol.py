@@ -25,11 +25,11 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Deque, Dict, List, NamedTuple, Optional, Sequence, Tuple, Union
 
-from ..text.ast import Card, Move
-from ..text.errors import NotationError
-from ..text.formatter import format_card, format_move
-from ..text.headers import parse_cards, parse_colors
-from ..text.reader import parse_move
+from ..lostcities.text.ast import Card, Move
+from ..core.diagnostics import NotationError
+from ..lostcities.text.formatter import format_card, format_move
+from ..lostcities.text.headers import parse_cards, parse_colors
+from ..lostcities.text.reader import parse_move
 
 __all__ = ["VERSION", "HELLO", "MAX_LINE", "MAX_ANSWER", "MAX_NAME", "EngineError",
            "ProtocolError", "EngineTimeout", "EngineCrashed", "Option", "OptionValue",

@@ -26,9 +26,9 @@ from __future__ import annotations
 import re
 from typing import NamedTuple, Optional, Sequence, Tuple
 
-from ..game.checker import score
-from ..game.generator import generate_game
-from ..text.ast import Comment, Game, Header, Move
+from ..lostcities.game.checker import score
+from ..lostcities.game.generator import generate_game
+from ..lostcities.text.ast import Comment, Game, Header, Move
 
 __all__ = ["Termination", "FORFEITS", "NORMAL", "ADJUDICATION", "Outcome", "deal_for",
            "make_record", "outcome", "engine1_seat"]

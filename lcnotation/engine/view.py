@@ -5,7 +5,7 @@ its own hand (dealt, then each card it drew), both players' expeditions, the
 discard piles, the size of the draw pile and the moves made.  The opponent's
 hand is known only where the table tells it (a card taken from a discard
 pile); the order of the draw pile never.  It is a
-:class:`~lcnotation.game.state.GameState` set up with the player's own hand
+:class:`~lcnotation.lostcities.game.state.GameState` set up with the player's own hand
 alone, so every rule (the legal moves, the scores) is the game layer's.
 
 >>> from lcnotation import Card, parse_move
@@ -22,10 +22,10 @@ from __future__ import annotations
 
 from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
-from ..game.scoring import GameScore
-from ..game.state import GameState
-from ..text.ast import Card, Move
-from ..text.formatter import format_move
+from ..lostcities.game.scoring import GameScore
+from ..lostcities.game.state import GameState
+from ..lostcities.text.ast import Card, Move
+from ..lostcities.text.formatter import format_move
 
 __all__ = ["View"]
 

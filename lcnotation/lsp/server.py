@@ -5,7 +5,7 @@ Every answer comes from the modules ``lcn`` itself uses: findings from
 :func:`lcnotation.tools.lint.lint_game` (through :class:`~.analysis.Linter`,
 which lints again only the games that changed), fixes from the findings,
 fix-all from :func:`~lcnotation.tools.lint.fix_text`, formatting from
-:func:`~lcnotation.text.formatter.format_games` (as ``lcn fmt``), hover from
+:func:`~lcnotation.lostcities.text.formatter.format_games` (as ``lcn fmt``), hover from
 the game state the checker replays.
 
 The server keeps its own copy of each open document, and pygls none
@@ -29,20 +29,20 @@ from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
 from pygls.uris import from_fs_path, to_fs_path
 
-from .. import __version__
-from ..game.checker import score
-from ..game.scoring import GameScore
-from ..text.ast import Comment, Span
-from ..text.errors import NotationError, Severity
+from ..core.version import __version__
+from ..lostcities.game.checker import score
+from ..lostcities.game.scoring import GameScore
+from ..lostcities.text.ast import Comment, Span
+from ..core.diagnostics import NotationError, Severity
 from ..tools.config import ConfigCache, ConfigError, config_for_file
-from ..tools.files import decode_source
-from ..tools.reformat import FormatRefused, format_source
+from ..core.files import decode_source
+from ..lostcities.reformat import FormatRefused, format_source
 from ..tools.lint import _SUPPRESSION, LintConfig, fix_text
 from ..tools.lint import _all_comments as all_comments
-from ..tools.style import Finding
+from ..core.findings import Finding
 from .analysis import Analysis, GamePart, Linter
 from .describe import code_href, describe_code, describe_move
-from .positions import LineIndex
+from ..core.positions import LineIndex
 from .tokens import TOKEN_MODIFIERS, TOKEN_TYPES, encode, game_tokens
 
 __all__ = ["LcnLanguageServer", "make_server", "FIX_ALL"]
@@ -268,7 +268,7 @@ def _edit(doc: Document, new: str) -> List[lsp.TextEdit]:
 
 
 def formatted(text: str, path: str, config: LintConfig) -> Optional[str]:
-    """The text ``lcn fmt`` writes for ``text`` (:func:`~lcnotation.tools.reformat.format_source`);
+    """The text ``lcn fmt`` writes for ``text`` (:func:`~lcnotation.lostcities.reformat.format_source`);
     None where it refuses (syntax errors, mixed line ends, a game a dialect
     cannot write)."""
     try:

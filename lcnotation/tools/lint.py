@@ -16,17 +16,19 @@ import re
 from dataclasses import dataclass, field
 from typing import IO, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
-from ..text.ast import Comment, Game
-from ..game.checker import check
-from ..text.dialects import get_dialect
-from ..text.errors import Diagnostic, NotationError, Severity
-from ..text.headers import DEFAULT_COLORS
-from ..text.lineends import as_lf, lone_cr_as_lf, newline_style
-from ..text.reader import GameText, Piece, _decoded_lines, _parse, split_games
-from .files import not_regular
-from .style import Edit, Finding, Fix, StyleState, apply_fixes, check_style
-from .walk import iter_lcn_files
-from .newlines import CountingReader, mixed_line_ends
+from ..lostcities.text.ast import Comment, Game
+from ..lostcities.game.checker import check
+from ..lostcities.text.dialects import get_dialect
+from ..core.diagnostics import Diagnostic, NotationError, Severity
+from ..lostcities.text.headers import DEFAULT_COLORS
+from ..core.lineends import as_lf, lone_cr_as_lf, newline_style
+from ..lostcities.text.reader import GameText, Piece, _decoded_lines, _parse, split_games
+from ..core.files import not_regular
+from ..core.findings import Edit, Finding, Fix, apply_fixes
+from ..lostcities.style import StyleState, check_style
+from ..core.walk import iter_lcn_files
+from ..core.lineends import CountingReader
+from ..lostcities.style import mixed_line_ends
 
 __all__ = ["LintConfig", "FileReport", "FixResult", "lint_text", "lint_file", "lint_stream",
            "lint_lines", "lint_game", "style_state", "add_text_findings", "fix_text", "fix_stream",
