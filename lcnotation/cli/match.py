@@ -140,6 +140,9 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--colors {args.colors!r}: {exc.message}") from None
     if len(colors) not in (5, 6):
         raise UsageError(f"--colors {args.colors!r}: a game has 5 or 6 colours")
+    if args.event is not None and not args.event.isprintable():
+        raise UsageError("--event: a header's value holds no line break nor control "
+                         "character")
     if args.resume and not args.output:
         raise UsageError("--resume continues the file of --output: give -o FILE")
     done: List[Game] = []
