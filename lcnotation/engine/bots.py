@@ -19,7 +19,7 @@ far, and is deterministic.
 from __future__ import annotations
 
 import random
-from typing import List, Optional, Tuple
+from typing import Dict, List, Optional, Tuple
 
 from ..lostcities.text.ast import HANDSHAKE, Card, Move
 from .bot import Engine
@@ -63,30 +63,29 @@ class GreedyBot(Engine):
         me, other = view.seat, view.opponent
         tops = {c: _last(view.expedition(me, c)) for c in view.colors}
         theirs = {c: _last(view.expedition(other, c)) for c in view.colors}
-        hand = view.by_color(view.hand)
-        late = view.draw_pile_size < 8
+        ranks = {c: [k.rank for k in cards] for c, cards in view.by_color(view.hand).items()}
+        piles = {c: top.rank for c in view.colors
+                 if (top := view.discard_top(c)) is not None}
+        left = view.draw_pile_size
+        late = left < 8
+        placed: Dict[Tuple[str, int, bool], float] = {}  # a placement comes with each draw
         best: Optional[Tuple[float, int]] = None
         moves = view.legal_moves
         for i, move in enumerate(moves):
-            card = move.placement.card
-            c, r = card.color, card.rank
-            ranks = [k.rank for k in hand[c]]
-            if move.placement.discard:
-                value = self._discard(r, tops[c], theirs[c], ranks)
-            else:
-                value = self._play(r, tops[c], ranks, late, view.draw_pile_size)
+            placement = move.placement
+            c, r = placement.card.color, placement.card.rank
+            key = (c, r, placement.discard)
+            value = placed.get(key)
+            if value is None:
+                value = placed[key] = (
+                    self._discard(r, tops[c], theirs[c], ranks[c]) if placement.discard
+                    else self._play(r, tops[c], ranks[c], late, left))
             source = move.draw.color
             if source is not None:
-                top = view.discard_top(source)
-                assert top is not None
-                if move.placement.discard and source == c:
-                    continue  # not a legal move (drawing back the card discarded)
-                rest = [k.rank for k in hand[source]]
-                after = r if (not move.placement.discard and source == c) else tops[source]
-                value += self._take(top.rank, after, rest)
-            key = (value, -i)
-            if best is None or key > best:
-                best = key
+                after = r if (not placement.discard and source == c) else tops[source]
+                value += self._take(piles[source], after, ranks[source])
+            if best is None or (value, -i) > best:
+                best = (value, -i)
         assert best is not None, "no legal move"
         return moves[-best[1]]
 

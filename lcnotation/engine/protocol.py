@@ -181,10 +181,9 @@ def read_game(rest: str) -> Tuple[Tuple[str, ...], int, Tuple[Card, ...]]:
                             "the hand")
     try:
         colors = parse_colors(words[0])
-        hand = tuple(parse_cards(" ".join(words[2:])))
     except NotationError as exc:
         raise ProtocolError(f"game {rest!r}: {exc.message} ({exc.code})") from None
-    return colors, int(words[1]) - 1, tuple(Card(c.color, c.rank) for c in hand)
+    return colors, int(words[1]) - 1, tuple(read_card(word) for word in words[2:])
 
 
 def drew_line(card: Card) -> bytes:
@@ -196,19 +195,28 @@ def drew_line(card: Card) -> bytes:
 QUIT = b"quit\n"
 
 
+_CARDS: Dict[str, Card] = {}
+
+
 def read_card(rest: str) -> Card:
     """The one card of a ``drew`` line.
 
     >>> read_card("W10")
     Card(color='W', rank=10)
     """
+    card = _CARDS.get(rest)
+    if card is not None:
+        return card
     try:
         cards = parse_cards(rest)
     except NotationError as exc:
         raise ProtocolError(f"{rest!r}: {exc.message} ({exc.code})") from None
     if len(cards) != 1:
         raise ProtocolError(f"{rest!r}: expected one card")
-    return Card(cards[0].color, cards[0].rank)
+    card = Card(cards[0].color, cards[0].rank)
+    if len(_CARDS) < 4096:  # the cards there are, in a few spellings
+        _CARDS[rest] = card
+    return card
 
 
 def move_line(keyword: str, move: Move) -> bytes:
