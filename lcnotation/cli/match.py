@@ -29,6 +29,11 @@ A time-out, a crash, an illegal move or a line that is not the protocol loses
 the game by forfeit (the record's Termination header says why); the engine is
 restarted for its next game.  The summary is from the first engine's side.
 The protocol: spec/engine-protocol.md.
+
+exit status: 0 the match was played (forfeits are results), 2 a usage error, an
+output file that exists (without --resume), or an engine that cannot start or
+fails twice before the first move of a game; 130 and 143 interrupted (the file
+holds every game that was over: --resume plays the rest).
 """
 
 

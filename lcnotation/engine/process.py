@@ -121,8 +121,15 @@ class EngineProcess:
         if self.popen.returncode is not None:
             self._exit = _describe(self.popen.returncode)
             return True
+        waitid = getattr(os, "waitid", None)
+        if waitid is None:  # without waitid, the engine is reaped to be seen
+            status = self.popen.poll()
+            if status is None:
+                return False
+            self._exit = _describe(status)
+            return True
         try:
-            found = os.waitid(os.P_PID, self.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+            found = waitid(os.P_PID, self.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
         except ChildProcessError:  # reaped by someone else
             self._exit = "exited"
             return True
