@@ -548,3 +548,15 @@ def test_an_engine_starts_without_the_runners_machinery() -> None:
                           timeout=120, check=True)
     lines = done.stdout.splitlines()
     assert lines[0] == "name Greedy" and json.loads(lines[-1]) == [0, []]
+
+
+def test_without_waitid_or_pidfd_an_exit_is_still_seen(pids: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    # As on systems without them: the exit is found by polling, every 50 ms.
+    monkeypatch.delattr(os, "waitid")
+    monkeypatch.delattr(os, "pidfd_open", raising=False)
+    for client in CLIENTS.values():
+        start = time.monotonic()
+        with pytest.raises(EngineCrashed, match="exited with status 5"):
+            client(bad("child"), 30.0)
+        assert time.monotonic() - start < 8
