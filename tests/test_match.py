@@ -142,6 +142,8 @@ def test_an_engine_that_cannot_start(run: Any, tmp_path: Path) -> None:
     status, _, err = match(run, GREEDY, "/nonexistent/engine", "-o", "m.lcn")
     assert status == 2 and "engine 2 (/nonexistent/engine) cannot be started" in err
     assert not (tmp_path / "m.lcn").exists()
+    status, _, err = match(run, GREEDY, RANDOM, "-o", "missing/m.lcn")
+    assert status == 2 and "cannot write missing/m.lcn: its folder does not exist" in err
     status, _, err = match(run, GREEDY, line(bad("nohello")), "--start-time", "0.3")
     assert status == 2 and "did not send its handshake" in err
 

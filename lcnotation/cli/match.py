@@ -227,6 +227,11 @@ def _existing(path: str, resume: bool) -> Optional[List[Game]]:
     from .common import read_records
 
     if not os.path.exists(path):
+        folder = os.path.dirname(os.path.abspath(path))
+        if not os.path.isdir(folder) or not os.access(folder, os.W_OK | os.X_OK):
+            why = "is not writable" if os.path.isdir(folder) else "does not exist"
+            err(f"cannot write {path}: its folder {why}")
+            return None
         return []
     if not resume:
         err(f"{path} exists: --resume continues the run that wrote it (or choose another "
