@@ -279,6 +279,13 @@ class AsyncEngineClient(Conversation[AsyncChannel]):
 
     close = quit
 
+    def kill(self) -> None:
+        """End the engine now, without waiting (a runner that is interrupted)."""
+        if self._channel is not None:
+            self._channel.close()
+        if self.process is not None and not self.process.stopped:
+            self.process.stop(0)
+
     async def __aenter__(self) -> AsyncEngineClient:
         if self.process is None:
             try:

@@ -286,8 +286,7 @@ class Match:
             await self._quit_all(clients)
         finally:
             for client in list(self._clients):  # what an interruption left running
-                if client.process is not None:
-                    client.process.stop(0)
+                client.kill()
             self._clients.clear()
         assert self.summary is not None
         return self.summary
