@@ -188,9 +188,11 @@ def run(args: argparse.Namespace) -> int:
         status = EXIT_USAGE
     except BaseException:  # interrupted: say what was kept, then lcn says why it ended
         bar.clear()
-        if output is not None:
+        if output is not None and match.records:
             err(f"stopped after {len(match.records)} games: {args.output} holds them "
                 "(--resume continues)")
+        elif output is not None:
+            err("stopped before a game was over: nothing was written")
         raise
     finally:
         stop_all()
