@@ -112,7 +112,7 @@ def _text(result: CheckResult) -> str:
 def _check(args: argparse.Namespace) -> int:
     from ..core.version import __version__
     from ..freecell import check, parse
-    from ..tools.lint import FileReport
+    from ..core.lint import FileReport
     from ..tools.output import github_line, json_text, to_sarif
     from ..core.findings import Finding
 

@@ -8,13 +8,14 @@ import os
 from typing import TYPE_CHECKING, Iterator, List, Optional, Sequence
 
 from ..lostcities.text.ast import Game
+from ..lostcities.lint import colors_of
 from ..core.diagnostics import NotationError
 from .common import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Parser, add_command, err,
                      read_input, write_output)
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..formats import Format
-    from ..tools.lint import FileReport, LintConfig
+    from ..core.lint import FileReport, LintConfig
 
 #: The --from value that asks for the format to be recognised.
 AUTO = "auto"
@@ -154,7 +155,7 @@ def imported_reports(paths: Sequence[str], name: str,
     """``lcn lint --from``: the rules findings of each imported file; a file
     that cannot be imported is reported unreadable."""
     from ..lostcities.game.checker import check
-    from ..tools.lint import FileReport
+    from ..core.lint import FileReport
     from ..core.findings import Finding
 
     fmt = chosen_format(name)
@@ -171,7 +172,7 @@ def imported_reports(paths: Sequence[str], name: str,
         report = FileReport(path, games=len(games), moves=sum(len(g.moves) for g in games))
         for game in games:
             report.findings += [Finding(d) for d in check(game, path=path,
-                                                          default_colors=config.colors
+                                                          default_colors=colors_of(config)
                                                           ).diagnostics
                                 if config.wants(d.code)]
         yield report

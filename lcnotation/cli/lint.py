@@ -9,14 +9,15 @@ import sys
 from typing import IO, Dict, Iterator, List, Optional, Sequence, Tuple
 
 from ..core.version import __version__
-from ..core.diagnostics import NotationError, Severity
-from ..lostcities.text.reader import _decoded_lines
+from ..core.diagnostics import Diagnostic, NotationError, Severity
 from ..tools.codes import ALL_CODES
 from ..tools.colour import CHOICES, Palette, wants_colour
 from ..core.files import (LineEndCounter, TextWriter, WriteFailed, atomic_writer, guarded,
                            not_regular)
-from ..tools.lint import (FileReport, FixResult, LintConfig, fix_stream, fix_text, lint_file,
-                          lint_stream)
+from ..core.lint import FixResult
+from ..core.notation import Streaming
+from ..tools.notations import notation_for
+from ..tools.lint import FileReport, LintConfig, fix_text, lint_file, lint_stream
 from ..core.lineends import LINE_END_NAMES
 from ..core.terminal import printable, printable_diff
 from ..tools.output import (Tally, github_line, source_excerpt, statistics,
@@ -24,7 +25,7 @@ from ..tools.output import (Tally, github_line, source_excerpt, statistics,
 from ..tools.progress import Progress
 from .importcmd import chosen_format, imported_reports
 from .common import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Parser, Settings, add_command,
-                     add_config_options, err, process_count, read_input, usage_error,
+                     add_config_options, add_notation_option, err, process_count, read_input, usage_error,
                      write_file)
 
 _LINT_EXAMPLES = """\
@@ -91,6 +92,7 @@ def register(sub: "argparse._SubParsersAction[Parser]") -> None:
     lint.add_argument("--extend-ignore", metavar="CODES",
                       help="codes or prefixes not to report, besides the ignored ones")
     add_config_options(lint)
+    add_notation_option(lint)
     lint.add_argument("-j", "--jobs", type=process_count, default=1, metavar="N",
                       help="lint files in N processes (0: one per core)")
     lint.add_argument("--color", choices=CHOICES, default="auto",
@@ -365,10 +367,7 @@ def _fix(report: FileReport, config: LintConfig, bar: Progress,
     if syntax and not args.force:
         # Where the reader lost its way (a '{' never closed), what it read as
         # moves may be the author's prose: no fix is certain there.
-        first = syntax[0]
-        state.note(f"{report.path}:{first.line}:{first.column}: not fixed: {len(syntax)} "
-                   f"syntax error{'s' if len(syntax) != 1 else ''} (first: {first.message}); "
-                   "fix them or use --force")
+        state.note(not_fixed(report.path, syntax[0], len(syntax)))
         return report, True
     newline = source.newline
     if newline is None:
@@ -422,17 +421,20 @@ def _fixed_reports(files: Sequence[str], settings: Settings, bar: Progress,
                    state: _Run) -> Iterator[Tuple[FileReport, LintConfig]]:
     """Each file fixed as a stream (see :func:`_fix_file`), with its settings.
     A file that mixes line ends goes the way of --diff and --show-fixes: whole
-    (S107 decides its line end)."""
+    (S107 decides its line end); so does a file of a notation that is not read
+    as a stream."""
     for f in files:
         config = settings.lint(f)
-        done = _fix_file(f, config, bar, state.args.force)
+        notation = notation_for(f, config.notation)
+        done = (_fix_file(f, notation, config, bar, state.args.force)
+                if isinstance(notation, Streaming) else None)
         report, written = (done if done is not None
                            else _fix(lint_file(f, config), config, bar, state))
         state.unwritten += not written
         yield report, config
 
 
-def _fix_file(path: str, config: LintConfig, bar: Progress,
+def _fix_file(path: str, notation: Streaming, config: LintConfig, bar: Progress,
               force: bool) -> Optional[Tuple[FileReport, bool]]:
     """Apply the safe fixes to the file ``path`` as a stream, a game at a time,
     straight into the temporary file that replaces it: the report of the fixed
@@ -450,9 +452,9 @@ def _fix_file(path: str, config: LintConfig, bar: Progress,
                 with atomic_writer(path) as out:
                     counter = LineEndCounter(handle)
                     writer = TextWriter(counter, guarded(out.write))
-                    lines = _decoded_lines(io.BufferedReader(counter, 1 << 16))
                     try:
-                        result = fix_stream(lines, path, config, writer)
+                        result = notation.fix_stream(io.BufferedReader(counter, 1 << 16),
+                                                     path, config, writer)
                     except (OSError, NotationError, MemoryError) as exc:
                         # Reading failed: lint the file as it is, which says why.
                         raise _Unchanged() from exc
@@ -480,6 +482,15 @@ def _fix_file(path: str, config: LintConfig, bar: Progress,
     return result.report, True
 
 
+def not_fixed(path: str, first: "Diagnostic | NotationError", count: int) -> str:
+    """Why a file with syntax errors is not fixed (without --force): where the
+    reader lost its way (a '{' never closed), what it read as moves may be the
+    author's prose, and no fix is certain there."""
+    return (f"{path}:{first.line}:{first.column}: not fixed: {count} syntax "
+            f"error{'s' if count != 1 else ''} (first: {first.message}); "
+            "fix them or use --force")
+
+
 def _may_fix(result: FixResult, path: str, bar: Progress, force: bool) -> bool:
     """Whether the fixed text may replace the file (else why not, on stderr)."""
     first = result.first_error
@@ -488,9 +499,6 @@ def _may_fix(result: FixResult, path: str, bar: Progress, force: bool) -> bool:
             # Where the reader lost its way (a '{' never closed), what it read
             # as moves may be the author's prose: no fix is certain there.
             bar.clear()
-            n = result.error_count
-            err(f"{path}:{first.line}:{first.column}: not fixed: {n} syntax "
-                f"error{'s' if n != 1 else ''} (first: {first.message}); "
-                "fix them or use --force")
+            err(not_fixed(path, first, result.error_count))
         return False  # bytes that are not UTF-8 are never rewritten
     return True

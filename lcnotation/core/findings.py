@@ -13,11 +13,11 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
-from typing import List, Optional, Sequence, Tuple
+from typing import Callable, List, Optional, Sequence, Tuple, TypeVar
 
 from .diagnostics import Diagnostic
 
-__all__ = ["Edit", "Fix", "Finding", "apply_fixes"]
+__all__ = ["Edit", "Fix", "Finding", "apply_fixes", "moved", "fix_loop", "FIX_ROUNDS"]
 
 
 @dataclass(frozen=True)
@@ -93,3 +93,36 @@ def _overlaps(e: Edit, starts: List[int], taken: List[Tuple[int, int]], longest:
         if e.start < end and start < e.end or e.start == start:
             return True
     return False
+
+
+def moved(fixes: Sequence[Fix], by: int) -> List[Fix]:
+    """``fixes`` with their edits moved by ``by`` characters."""
+    return [Fix(f.description, tuple(Edit(e.start + by, e.end + by, e.replacement)
+                                     for e in f.edits), f.newline) for f in fixes]
+
+
+#: How many times :func:`fix_loop` lints and fixes again: the fixes of one
+#: finding may overlap those of another (a move's case and its discard marker).
+FIX_ROUNDS = 8
+
+R = TypeVar("R")
+
+
+def fix_loop(text: str, result: R, relint: Callable[[str], R],
+             fixes_of: Callable[[R], Sequence[Fix]], offset: int = 0) -> Tuple[str, int, R]:
+    """Apply the fixes of ``result`` (the lint of ``text``) and lint again, until
+    no fix is left or applying changes nothing (at most :data:`FIX_ROUNDS`
+    rounds): the fixed text, how many fixes were applied, and its lint.
+    ``offset`` is where ``text`` starts in the file the fixes' edits count in.
+    """
+    applied = 0
+    for _ in range(FIX_ROUNDS):
+        fixes = [f for f in fixes_of(result) if f.edits]
+        if not fixes:
+            break
+        fixed, count = apply_fixes(text, moved(fixes, -offset) if offset else fixes)
+        if fixed == text:
+            break
+        text, applied = fixed, applied + count
+        result = relint(text)
+    return text, applied, result
