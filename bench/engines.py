@@ -7,7 +7,8 @@ Two figures (issue #22):
    runner and of the engines included), for ``--games N`` and ``2N``; the
    difference of the two, ``N / (t(2N) - t(N))`` (from the best times and
    from the medians), is the rate of the games alone; the processor time of
-   the runner and its engines (``RUSAGE_CHILDREN``) is steadier.  The runs take turns (``--rounds``); best and median are printed.
+   the runner and its engines (``RUSAGE_CHILDREN``) is steadier.  The runs
+   take turns (``--rounds``); best and median are printed.
 
 2. **One move request**, through the engine protocol against in-process:
    ``EngineClient.go`` (the synchronous client) and ``AsyncEngineClient.go``
