@@ -8,9 +8,15 @@ import shlex
 import sys
 import time
 from pathlib import Path
-from typing import Iterator, List, Set
+from typing import TYPE_CHECKING, Iterator, List, Sequence, Set, Tuple
 
 import pytest
+
+from lcnotation import Card, Move
+
+if TYPE_CHECKING:
+    from lcnotation.engine import Engine, View
+    from lcnotation.engine.match import Referee
 
 ROOT = Path(__file__).resolve().parent.parent
 BAD = Path(__file__).resolve().parent / "engines" / "bad.py"
@@ -97,3 +103,24 @@ def package_path(monkeypatch: pytest.MonkeyPatch) -> None:
     """Engines started by the tests import this checkout of lcnotation."""
     old = os.environ.get("PYTHONPATH")
     monkeypatch.setenv("PYTHONPATH", str(ROOT) + (os.pathsep + old if old else ""))
+
+
+def play_out(referee: "Referee", bots: "Sequence[Engine]"
+             ) -> "Tuple[List[View], List[Tuple[int, Move, Card]]]":
+    """Play the game of ``referee`` to its end with ``bots`` (by seat), each with
+    its view: the views, and each move with its seat and the card it drew."""
+    from lcnotation.engine.view import View
+
+    views = [View(referee.colors, s, referee.hands[s]) for s in (0, 1)]
+    made: List[Tuple[int, Move, Card]] = []
+    while not referee.over:
+        seat = referee.to_move
+        move = bots[seat].choose(views[seat])
+        assert isinstance(move, Move)
+        problem, drawn = referee.play(move)
+        assert problem is None and drawn is not None, problem
+        views[seat].played(move)
+        views[seat].drew(drawn)
+        views[1 - seat].opponent_moved(move)
+        made.append((seat, move, drawn))
+    return views, made

@@ -27,7 +27,7 @@ from lcnotation.engine.records import Termination, make_record
 from lcnotation.lostcities.game.checker import check
 from lcnotation.lostcities.game.generator import generate_game
 
-from enginetools import bad, bot, pids, package_path, written_pids  # noqa: F401
+from enginetools import bad, bot, package_path, pids, play_out, written_pids  # noqa: F401
 
 pytestmark = pytest.mark.usefixtures("package_path")
 
@@ -462,17 +462,8 @@ def test_greedy_and_random_always_play_legal_moves(seed: int) -> None:
     game = generate_game(seed, colors="RGWBY", deal=True)
     referee = Referee(Game(tuple(h for h in game.headers if h.name in ("Hand1", "Hand2", "Deck"))),
                       ("A", "B"))
-    views = [View("RGWBY", s, referee.hands[s]) for s in (0, 1)]
     engines = [GreedyBot(), RandomBot()] if seed % 2 else [RandomBot(), GreedyBot()]
-    while not referee.over:
-        seat = referee.to_move
-        move = engines[seat].choose(views[seat])
-        assert isinstance(move, type(parse_move("R3-D")))
-        problem, drawn = referee.play(move)
-        assert problem is None and drawn is not None
-        views[seat].played(move)
-        views[seat].drew(drawn)
-        views[1 - seat].opponent_moved(move)
+    views, _ = play_out(referee, engines)  # it checks every move is legal
     assert views[0].scores().totals == views[1].scores().totals == referee.state.scores().totals
 
 
@@ -503,19 +494,10 @@ def test_the_session_of_the_specification_is_what_greedy_says() -> None:
     head, tail = block.split("...\n")
     # The game, played by two greedy engines; what the second one hears and says.
     referee = Referee(deal_for(1, 1, "RGWBY"), ("A", "B"))
-    views = [View("RGWBY", s, referee.hands[s]) for s in (0, 1)]
-    bots = [GreedyBot(), GreedyBot()]
     session = ["> lcn-engine 1", "< name Greedy", "< author lcnotation", "< ok 1",
                "> game RGWBY 2 " + " ".join(map(format_card, referee.hands[1]))]
     last = None
-    while not referee.over:
-        seat = referee.to_move
-        move = bots[seat].choose(views[seat])
-        _, drawn = referee.play(move)
-        assert drawn is not None
-        views[seat].played(move)
-        views[seat].drew(drawn)
-        views[1 - seat].opponent_moved(move)
+    for seat, move, drawn in play_out(referee, [GreedyBot(), GreedyBot()])[1]:
         if seat == 1:
             if last is not None:
                 session.append(f"> opponent {format_move(last)}")

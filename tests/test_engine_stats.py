@@ -15,7 +15,8 @@ from lcnotation.engine.match import Referee
 from lcnotation.engine.records import Outcome, Termination, deal_for
 from lcnotation.engine.stats import (Sprt, elo, elo_error, score_of, student_t_quantile,
                                      summarize)
-from lcnotation.engine.view import View
+
+from enginetools import play_out
 
 
 def test_elo_of_known_score_fractions() -> None:
@@ -123,15 +124,7 @@ def test_greedy_beats_random_clearly() -> None:
         referee = Referee(deal_for("greedy", (number + 1) // 2, "RGWBY"), ("A", "B"))
         greedy_seat = number % 2
         bots = {greedy_seat: GreedyBot(), 1 - greedy_seat: random_bot}
-        views = [View("RGWBY", s, referee.hands[s]) for s in (0, 1)]
-        while not referee.over:
-            seat = referee.to_move
-            move = bots[seat].choose(views[seat])
-            _, drawn = referee.play(move)
-            assert drawn is not None
-            views[seat].played(move)
-            views[seat].drew(drawn)
-            views[1 - seat].opponent_moved(move)
+        play_out(referee, [bots[0], bots[1]])
         totals = referee.state.scores().totals
         wins += totals[greedy_seat] > totals[1 - greedy_seat]
         difference += totals[greedy_seat] - totals[1 - greedy_seat]

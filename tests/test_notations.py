@@ -201,3 +201,29 @@ def test_a_third_notation_gets_lint_and_fmt_by_registering_one_object(
     assert run("fmt", "--check", "a.toy").status == 1
     assert run("fmt", "a.toy").status == 0 and (tmp_path / "a.toy").read_text() == "+3\n-2\n"
     assert lint_text("+3\n", "c.toy", LintConfig(ignore=("T",))).diagnostics == []
+
+
+# ---------------------------------------------------------------- importing
+
+
+SOLUTION = TESTS / "data" / "freecell" / "fc-solve-617.snx.txt"
+
+
+def test_import_from_fc_solve_goes_through_the_format_registry(run, tmp_path: Path) -> None:
+    from lcnotation.formats import FORMATS, import_games
+
+    assert FORMATS["fc-solve"].notation == "freecell"
+    ran = run("import", "--from", "fc-solve", str(SOLUTION), "--deal", "617", "-o", "617.sfn")
+    assert ran.status == 0, ran.err
+    written = (tmp_path / "617.sfn").read_text()
+    assert written.startswith("Game #617\n")
+    assert written == run("freecell", "import", "--from", "fc-solve", str(SOLUTION),
+                          "--deal", "617").out
+    assert freecell.check(freecell.parse(written)).verdict == "won"
+    assert run("lint", "617.sfn").status == 0 and "All clear" in run("lint", "617.sfn").out
+    ran = run("import", "--from", "chikinn", str(SOLUTION), "--deal", "3")
+    assert ran.status == 2 and "--deal is for fc-solve" in ran.err
+    ran = run("import", "--from", "fc-solve", str(SOLUTION), str(SOLUTION))
+    assert ran.status == 2 and "one file at a time" in ran.err
+    with pytest.raises(ValueError, match="holds freecell records"):
+        import_games(SOLUTION.read_text(), "fc-solve")

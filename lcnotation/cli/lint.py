@@ -17,13 +17,13 @@ from ..core.files import (LineEndCounter, TextWriter, WriteFailed, atomic_writer
 from ..core.lint import FixResult
 from ..core.notation import Streaming
 from ..tools.notations import notation_for
-from ..tools.lint import FileReport, LintConfig, fix_text, lint_file, lint_stream
+from ..tools.lint import FileReport, LintConfig, fix_text, lint_file, lint_games, lint_stream
 from ..core.lineends import LINE_END_NAMES
 from ..core.terminal import printable, printable_diff
 from ..tools.output import (Tally, github_line, source_excerpt, statistics,
                             summary, text_line, to_json, to_sarif)
 from ..tools.progress import Progress
-from .importcmd import chosen_format, imported_reports
+from .inputs import Unreadable, chosen_format, imported
 from .common import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Parser, Settings, add_command,
                      add_config_options, add_notation_option, err, process_count, read_input, usage_error,
                      write_file)
@@ -253,6 +253,24 @@ class _SourceLines:
         if self.handle is not None:
             self.handle.close()
             self.handle = None
+
+
+def imported_reports(paths: Sequence[str], name: str,
+                     config: LintConfig) -> Iterator[FileReport]:
+    """``lcn lint --from``: the rules findings of each imported file; a file
+    that cannot be imported is reported unreadable."""
+    fmt = chosen_format(name)
+    for path in paths:
+        try:
+            games = imported(path, fmt)
+        except Unreadable:
+            yield FileReport(path, unreadable="see above")
+            continue
+        except NotationError as exc:
+            yield FileReport(path, unreadable=f"{exc.line}:{exc.column}: {exc.code} "
+                             f"{exc.message}")
+            continue
+        yield lint_games(games, path, config)
 
 
 def _isatty(stream: IO[str]) -> bool:

@@ -16,7 +16,7 @@ from ..core.diagnostics import Diagnostic, NotationError, Severity
 from ..lostcities.text.reader import parse_games, read_games
 from ..core.terminal import printable
 from ..tools.output import json_text
-from .importcmd import imported_or_none
+from .inputs import imported_or_none
 from .common import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Parser, Settings, add_command,
                      add_config_options, cannot_read, err, read_input, readable_games,
                      streamable)

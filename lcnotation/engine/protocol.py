@@ -20,6 +20,7 @@ b'game RGWBY 1 R3 R3 R3 R3 R3 R3 R3 R3\\n'
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import deque
 from dataclasses import dataclass
@@ -195,28 +196,20 @@ def drew_line(card: Card) -> bytes:
 QUIT = b"quit\n"
 
 
-_CARDS: Dict[str, Card] = {}
-
-
+@functools.lru_cache(maxsize=4096)  # the cards there are, in a few spellings
 def read_card(rest: str) -> Card:
     """The one card of a ``drew`` line.
 
     >>> read_card("W10")
     Card(color='W', rank=10)
     """
-    card = _CARDS.get(rest)
-    if card is not None:
-        return card
     try:
         cards = parse_cards(rest)
     except NotationError as exc:
         raise ProtocolError(f"{rest!r}: {exc.message} ({exc.code})") from None
     if len(cards) != 1:
         raise ProtocolError(f"{rest!r}: expected one card")
-    card = Card(cards[0].color, cards[0].rank)
-    if len(_CARDS) < 4096:  # the cards there are, in a few spellings
-        _CARDS[rest] = card
-    return card
+    return Card(cards[0].color, cards[0].rank)
 
 
 def move_line(keyword: str, move: Move) -> bytes:
@@ -224,9 +217,7 @@ def move_line(keyword: str, move: Move) -> bytes:
     return f"{keyword} {format_move(move)}\n".encode()
 
 
-_MOVES: Dict[str, Move] = {}
-
-
+@functools.lru_cache(maxsize=4096)  # the moves there are, in a few spellings
 def read_move(text: str) -> Move:
     """The move of an ``opponent`` or ``move`` line (any spelling the notation's
     reader accepts); ProtocolError when it is not one move.
@@ -238,18 +229,12 @@ def read_move(text: str) -> Move:
     ...
     lcnotation.engine.protocol.ProtocolError: 'R3-D R4-D' is not one move in the notation: unexpected 'R4-D' after the move 'R3-D': parse_move reads one move (N107)
     """
-    move = _MOVES.get(text)
-    if move is not None:
-        return move
     try:
         move = parse_move(text)
     except NotationError as exc:
-        raise ProtocolError(f"{text!r} is not one move in the notation: {exc.message} ({exc.code})"
-                            ) from None
-    move = Move(move.placement, move.draw)  # without its position in the line
-    if len(_MOVES) < 4096:  # the moves there are, in a few spellings
-        _MOVES[text] = move
-    return move
+        raise ProtocolError(f"{text!r} is not one move in the notation: {exc.message} "
+                            f"({exc.code})") from None
+    return Move(move.placement, move.draw)  # without its position in the line
 
 
 def go_line(move_seconds: float, game_seconds: Optional[float]) -> bytes:

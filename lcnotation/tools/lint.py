@@ -14,13 +14,17 @@ a file that cannot be opened is reported, not raised.
 
 from __future__ import annotations
 
-from typing import IO, Callable, Optional, Tuple
+from typing import IO, Callable, Optional, Sequence, Tuple, TYPE_CHECKING
 
 from ..core.files import not_regular
 from ..core.lint import FileReport, LintConfig
 from .notations import notation_for
 
-__all__ = ["LintConfig", "FileReport", "lint_text", "lint_file", "lint_stream", "fix_text"]
+if TYPE_CHECKING:  # pragma: no cover
+    from ..lostcities.text.ast import Game
+
+__all__ = ["LintConfig", "FileReport", "lint_text", "lint_file", "lint_stream", "fix_text",
+           "lint_games"]
 
 
 def lint_text(text: str, path: str = "<string>", config: Optional[LintConfig] = None
@@ -73,3 +77,21 @@ def fix_text(text: str, path: str = "<string>", config: Optional[LintConfig] = N
     """
     config = config or LintConfig()
     return notation_for(path, config.notation).fix_text(text, path, config, report)
+
+
+def lint_games(games: Sequence["Game"], path: str, config: Optional[LintConfig] = None
+               ) -> FileReport:
+    """The rules findings ``config`` selects in Lost Cities games read from
+    another program's records (``lcn lint --from``): they have no text of their
+    own to hold style findings or suppressions."""
+    from ..core.findings import Finding
+    from ..lostcities.game.checker import check
+    from ..lostcities.lint import colors_of
+
+    config = config or LintConfig()
+    report = FileReport(path, games=len(games), moves=sum(len(g.moves) for g in games))
+    for game in games:
+        report.findings += [Finding(d) for d in check(game, path=path,
+                                                      default_colors=colors_of(config)
+                                                      ).diagnostics if config.wants(d.code)]
+    return report

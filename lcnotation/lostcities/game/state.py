@@ -33,10 +33,10 @@ from typing import (TYPE_CHECKING, Dict, Iterable, List, NamedTuple, Optional, S
 
 from ..text.ast import HANDSHAKE, Card, Draw, Game, Move, Placement
 from ..text.headers import DEFAULT_COLORS
-from ..text.lexical import COLOR_LETTERS, RANK_TEXT, RANKS
+from ..text.lexical import COLOR_LETTERS, RANK_TEXT
 from .scoring import GameScore, score_ranks
 from ...core.display import draw
-from .setup import (COPIES, HAND_SIZE, Deal, Setup, as_pairs, deal_problems,
+from .setup import (COPIES, DECK_RANKS, HAND_SIZE, Deal, Setup, as_pairs, deal_problems,
                     draw_pile_start, read_setup)
 
 if TYPE_CHECKING:
@@ -270,7 +270,7 @@ class GameState:
         if not self._unknown[player]:
             raise ValueError(f"{self.players[player]} holds no unknown card")
         row = self._pool.get(c)
-        if row is None or r not in RANKS or not row[r]:
+        if row is None or r not in DECK_RANKS or not row[r]:
             raise ValueError(f"{c}{RANK_TEXT.get(r, r)} cannot be an unknown card of "
                              f"{self.players[player]}: the game has no such card, or every "
                              "copy of it is known to be elsewhere")
@@ -281,7 +281,7 @@ class GameState:
     def known_cards(self, player: int) -> Tuple[Card, ...]:
         """The cards known to be in ``player``'s hand (dealt, or drawn from a pile)."""
         return tuple(Card(c, r) for c in self.colors
-                     for r in RANKS for _ in range(self._held[player][c][r]))
+                     for r in DECK_RANKS for _ in range(self._held[player][c][r]))
 
     def unknown_cards(self) -> Tuple[Card, ...]:
         """The cards whose place is not known: in the draw pile or among the unknown
@@ -293,7 +293,7 @@ class GameState:
         (52, True)
         """
         pool = self._pool
-        return tuple(Card(c, r) for c in self.colors for r in RANKS
+        return tuple(Card(c, r) for c in self.colors for r in DECK_RANKS
                      for _ in range(pool[c][r]))
 
     def unknown_count(self, player: int) -> int:
@@ -373,7 +373,7 @@ class GameState:
             exp = self._exp[p][c]
             last = exp[-1] if exp else -1
             row = self._held[p][c]
-            for r in RANKS:
+            for r in DECK_RANKS:
                 if not row[r]:
                     continue
                 card = Card(c, r)
