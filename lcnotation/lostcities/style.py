@@ -21,7 +21,7 @@ from .text.dialects import Dialect, get_dialect
 from ..core.diagnostics import Diagnostic, Severity
 from ..core.codes import Family
 from ..core.findings import Edit, Finding, Fix
-from ..core.lineends import LINE_END_NAMES, CountingReader, majority_line_end
+from ..core.lineends import LINE_END_NAMES, CountingReader, mixed
 from .text.headers import DEFAULT_COLORS, KNOWN_TAGS
 
 __all__ = ["StyleState", "StyleRule", "STYLE_RULES", "check_style", "STYLE_CODES", "STYLE", "mixed_line_ends",
@@ -212,16 +212,17 @@ class _Numbers(StyleRule):
 
 
 class _Colors(StyleRule):
-    """S104: only a game without a Colors header whose moves hold a capital
-    that is no default colour (nor D or H) can use another colour."""
+    """S104: only a game without a Colors header whose moves hold a letter
+    that is no default colour (nor D or H), in either case, can use another colour."""
 
     codes = ("S104",)
 
     def can_fire(self, g: _Game) -> bool:
         if not g.game.moves or g.colors_declared:
             return False
-        return bool(g.game.errors) or _other_capitals(
-            tuple(g.state.default_colors)).search(g.movetext) is not None
+        return (bool(g.game.errors) or _NOT_PLAIN.search(g.movetext) is not None  # 'a3-d'
+                or _other_capitals(tuple(g.state.default_colors)).search(g.movetext)
+                is not None)
 
     def check(self, g: _Game, findings: List[Finding]) -> None:
         _check_colors(g.game, g.state, findings)
@@ -401,13 +402,10 @@ def mixed_line_ends(counted: CountingReader) -> Optional[Finding]:
     """The S107 finding of a file read through ``counted``, or None when its
     lines all end the same way.  It points at the first line that ends
     otherwise than most do; its fix writes every line end as the majority's."""
-    kinds = [kind for kind, count in zip(("\r\n", "\r", "\n"), counted.counts) if count]
-    if len(kinds) < 2:
+    found = mixed(counted)
+    if found is None:
         return None
-    majority = majority_line_end(*counted.counts)
-    line = min(counted.first[kind] for kind in kinds if kind != majority)
-    ends = ", ".join(f"{count} {LINE_END_NAMES[kind]}" for kind, count
-                     in zip(("\r\n", "\r", "\n"), counted.counts) if count)
+    line, majority, ends = found
     name = LINE_END_NAMES[majority]
     span = Span(line, 1, line, 1, -1, -1)
     return Finding(Diagnostic("S107", f"the file mixes line ends ({ends}): line {line} is "
