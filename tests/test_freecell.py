@@ -290,7 +290,7 @@ def solved(n: int) -> str:
 def test_a_real_solution_is_won(n: int) -> None:
     result = verdict(solved(n))
     assert result.verdict == "won", result.diagnostics
-    assert result.first_bad_move is None and result.diagnostics == []
+    assert result.first_bad_move is None and result.diagnostics == ()
     assert result.moves == len(parse(solved(n)).moves)
 
 
@@ -493,3 +493,15 @@ def test_a_real_supermove_made_one_card_over_the_limit() -> None:
             assert f"more than the {carried - 1}" in result.diagnostics[0].message
             return
     pytest.fail("no supermove at the limit in the solutions")
+
+
+def test_a_check_result_is_a_value_with_a_verdict_of_its_own() -> None:
+    # As Lost Cities' CheckReport: frozen, and its verdict a Verdict (a string too).
+    import dataclasses
+
+    result = freecell.check(freecell.parse(freecell.deal(1)))
+    assert result.verdict is freecell.Verdict.NOT_WON and result.verdict == "not_won"
+    assert isinstance(result.diagnostics, tuple)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        result.verdict = freecell.Verdict.WON  # type: ignore[misc]
+    assert freecell.VERDICTS == ("won", "illegal", "not_won", "layout_error", "unsupported")

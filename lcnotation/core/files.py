@@ -140,7 +140,7 @@ class SourceKind:
 
 class LineEndCounter(io.RawIOBase):
     """A binary file read through, its line ends counted (by
-    :class:`~lcnotation.tools.newlines.CountingReader`) and its byte-order mark
+    :class:`~lcnotation.core.lineends.CountingReader`) and its byte-order mark
     noted as the bytes pass: how to write the file back, known without
     holding it (:attr:`kind`, final once the file is read)."""
 

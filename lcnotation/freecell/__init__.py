@@ -7,7 +7,7 @@ standard as implemented.
 
 >>> from lcnotation import freecell
 >>> record = freecell.parse(freecell.deal(1))
->>> record.game.number, freecell.check(record).verdict
+>>> record.game.number, str(freecell.check(record).verdict)
 (1, 'not_won')
 >>> freecell.format(record) == freecell.deal(1)
 True
@@ -16,7 +16,7 @@ True
 from __future__ import annotations
 
 from .ast import Record
-from .checker import VERDICTS, CheckResult, check
+from .checker import VERDICTS, CheckResult, Verdict, check
 from .codes import FREECELL_CODES
 from .deals import DEAL_LIMIT, deal as deal_columns
 from .fcsolve import import_fc_solve
@@ -24,7 +24,7 @@ from .formatter import format, layout_text
 from .parser import parse
 from .state import Position
 
-__all__ = ["parse", "deal", "check", "format", "import_fc_solve", "Record", "CheckResult",
+__all__ = ["parse", "deal", "check", "format", "import_fc_solve", "Record", "CheckResult", "Verdict",
            "Position", "VERDICTS", "FREECELL_CODES", "DEAL_LIMIT", "deal_columns"]
 
 

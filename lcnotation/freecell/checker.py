@@ -9,13 +9,14 @@ WKR automoves, which no source defines).
 
 >>> from .parser import parse
 >>> result = check(parse("Game #1\\n" + "JD 2D 9H JC 5D 7H 7C 5H"))
->>> result.verdict, [d.code for d in result.diagnostics]
+>>> str(result.verdict), [d.code for d in result.diagnostics]
 ('layout_error', ['F202'])
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from enum import Enum
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from ..core.diagnostics import Diagnostic, Severity
@@ -25,12 +26,26 @@ from .codes import FREECELL_CODES
 from .deals import DEAL_LIMIT, FRESH_DEAL_COLUMNS, deal
 from .state import FREECELLS, IllegalMove, Position
 
-__all__ = ["VERDICTS", "CheckResult", "check", "is_fresh_deal", "layout_position"]
+__all__ = ["VERDICTS", "Verdict", "CheckResult", "check", "is_fresh_deal", "layout_position"]
 
-VERDICTS = ("won", "illegal", "not_won", "layout_error", "unsupported")
+class Verdict(str, Enum):
+    """What a check concludes (a string, so ``result.verdict == "won"`` reads as before)."""
+
+    WON = "won"
+    ILLEGAL = "illegal"
+    NOT_WON = "not_won"
+    LAYOUT_ERROR = "layout_error"
+    UNSUPPORTED = "unsupported"
+
+    def __str__(self) -> str:
+        return self.value
 
 
-@dataclass
+#: Every verdict, by its name.
+VERDICTS = tuple(v.value for v in Verdict)
+
+
+@dataclass(frozen=True)
 class CheckResult:
     """What :func:`check` found.
 
@@ -38,20 +53,20 @@ class CheckResult:
     index of the first illegal one (``moves`` when all are legal but the game
     is not won; None when it is won, or when no move could be replayed).
     ``position`` is the last position reached: after the last move, or just
-    before the illegal one.
+    before the illegal one.  A result is a value, as Lost Cities' CheckReport is.
     """
 
-    verdict: str
+    verdict: Verdict
     deal: Optional[int]
     moves: int
     first_bad_move: Optional[int]
-    diagnostics: List[Diagnostic] = field(default_factory=list)
+    diagnostics: Tuple[Diagnostic, ...] = ()
     position: Optional[Position] = None
     path: Optional[str] = None
 
     @property
     def ok(self) -> bool:
-        return self.verdict == "won"
+        return self.verdict is Verdict.WON
 
 
 class _Checker:
@@ -172,22 +187,26 @@ class _Checker:
         return None, position
 
     def run(self) -> CheckResult:
+        verdict, bad, position = self.verdict()
+        return CheckResult(verdict, self.record.deal_number, len(self.record.moves), bad,
+                           tuple(self.diagnostics), position, self.path)
+
+    def verdict(self) -> Tuple[Verdict, Optional[int], Optional[Position]]:
+        """The verdict, the index of the first bad move and the last position."""
         r = self.record
         moves = r.moves
         number = r.deal_number
-        result = CheckResult("layout_error", number, len(moves), None, self.diagnostics,
-                             path=self.path)
+        layout_error = (Verdict.LAYOUT_ERROR, None, None)
         if any(d.severity is Severity.ERROR for d in self.diagnostics):
-            return result
+            return layout_error
         depicted = self.layout()
         if depicted is None:
-            return result
+            return layout_error
         if r.home.automove == WKR:
             self.report("F210", "this record declares WKR automoves ('=' at positions 3, 6 "
                         "and 9); no definition of them is known, so its solution cannot be "
                         "replayed", r.home.span or self.anchor())
-            result.verdict = "unsupported"
-            return result
+            return Verdict.UNSUPPORTED, None, None
         marker = r.marker
         start: Optional[Position] = depicted
         if r.game is not None and number is None:
@@ -199,7 +218,7 @@ class _Checker:
         elif number is not None and number < DEAL_LIMIT:
             start = self.fresh_deal(number, depicted)
             if start is None:
-                return result
+                return layout_error
         first = 0
         if marker is not None:
             if start is depicted:
@@ -212,33 +231,29 @@ class _Checker:
                 start.automove()
                 bad, start = self.replay(start, moves[:marker], 0)
                 if bad is not None:
-                    result.verdict, result.first_bad_move, result.position = (
-                        "illegal", bad, start)
-                    return result
+                    return Verdict.ILLEGAL, bad, start
                 depicted.automove()
                 if start != depicted:
                     span = moves[marker].span if marker < len(moves) else moves[-1].span
                     self.report("F206", f"from deal {number}, the moves before the marker "
                                 f"({marker}) reach another position than the layout shown",
                                 span)
-                    return result
+                    return layout_error
             first = marker
         assert start is not None
         start.automove()
         bad, reached = self.replay(start, moves[first:], first)
-        result.position = reached
         if bad is not None:
-            result.verdict, result.first_bad_move = "illegal", bad
-        elif reached.is_won:
-            result.verdict = "won"
+            return Verdict.ILLEGAL, bad, reached
+        if reached.is_won:
+            return Verdict.WON, None, reached
         else:
-            result.verdict, result.first_bad_move = "not_won", len(moves)
             span = moves[-1].span if moves else self.anchor()
             out = reached.cards_out()
             self.report("F320", f"not won: after {len(moves)} move"
                         f"{'' if len(moves) == 1 else 's'}, {out} card"
                         f"{' is' if out == 1 else 's are'} not home", span)
-        return result
+            return Verdict.NOT_WON, len(moves), reached
 
 
 def _moves(n: int, where: str) -> str:

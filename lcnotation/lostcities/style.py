@@ -122,11 +122,19 @@ class _Game:
     :class:`StyleState`; ``movetext`` (the text from its first move to its last)
     is cut once, when a rule first asks."""
 
-    __slots__ = ("game", "text", "offset", "state", "_movetext")
+    __slots__ = ("game", "text", "offset", "state", "_movetext", "_plain")
 
     def __init__(self, game: Game, text: str, offset: int, state: StyleState) -> None:
         self.game, self.text, self.offset, self.state = game, text, offset, state
         self._movetext: Optional[str] = None
+        self._plain: Optional[bool] = None
+
+    @property
+    def plain(self) -> bool:
+        """No lower-case letter, X or comment among the moves (looked for once)."""
+        if self._plain is None:
+            self._plain = _NOT_PLAIN.search(self.movetext) is None
+        return self._plain
 
     @property
     def movetext(self) -> str:
@@ -186,15 +194,18 @@ class _Spelling(StyleRule):
         state = g.state
         return bool(g.game.moves) and (
             state.dialect is not None or bool(g.game.errors) or state.marker not in (None, "D")
-            or _NOT_PLAIN.search(g.movetext) is not None)
+            or not g.plain)
 
     def check(self, g: _Game, findings: List[Finding]) -> None:
         _check_spelling(g.game, g.text, g.offset, g.state, findings)
 
     def skipped(self, g: _Game) -> None:
         # Every discard of a plain game is marked D: the file's marker, if first.
-        if g.state.marker is None and any(m.placement.discard for m in g.game.moves):
-            g.state.marker = "D"
+        if g.state.marker is None:
+            for m in g.game.moves:
+                if m.placement.discard:
+                    g.state.marker = "D"
+                    break
 
 
 class _Numbers(StyleRule):
@@ -203,9 +214,12 @@ class _Numbers(StyleRule):
     codes = ("S103",)
 
     def can_fire(self, g: _Game) -> bool:
-        return bool(g.game.errors) or any(
-            m.number is not None and m.turn is not None and m.number != m.turn + 1
-            for m in g.game.moves)
+        if g.game.errors:
+            return True
+        for m in g.game.moves:  # a loop, not any(): this runs on every game
+            if m.number is not None and m.turn is not None and m.number != m.turn + 1:
+                return True
+        return False
 
     def check(self, g: _Game, findings: List[Finding]) -> None:
         _check_numbers(g.game, g.text, g.offset, findings)
@@ -220,7 +234,7 @@ class _Colors(StyleRule):
     def can_fire(self, g: _Game) -> bool:
         if not g.game.moves or g.colors_declared:
             return False
-        return (bool(g.game.errors) or _NOT_PLAIN.search(g.movetext) is not None  # 'a3-d'
+        return (bool(g.game.errors) or not g.plain  # 'a3-d'
                 or _other_capitals(tuple(g.state.default_colors)).search(g.movetext)
                 is not None)
 
