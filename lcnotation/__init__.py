@@ -93,7 +93,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 
 #: Feature packages reachable as attributes (``lcnotation.freecell``), imported when first used.
-_SUBPACKAGES = ("freecell",)
+_SUBPACKAGES = ("freecell", "engine")
 
 
 def _notebook_drawer() -> _display.Drawer:

@@ -10,7 +10,7 @@ the bottom (README, "Architecture"):
 - the notations, siblings that never import each other: ``lostcities``
   (itself in floors: ``text``, then ``game``, then its tools) and ``freecell``;
 - lint and reports (``tools``), and the features over the notations
-  (``formats``, ``svg``, ``view``);
+  (``formats``, ``svg``, ``view``, ``engine``);
 - the language server (``lsp``);
 - the command line (``cli``);
 - the package root (the public API).
@@ -37,7 +37,7 @@ PACKAGE = "lcnotation"
 LAYERS: Dict[str, int] = {
     "grammar": 0, "core": 0,
     "lostcities.text": 1, "lostcities.game": 2, "lostcities": 3, "freecell": 3,
-    "tools": 4, "formats": 4, "svg": 4, "view": 4, "archive": 4,
+    "tools": 4, "formats": 4, "svg": 4, "view": 4, "archive": 4, "engine": 4,
     "lsp": 5,
     "cli": 6,
 }

@@ -253,7 +253,7 @@ class TestSplitGames:
 class TestHeaderValues:
     def test_known_tags_and_defaults(self):
         assert KNOWN_TAGS == ("Event", "Site", "Date", "Round", "Player1", "Player2",
-                              "Colors", "Hand1", "Hand2", "Deck", "Result")
+                              "Colors", "Hand1", "Hand2", "Deck", "Result", "Termination")
         assert DEFAULT_COLORS == ("R", "G", "W", "B", "Y") and RESERVED_LETTERS == "DHX"
 
     @pytest.mark.parametrize("value, colors", [

@@ -25,8 +25,8 @@ MATCH = str(Path(__file__).resolve().parent.parent / "examples" / "match.lcn")
 
 #: What ``lcn lint`` must not pay for at start-up.
 HEAVY = ("lcnotation.svg", "lcnotation.freecell", "lcnotation.formats", "lcnotation.lsp",
-         "lcnotation.archive",
-         "lcnotation.view", "pygls", "concurrent.futures")
+         "lcnotation.archive", "lcnotation.view", "lcnotation.engine", "asyncio", "pygls",
+         "concurrent.futures")
 
 
 def fresh(code: str) -> Any:

@@ -23,14 +23,14 @@ from typing import Iterator, List, Optional, Sequence
 
 from ..core.version import __version__
 from ..tools.config import ConfigError
-from . import (completion, convert, dedupe, explain, exportcmd, filtercmd, fmt, freecell,
-               importcmd, lint, render, score, server, split, stats, view)
+from . import (bot, completion, convert, dedupe, explain, exportcmd, filtercmd, fmt, freecell,
+               importcmd, lint, match, render, score, server, split, stats, view)
 from .common import EXIT_FINDINGS, EXIT_USAGE, Parser, UsageError, err, usage_error
 
 __all__ = ["COMMANDS", "main"]
 
 COMMANDS = (lint, fmt, convert, score, filtercmd, dedupe, split, stats, importcmd, exportcmd,
-            render, view, freecell, explain, completion, server)
+            render, view, freecell, match, bot, explain, completion, server)
 
 _MAIN_EXAMPLES = """\
 examples:

@@ -52,6 +52,8 @@ class Progress:
         self.enabled = enabled
         self._last = float("-inf")
         self._shown = 0  # length of the bar on the screen, 0 when none
+        #: Shown after the count (``lcn match``: the score so far).
+        self.note = ""
 
     def __enter__(self) -> "Progress":
         return self
@@ -76,7 +78,7 @@ class Progress:
             amount = f"{self.done / 1e6:.1f}/{self.total / 1e6:.1f} MB"
         else:
             amount = f"{self.done}/{self.total}"
-        line = f"{self.label} [{bar}] {amount}"
+        line = f"{self.label} [{bar}] {amount}" + (f"  {self.note}" if self.note else "")
         self.stream.write("\r" + line.ljust(self._shown))
         self.stream.flush()
         self._shown = len(line)

@@ -33,7 +33,7 @@ from typing import (TYPE_CHECKING, Dict, Iterable, List, NamedTuple, Optional, S
 
 from ..text.ast import HANDSHAKE, Card, Draw, Game, Move, Placement
 from ..text.headers import DEFAULT_COLORS
-from ..text.lexical import COLOR_LETTERS
+from ..text.lexical import COLOR_LETTERS, RANK_TEXT
 from .scoring import GameScore, score_ranks
 from ...core.display import draw
 from .setup import (COPIES, DECK_RANKS, HAND_SIZE, Deal, Setup, as_pairs, deal_problems,
@@ -235,10 +235,70 @@ class GameState:
             return None
         return tuple(Card(c, r) for c, r in reversed(self._deck))
 
+    def top_of_draw_pile(self) -> Optional[Card]:
+        """The card the next draw from the draw pile gives, when the deal makes it
+        known (None otherwise, and once the pile is spent).
+
+        >>> deck = [Card(c, r) for c in "RGWBY" for r in (0, 0, 0, 2, 3, 4, 5, 6, 7, 8, 9, 10)]
+        >>> GameState(hands=(deck[:8], deck[8:16]), deck=deck[16:]).top_of_draw_pile()
+        Card(color='G', rank=3)
+        """
+        deck = self._deck
+        if not deck:
+            return None
+        c, r = deck[-1]
+        return Card(c, r)
+
+    def reveal(self, player: int, card: Union[Card, Tuple[str, int]]) -> None:
+        """Learn that one of the unknown cards of ``player``'s hand is ``card``:
+        what a player learns of the card it drew from the draw pile, when the
+        state is its own view of the round (the deal of its own hand only).
+
+        Raises ValueError when ``player`` holds no unknown card, or when every
+        copy of ``card`` is known to be elsewhere.
+
+        >>> mine = [Card("R", r) for r in (2, 3, 4, 5, 6, 7, 8, 9)]
+        >>> view = GameState(hands=(mine, None))
+        >>> from lcnotation.lostcities.text.reader import parse_move
+        >>> view.apply(parse_move("R9-D")), view.unknown_count(0)
+        ([], 1)
+        >>> view.reveal(0, Card("B", 4))
+        >>> view.hand(0)[-1], view.unknown_count(0)
+        (Card(color='B', rank=4), 0)
+        >>> view.reveal(0, Card("B", 4))
+        Traceback (most recent call last):
+        ...
+        ValueError: Player 1 holds no unknown card
+        """
+        c, r = card[0], card[1]
+        if not self._unknown[player]:
+            raise ValueError(f"{self.players[player]} holds no unknown card")
+        row = self._pool.get(c)
+        if row is None or r not in DECK_RANKS or not row[r]:
+            raise ValueError(f"{c}{RANK_TEXT.get(r, r)} cannot be an unknown card of "
+                             f"{self.players[player]}: the game has no such card, or every "
+                             "copy of it is known to be elsewhere")
+        row[r] -= 1
+        self._unknown[player] -= 1
+        self._held[player][c][r] += 1
+
     def known_cards(self, player: int) -> Tuple[Card, ...]:
         """The cards known to be in ``player``'s hand (dealt, or drawn from a pile)."""
         return tuple(Card(c, r) for c in self.colors
                      for r in DECK_RANKS for _ in range(self._held[player][c][r]))
+
+    def unknown_cards(self) -> Tuple[Card, ...]:
+        """The cards whose place is not known: in the draw pile or among the unknown
+        cards of a hand (with the whole deal known, none).
+
+        >>> mine = [Card("R", r) for r in (2, 3, 4, 5, 6, 7, 8, 9)]
+        >>> view = GameState(hands=(mine, None))
+        >>> len(view.unknown_cards()), Card("R", 10) in view.unknown_cards()
+        (52, True)
+        """
+        pool = self._pool
+        return tuple(Card(c, r) for c in self.colors for r in DECK_RANKS
+                     for _ in range(pool[c][r]))
 
     def unknown_count(self, player: int) -> int:
         """How many cards of ``player``'s hand are not known."""

@@ -32,7 +32,7 @@ __all__ = ["KNOWN_TAGS", "DEFAULT_COLORS", "RESERVED_LETTERS", "parse_colors",
 
 #: Tags with a meaning to lcnotation; any other tag is kept as it is.
 KNOWN_TAGS = ("Event", "Site", "Date", "Round", "Player1", "Player2", "Colors",
-              "Hand1", "Hand2", "Deck", "Result")
+              "Hand1", "Hand2", "Deck", "Result", "Termination")
 #: The colours in play when a game has no Colors header.
 DEFAULT_COLORS: Tuple[str, ...] = ("R", "G", "W", "B", "Y")
 #: Letters that can never be colours.
