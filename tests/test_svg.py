@@ -416,3 +416,12 @@ def test_readme_picture_is_what_the_command_draws(run):
     """docs/board.svg, shown in the README, is made by the command the README gives."""
     ran = run("render", str(MATCH), "--game", "2", "--move", "40")
     assert ran.out == (ROOT / "docs" / "board.svg").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("name", ["x.jpg", "x.JPEG", "board.pdf", "noextension"])
+def test_render_refuses_a_format_it_does_not_write(run, name):
+    """lcn render -o x.jpg used to exit 0 and write SVG into the .jpg file."""
+    ran = run("render", str(MATCH), "-o", name)
+    assert ran.status == 2 and ran.out == ""
+    assert name in ran.err and ".svg" in ran.err and ".png" in ran.err
+    assert not Path(name).exists()

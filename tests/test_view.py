@@ -355,3 +355,14 @@ def test_a_two_thousand_game_file(pages):
     assert now["svg"] == board_svg(state, last_move=last.moves[-1])
     # Only the shown game's move list is built.
     assert page.locator("#moves li").count() == len(last.moves) + 1
+
+
+def test_the_move_list_holds_every_move_of_the_record_as_written(run):
+    """The page used to leave unreadable moves out (its counter then counted
+    fewer moves than the record has) and spelt every move in v1."""
+    ran = run("view", str(MISTAKES))
+    assert ran.status == 0
+    moves = page_data(ran.out)["games"][0]["moves"]
+    assert [m[0] for m in moves] == ["1. R7-D", "2. G3-D", "3. R4-D", "4. R11-D", "5. B5D-D",
+                                     "6. b6d-b", "7. K2-D", "8. W3X-D"]
+    assert [len(m) > 5 for m in moves] == [False] * 3 + [True] + [False] * 4
