@@ -209,11 +209,16 @@ def markup_text(text: str) -> str:
     >>> markup_text("Ann & <Bob>\x1b[2J\uffff")
     'Ann &amp; &lt;Bob&gt;\\x1b[2J\\uffff'
     """
+    if _MARKUP.search(text) is None:  # most texts: nothing to do
+        return text
     return escape(_NONCHARACTER.sub(lambda m: f"\\u{ord(m.group()):04x}", printable(text)),
                   quote=False)
 
 
 _NONCHARACTER = re.compile("[\ufffe\uffff]")
+#: What markup_text changes: what escape() escapes (not quotes: texts are not
+#: attributes), what printable() escapes, and the two non-characters.
+_MARKUP = re.compile("[&<>\x00-\x08\x0a-\x1f\x7f-\x9f\ufffe\uffff]")
 
 
 #: The width in pixels of the pictures a notebook shows.
@@ -720,7 +725,7 @@ def captioned(picture: Picture, layout: Layout, title: str, line: str) -> Pictur
     ellipsis) to what the picture's width holds."""
     texts = dict(picture.texts)
     texts["c1"] = markup_text(_fit(title, layout.width - 2 * _MARGIN, 15 * 0.6))
-    texts["c2"] = markup_text(_fit(line, layout.width - 2 * _MARGIN, 13 * 0.55))
+    texts["c2"] = markup_text(_fit(line, layout.width - 2 * _MARGIN, 13 * 0.5))
     return Picture(picture.slots, texts, picture.marks)
 
 
@@ -827,11 +832,12 @@ class Replay:
     ``Replay(state)`` starts from ``state`` (which it then plays on);
     :meth:`play` plays one move and says what changed, and :attr:`picture`
     is always the picture of the position reached, as :func:`picture` would
-    give it (``last_move`` the move played).  A move that follows the rules
-    changes a few slots (the mover's hand, one expedition or pile, where the
-    card drawn came from) and only those are read again; after a move that
-    breaks a rule, or one that follows unreadable turns, the whole position
-    is read again.
+    give it (``last_move`` the move played).  The game state plays every
+    move and judges it; a move that follows the rules changes what a move
+    changes on the table (the card leaves the mover's hand for an expedition
+    or a pile, the card drawn joins the hand), and only that is redrawn,
+    without asking the state for the rest; after a move that breaks a rule,
+    or one after unreadable turns, the whole position is read again.
 
     >>> from lcnotation import parse_move
     >>> replay = Replay(GameState(players=("Ann", "Bob")))
@@ -847,6 +853,10 @@ class Replay:
         self.picture = picture(state)
         self._deck = state.draw_pile()  # top first, while the deal makes it known
         self._start = draw_pile_start(len(state.colors))
+        # The order of a hand: by colour, then rank (the unknown cards last).
+        self._key = {c + text: (k, rank) for k, c in enumerate(state.colors)
+                     for rank, text in RANK_TEXT.items()}
+        self._to_move = tuple(_name(name) + " to move" for name in state.players)
         self._totals = [int(self.picture.texts[f"t{p}"]) for p in (0, 1)]
 
     def _deck_top(self) -> Optional[Card]:
@@ -860,32 +870,36 @@ class Replay:
         """Play ``move``; the words that say it and the slots and texts that changed."""
         state = self.state
         slots, texts = self.picture.slots, self.picture.texts
-        turn = state.turn if move.turn is None or move.turn < state.turn else move.turn
+        now = state.turn
+        turn = now if move.turn is None or move.turn < now else move.turn
         p = turn & 1
         card = move.placement.card
         c = card.color
         discard = move.placement.discard
         source = move.draw.color
         taken: Optional[Card] = None
-        if source is not None:
-            pile = slots.get(f"d{source}", ())
-            if discard and source == c:
-                taken = card
-            elif pile:
+        drawn: Optional[Card] = None
+        if source is None:
+            drawn = self._deck_top()
+        elif discard and source == c:
+            taken = card
+        else:
+            pile = slots.get("d" + source)
+            if pile:
                 taken = _card_of(pile[-1])
-        words = _words(state.players[p], move, taken,
-                       self._deck_top() if source is None else None)
-        skipped = turn > state.turn  # unreadable turns before this one
-        regular = not state.apply(move) and not skipped
+        words = _words(state.players[p], move, taken, drawn)
+        # Unreadable turns before this one, or a rule broken: the state then
+        # guesses, and the whole position is read again.
+        regular = not state.apply(move) and turn == now
         changed_slots: Set[str] = set()
         changed_texts: Set[str] = set()
-        if regular:
-            self._read_move(p, card, discard, source, changed_slots, changed_texts)
-        else:
+        if not (regular and self._moved(p, card, discard, source, taken, drawn,
+                                         changed_slots, changed_texts)):
             self._read_all(changed_slots, changed_texts)
             if self._deck is not None and state.draw_pile() is None:
                 self._deck = None
-        turn_text = _turn_text(state, (self._totals[0], self._totals[1]))
+        turn_text = (_turn_text(state, (self._totals[0], self._totals[1])) if state.is_over
+                     else self._to_move[state.to_move])
         if texts["turn"] != turn_text:
             texts["turn"] = turn_text
             changed_texts.add("turn")
@@ -910,33 +924,62 @@ class Replay:
             texts[name] = value
             changed.add(name)
 
-    def _read_move(self, p: int, card: Card, discard: bool, source: Optional[str],
-                   slots: Set[str], texts: Set[str]) -> None:
-        """Read what a move that follows the rules changed."""
-        state = self.state
+    def _moved(self, p: int, card: Card, discard: bool, source: Optional[str],
+               taken: Optional[Card], drawn: Optional[Card], slots: Set[str],
+               texts: Set[str]) -> bool:
+        """Redraw what a move that follows the rules changed: ``card`` from
+        player ``p``'s hand to an expedition or its pile, then a card from
+        ``source`` (None: the draw pile; ``taken`` the top of the pile,
+        ``drawn`` the top of the draw pile when the deal makes it known).
+        False when the hand drawn does not hold the card (then nothing is
+        redrawn)."""
+        picture_slots = self.picture.slots
+        code = card.color + RANK_TEXT[card.rank]
+        hand = list(picture_slots[f"h{p}"])
+        if code in hand:  # a known card of the hand ...
+            hand.remove(code)
+        elif BACK in hand:  # ... or one of its unknown ones
+            hand.remove(BACK)
+        else:
+            return False
+        if source is None:
+            if self._deck is not None and drawn is None:
+                return False
+            new = BACK if drawn is None else drawn.color + RANK_TEXT[drawn.rank]
+        else:
+            new = BACK if taken is None else taken.color + RANK_TEXT[taken.rank]
+        if new == BACK:
+            hand.append(BACK)
+        else:  # in the order of the hand
+            keys = self._key
+            key = keys[new]
+            at = 0
+            while at < len(hand) and hand[at] != BACK and keys[hand[at]] <= key:
+                at += 1
+            hand.insert(at, new)
+        self._set_slot(f"h{p}", tuple(hand), slots)
         c = card.color
-        self._set_slot(f"h{p}", _hand(state, p), slots)
         if discard:
-            pile = tuple(map(card_code, state.discard_pile(c)))
+            pile = picture_slots[f"d{c}"] + (code,)
             self._set_slot(f"d{c}", pile, slots)
             self._set_text(f"d{c}", _depth(pile), texts)
         else:
-            ranks = [x.rank for x in state.expedition(p, c)]
-            name = f"e{p}{c}"
+            played = picture_slots[f"e{p}{c}"] + (code,)
+            self._set_slot(f"e{p}{c}", played, slots)
             old = self.picture.texts[f"s{p}{c}"]
-            self._set_slot(name, tuple(c + RANK_TEXT[r] for r in ranks), slots)
-            score = _score(ranks)
+            score = _score([_RANK_OF_CODE[x[1:]] for x in played])
             self._set_text(f"s{p}{c}", score, texts)
-            self._totals[p] += int(score or 0) - int(old or 0)
+            self._totals[p] += int(score) - int(old or 0)
             self._set_text(f"t{p}", str(self._totals[p]), texts)
         if source is None:
-            low, high = state.draw_pile_range
+            low, high = self.state.draw_pile_range
             self._set_slot("draw", (BACK,) if high else (), slots)
             self._set_text("draw", _draw_text(low, high), texts)
-        else:  # a pile (not the one just discarded on: that breaks a rule)
-            pile = tuple(map(card_code, state.discard_pile(source)))
+        elif taken is not None:
+            pile = picture_slots[f"d{source}"][:-1]
             self._set_slot(f"d{source}", pile, slots)
             self._set_text(f"d{source}", _depth(pile), texts)
+        return True
 
     def _read_all(self, slots: Set[str], texts: Set[str]) -> None:
         """Read the whole position again (after a move out of the ordinary)."""

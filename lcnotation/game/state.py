@@ -232,9 +232,17 @@ class GameState:
         return tuple(Card(c, r) for c, r in reversed(self._deck))
 
     def known_cards(self, player: int) -> Tuple[Card, ...]:
-        """The cards known to be in ``player``'s hand (dealt, or drawn from a pile)."""
-        return tuple(Card(c, r) for c in self.colors
-                     for r in RANKS for _ in range(self._held[player][c][r]))
+        """The cards known to be in ``player``'s hand (dealt, or drawn from a pile),
+        by colour (in the game's order) and rank."""
+        held = self._held[player]
+        cards: List[Card] = []
+        for c in self.colors:
+            row = held[c]
+            if any(row):  # most colours of a hand hold nothing: skip their ranks
+                for r in RANKS:
+                    if row[r]:
+                        cards += [Card(c, r)] * row[r]
+        return tuple(cards)
 
     def unknown_count(self, player: int) -> int:
         """How many cards of ``player``'s hand are not known."""
