@@ -37,7 +37,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
 from lcnotation import Game, GameState, check, generate_games, generate_match  # noqa: E402
-from lcnotation.game.setup import read_setup  # noqa: E402
+from lcnotation.lostcities.game.setup import read_setup  # noqa: E402
 from lcnotation.svg import Picture, move_words, picture  # noqa: E402
 from lcnotation.view import view_html  # noqa: E402
 from lcnotation.view.positions import positions  # noqa: E402

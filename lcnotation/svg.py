@@ -1,6 +1,6 @@
 """Pictures of Lost Cities positions as SVG.
 
-:func:`board_svg` draws a :class:`~lcnotation.game.state.GameState` as the
+:func:`board_svg` draws a :class:`~lcnotation.lostcities.game.state.GameState` as the
 table looks after any number of moves: the row of discard piles in the
 middle, each player's expeditions growing away from it on their own side
 (each with its score beside it), both hands on the left with each player's
@@ -56,14 +56,14 @@ from html import escape
 from typing import (Dict, Iterable, List, Mapping, NamedTuple, Optional, Sequence, Set,
                     Tuple, Union)
 
-from .game.scoring import score_ranks
-from .game.setup import draw_pile_start
-from .game.state import GameState
-from .game.violations import card_name, color_name
-from .text.ast import Card, Game, Move
-from .text.display import Kind
-from .text.lexical import RANK_TEXT
-from .tools.output import printable
+from .lostcities.game.scoring import score_ranks
+from .lostcities.game.setup import draw_pile_start
+from .lostcities.game.state import GameState
+from .lostcities.game.violations import card_name, color_name
+from .lostcities.text.ast import Card, Game, Move
+from .core.display import Kind
+from .lostcities.text.lexical import RANK_TEXT
+from .core.terminal import printable
 
 __all__ = ["board_svg", "board_html", "NOTEBOOK_SIZE", "layout", "picture", "fill", "Layout",
            "Picture", "Replay", "PALETTE", "card_code", "move_words", "markup_text",
@@ -230,7 +230,7 @@ def notebook_picture(subject: object, kind: Kind) -> str:
     board after its last move, replayed as the checker does): ``kind`` is
     ``"svg"`` (:func:`board_svg` at :data:`NOTEBOOK_SIZE`) or ``"html"``
     (:func:`board_html`).  The package root installs it as the drawer of
-    :mod:`lcnotation.text.display`."""
+    :mod:`lcnotation.core.display`."""
     last: Optional[Move] = None
     if isinstance(subject, Game):
         state = GameState.from_game(subject)

@@ -25,7 +25,7 @@ from hypothesis import given, settings, strategies as st
 
 from lcnotation import (Card, GameState, Move, check, format_game, generate_game, parse_game,
                         parse_move, read_games)
-from lcnotation.game.violations import card_name
+from lcnotation.lostcities.game.violations import card_name
 from lcnotation.svg import (BACK, CARD_H, CARD_W, HAND_STEP, NOTEBOOK_SIZE, PALETTE, STEP,
                             Replay, _ink, _luminance, _scoped_css, board_html, board_svg,
                             card_code, fill, layout, move_words, picture)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..text.errors import NotationError
+from ..core.diagnostics import NotationError
 from .common import (EXIT_FINDINGS, EXIT_USAGE, Parser, add_command, err, read_records,
                      write_output)
 from .importcmd import overwrites_input, say_error

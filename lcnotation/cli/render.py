@@ -11,7 +11,7 @@ from .common import (EXIT_OK, EXIT_USAGE, Parser, add_command, configured_colors
 from .view import drawn_record
 
 if TYPE_CHECKING:
-    from ..text.ast import Game
+    from ..lostcities.text.ast import Game
 
 _RENDER_EXAMPLES = """\
 examples:
@@ -107,7 +107,7 @@ def _extension(output: str) -> Optional[str]:
 
 def run(args: argparse.Namespace) -> int:
     # The pictures and the game state, only for this command.
-    from ..game.setup import read_setup
+    from ..lostcities.game.setup import read_setup
     from ..svg import layout
     from ..view.positions import entries, position_svgs
     from ..view.raster import RasterError, animation, png

@@ -6,8 +6,8 @@ import argparse
 import os
 from typing import List, NamedTuple, Optional
 
-from ..text.ast import Game
-from ..text.reader import parse_games
+from ..lostcities.text.ast import Game
+from ..lostcities.text.reader import parse_games
 from .common import EXIT_USAGE, Parser, add_command, configured_colors, read_input, write_output
 from .importcmd import overwrites_input
 

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from itertools import accumulate
 from typing import Callable, List, Optional
 
-from ..text.ast import Game, Span
-from ..text.errors import NotationError
+from ..lostcities.text.ast import Game, Span
+from ..core.diagnostics import NotationError
 from ..tools.codes import FORMAT_CODES
 
 __all__ = ["Format", "FORMAT_CODES", "Reader", "Writer", "Detector", "TextLines",

@@ -27,11 +27,11 @@ import zlib
 from importlib import resources
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from ..game.checker import check
-from ..game.setup import read_setup
+from ..lostcities.game.checker import check
+from ..lostcities.game.setup import read_setup
 from ..svg import Layout, layout, markup_text
-from ..text.ast import Game
-from ..text.headers import DEFAULT_COLORS
+from ..lostcities.text.ast import Game
+from ..lostcities.text.headers import DEFAULT_COLORS
 from .positions import entries, game_title, positions
 
 __all__ = ["view_html", "game_data"]
@@ -49,7 +49,7 @@ def game_data(game: Game, layout_index: int, *, path: Optional[str] = None,
     marks, and a sixth item, 1, when it could not be read) and the
     diagnostics with the position they belong to (0 is the start, ``k`` the
     position after the ``k``-th move).  ``path`` and ``default_colors`` are
-    :func:`~lcnotation.game.checker.check`'s; ``source`` is the text the game
+    :func:`~lcnotation.lostcities.game.checker.check`'s; ``source`` is the text the game
     was read from (see :func:`~lcnotation.view.positions.entries`)."""
     report = check(game, path=path, default_colors=default_colors)
     listed = entries(game, source)

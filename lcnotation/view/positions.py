@@ -20,12 +20,12 @@ from __future__ import annotations
 import re
 from typing import Any, Iterator, List, NamedTuple, Optional, Sequence, Set, Tuple
 
-from ..game.setup import read_setup
-from ..game.state import GameState
+from ..lostcities.game.setup import read_setup
+from ..lostcities.game.state import GameState
 from ..svg import Picture, Replay, captioned, fill, layout
-from ..text.ast import Game, Move
-from ..text.formatter import format_move
-from ..text.headers import DEFAULT_COLORS
+from ..lostcities.text.ast import Game, Move
+from ..lostcities.text.formatter import format_move
+from ..lostcities.text.headers import DEFAULT_COLORS
 
 __all__ = ["Entry", "Position", "entries", "positions", "game_title", "caption_lines",
            "position_svgs", "position_svg"]
