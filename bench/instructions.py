@@ -41,13 +41,19 @@ def run(mode: str, path: str) -> None:
 
 
 def count(mode: str, path: str) -> int:
+    return callgrind([HERE, "--row", mode, path])
+
+
+def callgrind(argv: list) -> int:
+    """The instructions a fresh Python runs ``argv`` in, under callgrind
+    (bench/view.py counts its own rows with it too)."""
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "callgrind.out")
         # A fixed hash seed: dictionaries and sets then lay out the same way
         # in every run, and the counts repeat to the instruction.
         env = {**os.environ, "PYTHONHASHSEED": "0"}
         subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
-                        sys.executable, HERE, "--row", mode, path], env=env,
+                        sys.executable, *argv], env=env,
                        check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         with open(out) as f:
             for line in f:

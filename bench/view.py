@@ -23,9 +23,6 @@ It prints figures and asserts nothing::
 from __future__ import annotations
 
 import argparse
-import os
-import re
-import subprocess
 import sys
 import tempfile
 import time
@@ -42,6 +39,9 @@ from lcnotation.svg import Picture, move_words, picture  # noqa: E402
 from lcnotation.view import view_html  # noqa: E402
 from lcnotation.view.positions import positions  # noqa: E402
 from tools import CHROMIUM_ARGS  # noqa: E402  (tests/tools.py)
+
+sys.path.insert(0, str(ROOT / "bench"))
+from instructions import callgrind  # noqa: E402
 
 
 def read_replayed(games: List[Game]) -> int:
@@ -131,19 +131,7 @@ def _row(mode: str, games: int) -> None:
 
 
 def _count(mode: str, games: int) -> int:
-    with tempfile.TemporaryDirectory() as tmp:
-        out = os.path.join(tmp, "callgrind.out")
-        env = {**os.environ, "PYTHONHASHSEED": "0"}
-        subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
-                        sys.executable, __file__, "--row", mode, "--games", str(games)],
-                       env=env, check=True, stdout=subprocess.DEVNULL,
-                       stderr=subprocess.DEVNULL)
-        with open(out) as f:
-            for line in f:
-                m = re.match(r"(?:summary|totals): (\d+)", line)
-                if m:
-                    return int(m.group(1))
-    raise RuntimeError("no totals in callgrind's output")
+    return callgrind([__file__, "--row", mode, "--games", str(games)])
 
 
 def instructions(games: int) -> None:
