@@ -27,13 +27,14 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Dict, List
+from typing import Dict, List, Optional
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from lcnotation import Game, GameState, check, generate_games, generate_match  # noqa: E402
+from lcnotation import (Game, GameState, check, format_games, generate_games,  # noqa: E402
+                        generate_match, parse_games)
 from lcnotation.lostcities.game.setup import read_setup  # noqa: E402
 from lcnotation.svg import Picture, move_words, picture  # noqa: E402
 from lcnotation.view import view_html  # noqa: E402
@@ -44,11 +45,11 @@ sys.path.insert(0, str(ROOT / "bench"))
 from instructions import callgrind  # noqa: E402
 
 
-def read_replayed(games: List[Game]) -> int:
+def read_replayed(games: List[Game], text: Optional[str] = None) -> int:
     """The positions as the page reads them: one replay, each move's changes."""
     changed = 0
     for game in games:
-        for position in positions(game):
+        for position in positions(game, source=text):
             changed += len(position.slots) + len(position.texts) + len(position.words)
     return changed
 
@@ -77,16 +78,20 @@ def timed(what, *args) -> float:
     return time.perf_counter() - start
 
 
-def measure(label: str, games: List[Game], browser: bool, compare: bool) -> None:
+def measure(label: str, generated: List[Game], browser: bool, compare: bool) -> None:
+    # As lcn view makes it: from the record's text (so that the moves are
+    # spelt as written), read before the clock starts.
+    text = format_games(generated)
+    games = list(parse_games(text))
     moves = sum(len(g.moves) for g in games)
     start = time.perf_counter()
-    html = view_html(games, title=label)
+    html = view_html(games, title=label, source=text)
     built = time.perf_counter() - start
     size = len(html.encode("utf-8"))
     print(f"{label}: {len(games)} games, {moves} moves: built in {built:.2f} s, "
           f"{size / 1e6:.2f} MB, {size / max(1, moves):.0f} bytes a move")
     checking = timed(lambda: [check(g) for g in games])
-    replayed = timed(read_replayed, games)
+    replayed = timed(read_replayed, games, text)
     print(f"  of which: checking {checking:.2f} s, reading the positions {replayed:.2f} s "
           "(one replay)")
     if compare:

@@ -805,6 +805,13 @@ def test_render_an_animation(run, ext):
         assert durations == [1500] + [300] * 5 + [4000]
 
 
+def test_an_animation_of_an_endless_game_is_refused(run):
+    Path("long.lcn").write_text("R7-D " + "Rx " * 1200, encoding="utf-8")
+    ran = run("render", "long.lcn", "-o", "long.gif")
+    assert ran.status == 2 and "at most 1,000 positions" in ran.err
+    assert "game 1 has 1,202 up to move 1,201" in ran.err and not Path("long.gif").exists()
+
+
 def test_render_a_missing_file(run):
     ran = run("render", "nowhere.lcn")
     assert ran.status == 2 and "nowhere.lcn: cannot read" in ran.err

@@ -40,6 +40,9 @@ MAX_SIZE = 10_000
 MAX_ANIMATION = 2_000
 #: The width of an animation without --size.
 ANIMATION_SIZE = 800
+#: The most positions an animation holds (a game has about 60; every frame
+#: is held in memory while the animation is put together).
+MAX_FRAMES = 1_000
 #: The formats, by the extension of the file written.
 STILLS = (".svg", ".png")
 
@@ -142,6 +145,10 @@ def run(args: argparse.Namespace) -> int:
             f"{last})")
         return EXIT_USAGE
     at = last if args.move is None else args.move
+    if animated and at + 1 > MAX_FRAMES:
+        err(f"{args.path}: an animation holds at most {MAX_FRAMES:,} positions; game "
+            f"{args.game} has {at + 1:,} up to move {at:,} (end it sooner with --move)")
+        return EXIT_USAGE
     options: Dict[str, Any] = dict(perspective=args.perspective - 1, caption=args.caption,
                                    default_colors=configured_colors(args.path),
                                    source=record.text)

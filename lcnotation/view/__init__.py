@@ -57,7 +57,7 @@ def game_data(game: Game, layout_index: int, *, path: Optional[str] = None,
     start: Dict[str, object] = {}
     for position in positions(game, default_colors=default_colors, listed=listed):
         pic = position.picture
-        marks = [list(m) for m in pic.marks]
+        marks = pic.marks  # tuples: JSON arrays all the same
         entry = position.entry
         if entry is None:
             start = {"slots": {k: " ".join(v) for k, v in pic.slots.items()},

@@ -77,25 +77,22 @@ def _word(source: str, start: int) -> Tuple[str, int]:
     return source[begin:end], begin
 
 
-def _unreadable_words(game: Game, source: Optional[str], after: int,
-                      before: Optional[int]) -> List[Tuple[str, int]]:
-    """The words with syntax errors between offsets ``after`` and ``before``
-    that could be moves: they hold a letter and are not a header, a comment
-    or a stray brace."""
-    if source is None:
-        return []
-    found: List[Tuple[str, int]] = []
+def _unreadable_words(game: Game, source: str) -> List[Tuple[int, str, int]]:
+    """The words with syntax errors that could be moves (they hold a letter
+    and are not a header, a comment or a stray brace), in the order of the
+    text: where the error is, the word and where it starts."""
+    found: List[Tuple[int, str, int]] = []
     seen: Set[int] = set()
     for error in game.errors:
         span = error.span
-        if not span.known or span.start < after or (before is not None
-                                                      and span.start >= before):
+        if not span.known or not source:
             continue
-        word, begin = _word(source, min(span.start, max(0, len(source) - 1)))
+        word, begin = _word(source, min(span.start, len(source) - 1))
         if begin in seen or not word or word[0] in "[{};" or not _LETTER.search(word):
             continue
         seen.add(begin)
-        found.append((word, begin))
+        found.append((span.start, word, begin))
+    found.sort()
     return found
 
 
@@ -107,20 +104,28 @@ def entries(game: Game, source: Optional[str] = None) -> List[Entry]:
     shows its text; unreadable moves after the last readable one are only
     known from it."""
     out: List[Entry] = []
+    words = _unreadable_words(game, source) if source is not None and game.errors else []
+    next_word = 0  # the first word not yet looked at
     expected = 0
     after = game.span.start if game.span.known else 0
 
     def missing(count: Optional[int], before: Optional[int]) -> None:
         """Entries for ``count`` unreadable turns before offset ``before``
         (None: as many as there are unreadable words after the last move)."""
-        words = _unreadable_words(game, source, after, before)
+        nonlocal next_word
+        while next_word < len(words) and words[next_word][0] < after:
+            next_word += 1  # an error inside a move read, or between moves
+        first = next_word
+        while next_word < len(words) and (before is None or words[next_word][0] < before):
+            next_word += 1
+        gap = words[first:next_word]
         if count is None:
-            count = len(words)
+            count = len(gap)
         for k in range(count):
-            if k < len(words):
-                word, begin = words[k]
-                if k == count - 1 and len(words) > count:  # the rest go with the last
-                    word = " ".join(w for w, _ in words[k:])
+            if k < len(gap):
+                _, word, begin = gap[k]
+                if k == count - 1 and len(gap) > count:  # the rest go with the last
+                    word = " ".join(w for _, w, _ in gap[k:])
             else:
                 word, begin = "?", -1
             out.append(Entry(expected + k + 1, word, False, None, begin))
@@ -128,15 +133,14 @@ def entries(game: Game, source: Optional[str] = None) -> List[Entry]:
     for move in game.moves:
         turn = move.turn if move.turn is not None and move.turn >= expected else expected
         span = move.span
+        known = span.known
         if turn > expected:
-            missing(turn - expected, span.start if span.known else None)
-        if source is not None and span.known:
-            written = source[span.start:span.end]
-        else:
-            written = format_move(move)
-        out.append(Entry(turn + 1, written, True, move, span.start if span.known else -1))
+            missing(turn - expected, span.start if known else None)
+        written = source[span.start:span.end] if source is not None and known else (
+            format_move(move))
+        out.append(Entry(turn + 1, written, True, move, span.start if known else -1))
         expected = turn + 1
-        if span.known:
+        if known:
             after = span.end
     missing(None, None)
     return out
