@@ -933,9 +933,10 @@ class Replay:
         ``drawn`` the top of the draw pile when the deal makes it known).
         False when the hand drawn does not hold the card (then nothing is
         redrawn)."""
-        picture_slots = self.picture.slots
+        shown, written = self.picture.slots, self.picture.texts
         code = card.color + RANK_TEXT[card.rank]
-        hand = list(picture_slots[f"h{p}"])
+        hand_name = "h0" if p == 0 else "h1"
+        hand = list(shown[hand_name])
         if code in hand:  # a known card of the hand ...
             hand.remove(code)
         elif BACK in hand:  # ... or one of its unknown ones
@@ -957,28 +958,43 @@ class Replay:
             while at < len(hand) and hand[at] != BACK and keys[hand[at]] <= key:
                 at += 1
             hand.insert(at, new)
-        self._set_slot(f"h{p}", tuple(hand), slots)
+        held = tuple(hand)
+        if shown[hand_name] != held:
+            shown[hand_name] = held
+            slots.add(hand_name)
         c = card.color
+        # The card placed always changes its pile or expedition; the texts
+        # (depth, score, total) may stay as they were.
         if discard:
-            pile = picture_slots[f"d{c}"] + (code,)
-            self._set_slot(f"d{c}", pile, slots)
-            self._set_text(f"d{c}", _depth(pile), texts)
+            name = "d" + c
+            pile = shown[name] + (code,)
+            shown[name] = pile
+            slots.add(name)
+            self._set_text(name, _depth(pile), texts)
         else:
-            played = picture_slots[f"e{p}{c}"] + (code,)
-            self._set_slot(f"e{p}{c}", played, slots)
-            old = self.picture.texts[f"s{p}{c}"]
+            name = f"e{p}{c}"
+            played = shown[name] + (code,)
+            shown[name] = played
+            slots.add(name)
+            score_name = "s" + name[1:]
+            old = written[score_name]
             score = _score([_RANK_OF_CODE[x[1:]] for x in played])
-            self._set_text(f"s{p}{c}", score, texts)
-            self._totals[p] += int(score) - int(old or 0)
-            self._set_text(f"t{p}", str(self._totals[p]), texts)
+            if score != old:
+                written[score_name] = score
+                texts.add(score_name)
+                self._totals[p] += int(score) - int(old or 0)
+                self._set_text("t0" if p == 0 else "t1", str(self._totals[p]), texts)
         if source is None:
             low, high = self.state.draw_pile_range
-            self._set_slot("draw", (BACK,) if high else (), slots)
+            if not high:
+                self._set_slot("draw", (), slots)
             self._set_text("draw", _draw_text(low, high), texts)
         elif taken is not None:
-            pile = picture_slots[f"d{source}"][:-1]
-            self._set_slot(f"d{source}", pile, slots)
-            self._set_text(f"d{source}", _depth(pile), texts)
+            name = "d" + source
+            pile = shown[name][:-1]
+            shown[name] = pile
+            slots.add(name)
+            self._set_text(name, _depth(pile), texts)
         return True
 
     def _read_all(self, slots: Set[str], texts: Set[str]) -> None:
