@@ -7,7 +7,7 @@ import argparse
 from ..core.diagnostics import NotationError
 from .common import (EXIT_FINDINGS, EXIT_USAGE, Parser, add_command, err, read_records,
                      write_output)
-from .importcmd import overwrites_input, say_error
+from .inputs import overwrites_input, say_error
 
 _EXPORT_EXAMPLES = """\
 examples:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Dict, Optional
 
 from .common import (EXIT_OK, EXIT_USAGE, Parser, add_command, configured_colors, count, err,
                      usage_error, write_file, write_output)
-from .view import drawn_record
+from .inputs import drawn_record
 
 if TYPE_CHECKING:
     from ..lostcities.text.ast import Game

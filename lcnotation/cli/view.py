@@ -4,12 +4,9 @@ from __future__ import annotations
 
 import argparse
 import os
-from typing import List, NamedTuple, Optional
 
-from ..lostcities.text.ast import Game
-from ..lostcities.text.reader import parse_games
-from .common import EXIT_USAGE, Parser, add_command, configured_colors, read_input, write_output
-from .importcmd import overwrites_input
+from .common import EXIT_USAGE, Parser, add_command, configured_colors, write_output
+from .inputs import drawn_record
 
 _VIEW_EXAMPLES = """\
 examples:
@@ -29,27 +26,6 @@ def register(sub: "argparse._SubParsersAction[Parser]") -> None:
                       help="write here instead of standard output")
     view.add_argument("--title", help="the page's title (default: the file's name)")
     view.set_defaults(handler=run)
-
-
-class Record(NamedTuple):
-    """A record as ``lcn view`` and ``lcn render`` draw it: its text, and the
-    games they show (not the empty ones)."""
-
-    text: str
-    games: List[Game]
-
-
-def drawn_record(path: str, output: Optional[str]) -> Optional[Record]:
-    """The record ``path`` (or standard input) for ``lcn view`` and ``lcn
-    render``; None, with a message, when the file cannot be read or ``output``
-    would overwrite it."""
-    if overwrites_input(output, [path]):
-        return None
-    source = read_input(path)
-    if source is None:
-        return None
-    games = list(parse_games(source.text, path=path))
-    return Record(source.text, [g for g in games if g.moves or g.headers or g.errors])
 
 
 def run(args: argparse.Namespace) -> int:

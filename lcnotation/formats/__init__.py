@@ -6,7 +6,9 @@ in :data:`FORMATS`; other packages add theirs through the entry-point group
 returning one), loaded the first time a format is looked up.
 
 >>> sorted(FORMATS)
-['chikinn', 'metapyziks']
+['chikinn', 'fc-solve', 'metapyziks']
+>>> FORMATS["fc-solve"].notation
+'freecell'
 >>> from lcnotation.lostcities.game.generator import generate_game
 >>> game = generate_game(seed=1, colors="RGWBYP", deal=True)
 >>> replay = export_game(game, format="metapyziks")
@@ -23,7 +25,7 @@ from typing import Dict, List, Optional, Union
 from ..lostcities.text.ast import Game
 from ..core.diagnostics import NotationError
 from ..core.lineends import as_lf
-from . import chikinn, metapyziks
+from . import chikinn, fcsolve, metapyziks
 from .base import FORMAT_CODES, Format, UnknownFormatError
 
 __all__ = ["FORMATS", "FORMAT_CODES", "ENTRY_POINT_GROUP", "Format", "UnknownFormatError",
@@ -35,7 +37,7 @@ ENTRY_POINT_GROUP = "lcnotation.formats"
 
 #: Every format, by name.
 FORMATS: Dict[str, Format] = {}
-_BUILT_IN = frozenset(("chikinn", "metapyziks"))
+_BUILT_IN = frozenset(("chikinn", "metapyziks", "fc-solve"))
 _plugins_loaded = False
 
 
@@ -47,7 +49,7 @@ def register_format(fmt: Format) -> Format:
     return fmt
 
 
-for _module in (chikinn, metapyziks):
+for _module in (chikinn, metapyziks, fcsolve):
     register_format(_module.FORMAT)
 
 
@@ -149,7 +151,9 @@ def import_games(source: Union[str, bytes, "os.PathLike[str]"],
     text, path = _text_of(source, path)
     fmt = detect_format(text, path) if format is None else get_format(format)
     if fmt.read is None:
-        raise ValueError(f"the format {fmt.name!r} cannot be read, only written")
+        raise ValueError(f"the format {fmt.name!r} holds {fmt.notation} records, not Lost "
+                         "Cities games: lcn import writes them" if fmt.translate is not None
+                         else f"the format {fmt.name!r} cannot be read, only written")
     try:
         return fmt.read(text, path)
     except NotationError as err:

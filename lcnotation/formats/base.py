@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import accumulate
-from typing import Callable, List, Optional
+from typing import Callable, List, Mapping, Optional
 
 from ..lostcities.text.ast import Game, Span
 from ..core.diagnostics import NotationError
 from ..tools.codes import FORMAT_CODES
 
-__all__ = ["Format", "FORMAT_CODES", "Reader", "Writer", "Detector", "TextLines",
+__all__ = ["Format", "FORMAT_CODES", "Reader", "Writer", "Detector", "Translator", "TextLines",
            "UnknownFormatError"]
 
 #: ``read(text, path)``: the games of ``text`` (line ends already LF); raises
@@ -26,6 +26,10 @@ Reader = Callable[[str, Optional[str]], List[Game]]
 Writer = Callable[[Game], str]
 #: ``detect(text)``: True when ``text`` is surely in the format.
 Detector = Callable[[str], bool]
+#: ``translate(text, options)``: the record of another notation that ``text``
+#: (line ends LF) holds, in that notation's text; ``options`` are the import's
+#: (``deal``: a deal number); raises NotationError for malformed input.
+Translator = Callable[[str, Mapping[str, object]], str]
 
 
 
@@ -35,6 +39,8 @@ class Format:
 
     ``read`` imports, ``write`` exports (either may be None when the format
     is one-way), and ``detect`` recognises the format when none is named.
+    A format of records of another notation than Lost Cities names it
+    (``notation``) and gives ``translate`` instead of ``read``.
     """
 
     name: str
@@ -42,12 +48,14 @@ class Format:
     read: Optional[Reader] = None
     write: Optional[Writer] = None
     detect: Optional[Detector] = None
+    notation: str = "lostcities"
+    translate: Optional[Translator] = None
 
     def __post_init__(self) -> None:
         if not self.name or not all(c.isalnum() or c in "-_" for c in self.name):
             raise ValueError(f"format name {self.name!r}: expected letters, digits, "
                              "'-' or '_'")
-        if self.read is None and self.write is None:
+        if self.read is None and self.write is None and self.translate is None:
             raise ValueError(f"format {self.name!r} can neither read nor write")
 
 

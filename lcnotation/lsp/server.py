@@ -20,7 +20,7 @@ from __future__ import annotations
 import logging
 import os
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Dict, Generator, List, Optional, Sequence, Tuple
 
 from lsprotocol import types as lsp
@@ -29,6 +29,7 @@ from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
 from pygls.uris import from_fs_path, to_fs_path
 
+from ..lostcities.lint import all_comments, colors_of
 from ..core.version import __version__
 from ..lostcities.game.checker import score
 from ..lostcities.game.scoring import GameScore
@@ -36,12 +37,18 @@ from ..lostcities.text.ast import Comment, Span
 from ..core.diagnostics import NotationError, Severity
 from ..tools.config import ConfigCache, ConfigError, config_for_file
 from ..core.files import decode_source
-from ..lostcities.reformat import FormatRefused, format_source
-from ..core.suppression import find_suppression, suppression_comment
-from ..tools.lint import LintConfig, all_comments, fix_text
+from ..lostcities.reformat import format_source
+from ..core.suppression import find_suppression
+from ..core.lint import LintConfig
+from ..tools.lint import fix_text
 from ..core.findings import Finding
-from .analysis import Analysis, GamePart, Linter
-from .describe import code_href, describe_code, describe_move
+from .analysis import Analysis, GamePart, Linter, NotationLinter
+from ..lostcities.describe import describe_move
+from ..lostcities.notation import game_symbol, ignore_edit_in
+from ..lostcities.text.reader import GameText
+from ..core.notation import FormatRefused, Notation, Symbol
+from ..tools.notations import DEFAULT, notation_for
+from .describe import code_href, describe_code
 from ..core.positions import LineIndex
 from .tokens import TOKEN_MODIFIERS, TOKEN_TYPES, encode, game_tokens
 
@@ -73,7 +80,7 @@ class Document:
     uri: str
     text: str
     version: Optional[int]
-    linter: Linter
+    linter: "Linter | NotationLinter"
     encoding: str
     analysis: Optional[Analysis] = None
     _index: Optional[LineIndex] = None
@@ -185,9 +192,18 @@ class LcnLanguageServer(LanguageServer):
     # ------------------------------------------------------------ documents
 
     def open(self, uri: str, text: str, version: Optional[int]) -> Document:
-        doc = Document(uri, text, version, Linter(self.config_for(uri)), self.encoding)
+        doc = Document(uri, text, version, self.linter_for(uri, self.config_for(uri)),
+                       self.encoding)
         self.documents[uri] = doc
         return doc
+
+    def linter_for(self, uri: str, config: LintConfig) -> "Linter | NotationLinter":
+        """The linter of a document: Lost Cities' incremental one, or the whole
+        text through its notation (by the file's extension or its settings)."""
+        path = (to_fs_path(uri) or uri) if uri.startswith("file:") else uri
+        notation = notation_for(path, config.notation)
+        config = replace(config, notation=notation.name)
+        return Linter(config) if notation.name == DEFAULT else NotationLinter(notation, config)
 
     def config_for(self, uri: str) -> LintConfig:
         path = (to_fs_path(uri) or None) if uri.startswith("file:") else None
@@ -204,8 +220,8 @@ class LcnLanguageServer(LanguageServer):
         self.config_errors_shown.clear()
         for doc in self.documents.values():
             config = self.config_for(doc.uri)
-            if config != doc.linter.config:
-                doc.linter = Linter(config)
+            if replace(config, notation=doc.linter.config.notation) != doc.linter.config:
+                doc.linter = self.linter_for(doc.uri, config)
                 doc.analysis = None
             self.publish(doc)
         if self.client_pulls():
@@ -356,7 +372,14 @@ def make_server() -> LcnLanguageServer:
             return only is None or any(kind == k or kind.startswith(f"{k}.") for k in only)
 
         actions: List[lsp.CodeAction] = []
-        if wanted(lsp.CodeActionKind.QuickFix):
+        notation = _notation_of(doc)
+        if wanted(lsp.CodeActionKind.QuickFix) and notation is not None:
+            start, end = doc.offset(params.range.start), doc.offset(params.range.end)
+            for f in doc.lint().findings:
+                span = f.diagnostic.span
+                if span.start <= end and span.end >= start:
+                    actions += _quick_fixes(ls, doc, None, f)
+        elif wanted(lsp.CodeActionKind.QuickFix):
             start, end = doc.offset(params.range.start), doc.offset(params.range.end)
             for part in doc.lint().games:
                 if part.offset > end or part.end + 1 < start:
@@ -366,7 +389,7 @@ def make_server() -> LcnLanguageServer:
                     if span.start <= end and span.end >= start:
                         actions += _quick_fixes(ls, doc, part, f)
         if wanted(FIX_ALL):
-            fixed, applied, _ = fix_text(doc.text, config=doc.linter.config)
+            fixed, applied, _ = fix_text(doc.text, doc.path, doc.linter.config)
             if applied:
                 actions.append(lsp.CodeAction(
                     f"Fix all lcn findings ({applied} fix{'es' if applied != 1 else ''})",
@@ -380,6 +403,15 @@ def make_server() -> LcnLanguageServer:
         doc = ls.documents.get(params.text_document.uri)
         if doc is None:
             return None
+        notation = _notation_of(doc)
+        if notation is not None:
+            try:
+                return _edit(doc, notation.format_text(doc.text, doc.path,
+                                                       doc.linter.config).text)
+            except FormatRefused as exc:
+                ls.window_show_message(lsp.ShowMessageParams(
+                    lsp.MessageType.Warning, f"lcn: {exc}"))
+                return None
         new = formatted(doc.text, doc.path, doc.linter.config)
         return None if new is None else _edit(doc, new)
 
@@ -411,6 +443,12 @@ def make_server() -> LcnLanguageServer:
         if doc is None:
             return None
         at = doc.offset(params.position)
+        notation = _notation_of(doc)
+        if notation is not None:
+            shown = notation.describe(doc.text, at, doc.linter.config)
+            return None if shown is None else lsp.Hover(
+                lsp.MarkupContent(lsp.MarkupKind.Markdown, shown.markdown),
+                doc.range(shown.start, shown.end))
         part = doc.lint().game_at(at)
         if part is None:
             return None
@@ -427,26 +465,13 @@ def make_server() -> LcnLanguageServer:
         doc = ls.documents.get(params.text_document.uri)
         if doc is None:
             return None
-        out = []
-        number = 0
-        for part in doc.lint().games:
-            game = part.game
-            if not part.text.strip():
-                continue
-            number += 1
-            p1, p2 = game.header("Player1") or "Player 1", game.header("Player2") or "Player 2"
-            result = game.header("Result")
-            whole = doc.range(part.offset, part.offset + len(part.text.rstrip()))
-            children = [lsp.DocumentSymbol(h.name, lsp.SymbolKind.Property,
-                                           doc.range(h.span.start, h.span.end),
-                                           doc.range(h.span.start, h.span.end), detail=h.value)
-                        for h in game.headers if h.span is not None]
-            out.append(lsp.DocumentSymbol(
-                f"Game {number}: {p1} v {p2}", lsp.SymbolKind.Module, whole,
-                lsp.Range(whole.start, whole.start),
-                detail=f"result {result}" if result else f"{len(game.moves)} moves",
-                children=children))
-        return out
+        notation = _notation_of(doc)
+        if notation is not None:
+            return [_symbol(doc, s) for s in notation.symbols(doc.text)]
+        parts = [part for part in doc.lint().games if part.text.strip()]
+        return [_symbol(doc, game_symbol(number, part.game,
+                                         GameText(part.text, part.line, part.offset)))
+                for number, part in enumerate(parts, 1)]
 
     @server.feature(lsp.TEXT_DOCUMENT_FOLDING_RANGE)
     def folding(ls: LcnLanguageServer,
@@ -550,7 +575,12 @@ def _all_comments(part: GamePart) -> List[Comment]:
     return list(all_comments(part.game))
 
 
-def _quick_fixes(ls: LcnLanguageServer, doc: Document, part: GamePart,
+def _notation_of(doc: Document) -> Optional[Notation]:
+    """The notation of a document read whole (not Lost Cities), or None."""
+    return doc.linter.notation if isinstance(doc.linter, NotationLinter) else None
+
+
+def _quick_fixes(ls: LcnLanguageServer, doc: Document, part: Optional[GamePart],
                  f: Finding) -> List[lsp.CodeAction]:
     d = f.diagnostic
     diagnostic = ls.diagnostic(doc, f)
@@ -560,7 +590,16 @@ def _quick_fixes(ls: LcnLanguageServer, doc: Document, part: GamePart,
             f.fix.description, kind=lsp.CodeActionKind.QuickFix, diagnostics=[diagnostic],
             is_preferred=True, edit=lsp.WorkspaceEdit(changes={doc.uri: [
                 lsp.TextEdit(doc.range(e.start, e.end), e.replacement) for e in f.fix.edits]})))
-    if d.code != "S100":
+    notation = _notation_of(doc)
+    if part is None and notation is not None:
+        found = notation.ignore_edit(doc.text, d.line, d.code)
+        edit = None if found is None else lsp.TextEdit(doc.range(found.start, found.end),
+                                                        found.replacement)
+        if edit is not None:
+            actions.append(lsp.CodeAction(
+                f"Ignore {d.code} on this line", kind=lsp.CodeActionKind.QuickFix,
+                diagnostics=[diagnostic], edit=lsp.WorkspaceEdit(changes={doc.uri: [edit]})))
+    elif part is not None and d.code != "S100":
         edit = _ignore_edit(doc, part, d.line, d.code)
         if edit is not None:
             actions.append(lsp.CodeAction(
@@ -571,32 +610,34 @@ def _quick_fixes(ls: LcnLanguageServer, doc: Document, part: GamePart,
 
 def _ignore_edit(doc: Document, part: GamePart, line: int,
                  code: str) -> Optional[lsp.TextEdit]:
-    """Add ``code`` to the line's ``lcn: ignore[...]`` comment, or write one at its end.
-
-    None where no comment can silence the finding: a line of another game (a
-    game without moves reports its end there), or a blank line (a comment
-    there would move the game's end, and the finding with it).
-    """
+    """Add ``code`` to the line's ``lcn: ignore[...]`` comment, or write one at
+    its end (:func:`~lcnotation.lostcities.notation.ignore_edit_in`)."""
     index = doc.index
     if line < 1 or line > index.line_count:
         return None
-    start, end = index.starts[line - 1], index.ends[line - 1]
-    if not doc.text[start:end].strip() or start < part.offset or end > part.end:
+    found = ignore_edit_in(doc.text, GameText(part.text, part.line, part.offset),
+                           _all_comments(part), line, index.starts[line - 1],
+                           index.ends[line - 1], code)
+    if found is None:
         return None
-    for c in _all_comments(part):
-        s = c.span
-        if s is None:
-            continue
-        if s.start < end < s.end:
-            return None  # the line ends inside a comment: nothing can be added there
-        if s.line == line:
-            # the comment's text starts one character after the comment
-            found = find_suppression(c.text, s.start + 1, s.line, s)
-            if found is not None and found.close is not None:
-                sep = ", " if found.named else ""
-                return lsp.TextEdit(doc.range(found.close, found.close), f"{sep}{code}")
-    gap = "" if doc.text[end - 1] in " \t" else " "
-    return lsp.TextEdit(doc.range(end, end), f"{gap}; {suppression_comment(code)}")
+    return lsp.TextEdit(doc.range(found.start, found.end), found.replacement)
+
+
+#: The kind an editor shows for each kind of outline entry.
+_SYMBOL_KINDS = {"game": lsp.SymbolKind.Module, "section": lsp.SymbolKind.Namespace,
+                 "header": lsp.SymbolKind.Property, "move": lsp.SymbolKind.Event}
+
+
+def _symbol(doc: Document, symbol: Symbol) -> lsp.DocumentSymbol:
+    """An outline entry as the protocol writes it: the game's whole range, its
+    name selected at its start."""
+    whole = doc.range(symbol.span.start, symbol.span.end)
+    select = lsp.Range(whole.start, whole.start) if symbol.kind in ("game", "section") \
+        else whole
+    return lsp.DocumentSymbol(symbol.name, _SYMBOL_KINDS[symbol.kind], whole, select,
+                              detail=symbol.detail,
+                              children=[_symbol(doc, c) for c in symbol.children]
+                              if symbol.kind in ("game", "section") else None)
 
 
 def _hover(ls: LcnLanguageServer, doc: Document, part: GamePart,
@@ -605,7 +646,7 @@ def _hover(ls: LcnLanguageServer, doc: Document, part: GamePart,
     for i, move in enumerate(game.moves):
         s = move.span
         if s is not None and s.start <= at < s.end:
-            return describe_move(game, i, doc.linter.config.colors), s.start, s.end
+            return describe_move(game, i, colors_of(doc.linter.config)), s.start, s.end
     for c in _all_comments(part):
         s = c.span
         if s is None or not s.start <= at < s.end:

@@ -33,10 +33,10 @@ from typing import (TYPE_CHECKING, Dict, Iterable, List, NamedTuple, Optional, S
 
 from ..text.ast import HANDSHAKE, Card, Draw, Game, Move, Placement
 from ..text.headers import DEFAULT_COLORS
-from ..text.lexical import COLOR_LETTERS, RANKS
+from ..text.lexical import COLOR_LETTERS
 from .scoring import GameScore, score_ranks
 from ...core.display import draw
-from .setup import (COPIES, HAND_SIZE, Deal, Setup, as_pairs, deal_problems,
+from .setup import (COPIES, DECK_RANKS, HAND_SIZE, Deal, Setup, as_pairs, deal_problems,
                     draw_pile_start, read_setup)
 
 if TYPE_CHECKING:
@@ -239,7 +239,7 @@ class GameState:
         for c in self.colors:
             row = held[c]
             if any(row):  # most colours of a hand hold nothing: skip their ranks
-                for r in RANKS:
+                for r in DECK_RANKS:
                     if row[r]:
                         cards += [Card(c, r)] * row[r]
         return tuple(cards)
@@ -321,7 +321,7 @@ class GameState:
             exp = self._exp[p][c]
             last = exp[-1] if exp else -1
             row = self._held[p][c]
-            for r in RANKS:
+            for r in DECK_RANKS:
                 if not row[r]:
                     continue
                 card = Card(c, r)
