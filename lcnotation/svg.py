@@ -854,8 +854,9 @@ class Replay:
         self._deck = state.draw_pile()  # top first, while the deal makes it known
         self._start = draw_pile_start(len(state.colors))
         # The order of a hand: by colour, then rank (the unknown cards last).
-        self._key = {c + text: (k, rank) for k, c in enumerate(state.colors)
+        self._key = {c + text: k * 16 + rank for k, c in enumerate(state.colors)
                      for rank, text in RANK_TEXT.items()}
+        self._names = {(p, c): (f"e{p}{c}", f"s{p}{c}") for p in (0, 1) for c in state.colors}
         self._to_move = tuple(_name(name) + " to move" for name in state.players)
         self._totals = [int(self.picture.texts[f"t{p}"]) for p in (0, 1)]
 
@@ -890,20 +891,22 @@ class Replay:
         words = _words(state.players[p], move, taken, drawn)
         # Unreadable turns before this one, or a rule broken: the state then
         # guesses, and the whole position is read again.
-        regular = not state.apply(move) and turn == now
+        regular = not state.play((move,)) and turn == now
         changed_slots: Set[str] = set()
         changed_texts: Set[str] = set()
-        if not (regular and self._moved(p, card, discard, source, taken, drawn,
-                                         changed_slots, changed_texts)):
+        marks = (self._moved(p, card, discard, source, taken, drawn, changed_slots,
+                             changed_texts) if regular else None)
+        if marks is None:
             self._read_all(changed_slots, changed_texts)
             if self._deck is not None and state.draw_pile() is None:
                 self._deck = None
+            marks = tuple(_move_marks(slots, state, move))
         turn_text = (_turn_text(state, (self._totals[0], self._totals[1])) if state.is_over
                      else self._to_move[state.to_move])
         if texts["turn"] != turn_text:
             texts["turn"] = turn_text
             changed_texts.add("turn")
-        self.picture = Picture(slots, texts, tuple(_move_marks(slots, state, move)))
+        self.picture = Picture(slots, texts, marks)
         return Step(words, changed_slots, changed_texts)
 
     def unreadable(self) -> None:
@@ -926,13 +929,14 @@ class Replay:
 
     def _moved(self, p: int, card: Card, discard: bool, source: Optional[str],
                taken: Optional[Card], drawn: Optional[Card], slots: Set[str],
-               texts: Set[str]) -> bool:
+               texts: Set[str]) -> Optional[Tuple[Tuple[str, str, int], ...]]:
         """Redraw what a move that follows the rules changed: ``card`` from
         player ``p``'s hand to an expedition or its pile, then a card from
         ``source`` (None: the draw pile; ``taken`` the top of the pile,
-        ``drawn`` the top of the draw pile when the deal makes it known).
-        False when the hand drawn does not hold the card (then nothing is
-        redrawn)."""
+        ``drawn`` the top of the draw pile when the deal makes it known);
+        the marks of the position reached (as :func:`_move_marks` makes
+        them).  None when the hand drawn does not hold the card (then nothing
+        is redrawn)."""
         shown, written = self.picture.slots, self.picture.texts
         code = card.color + RANK_TEXT[card.rank]
         hand_name = "h0" if p == 0 else "h1"
@@ -942,10 +946,10 @@ class Replay:
         elif BACK in hand:  # ... or one of its unknown ones
             hand.remove(BACK)
         else:
-            return False
+            return None
         if source is None:
             if self._deck is not None and drawn is None:
-                return False
+                return None
             new = BACK if drawn is None else drawn.color + RANK_TEXT[drawn.rank]
         else:
             new = BACK if taken is None else taken.color + RANK_TEXT[taken.rank]
@@ -971,31 +975,36 @@ class Replay:
             shown[name] = pile
             slots.add(name)
             self._set_text(name, _depth(pile), texts)
+            placed = ("last", name, len(pile) - 1)
         else:
-            name = f"e{p}{c}"
+            name, score_name = self._names[p, c]
             played = shown[name] + (code,)
             shown[name] = played
             slots.add(name)
-            score_name = "s" + name[1:]
+            placed = ("last", name, len(played) - 1)
             old = written[score_name]
-            score = _score([_RANK_OF_CODE[x[1:]] for x in played])
+            score = _score([self._key[x] & 15 for x in played])
             if score != old:
                 written[score_name] = score
                 texts.add(score_name)
                 self._totals[p] += int(score) - int(old or 0)
                 self._set_text("t0" if p == 0 else "t1", str(self._totals[p]), texts)
+        low, high = self.state.draw_pile_range
         if source is None:
-            low, high = self.state.draw_pile_range
             if not high:
                 self._set_slot("draw", (), slots)
             self._set_text("draw", _draw_text(low, high), texts)
-        elif taken is not None:
+            came = ("from", "draw", 0)
+        else:
             name = "d" + source
-            pile = shown[name][:-1]
-            shown[name] = pile
-            slots.add(name)
-            self._set_text(name, _depth(pile), texts)
-        return True
+            if taken is not None:
+                shown[name] = shown[name][:-1]
+                slots.add(name)
+                self._set_text(name, _depth(shown[name]), texts)
+            came = ("from", name, len(shown[name]))
+        if not high:  # the round is over
+            return (placed, came)
+        return (("turn", "h1" if p == 0 else "h0", 0), placed, came)
 
     def _read_all(self, slots: Set[str], texts: Set[str]) -> None:
         """Read the whole position again (after a move out of the ordinary)."""
