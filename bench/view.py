@@ -1,15 +1,23 @@
 """How big and how fast the replay page is for large records.
 
 Writes the page (``lcnotation.view.view_html``) for a 3-game match and for
-files of many generated games, and prints the time to build it, its size,
-the bytes per move, and the time a headless Chromium takes to load it and
-to show the last game's last position (with ``--browser``, when Playwright
-and /usr/bin/chromium are installed).
+a file of many generated games, and prints the time to build it (and what
+part of it is reading the positions), its size, the bytes per move, and,
+with ``--browser``, the time a headless Chromium takes to load it and show
+the first board, and to show the last game's last position (when
+Playwright and /usr/bin/chromium are installed).
+
+``--compare`` also reads the positions as the page did before the replay
+read them once: every position asked of the game state whole
+(``lcnotation.svg.picture``) and compared with the one before; and
+``--instructions`` counts, under valgrind's callgrind, the instructions a
+move of either way takes (steadier than times on a shared machine).
 
 It prints figures and asserts nothing::
 
     python bench/view.py                    # 3 games and 2,000 games
-    python bench/view.py --games 200 --browser
+    python bench/view.py --games 200 --browser --compare
+    python bench/view.py --instructions     # 100 games, both ways, under callgrind
 """
 
 from __future__ import annotations
@@ -19,24 +27,77 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Dict, List, Optional
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from lcnotation import generate_games, generate_match  # noqa: E402
+from lcnotation import (Game, GameState, check, format_games, generate_games,  # noqa: E402
+                        generate_match, parse_games)
+from lcnotation.lostcities.game.setup import read_setup  # noqa: E402
+from lcnotation.svg import Picture, move_words, picture  # noqa: E402
 from lcnotation.view import view_html  # noqa: E402
+from lcnotation.view.positions import positions  # noqa: E402
 from tools import CHROMIUM_ARGS  # noqa: E402  (tests/tools.py)
 
+sys.path.insert(0, str(ROOT / "bench"))
+from instructions import callgrind  # noqa: E402
 
-def measure(label: str, games: list, browser: bool) -> None:
+
+def read_replayed(games: List[Game], text: Optional[str] = None) -> int:
+    """The positions as the page reads them: one replay, each move's changes."""
+    changed = 0
+    for game in games:
+        for position in positions(game, source=text):
+            changed += len(position.slots) + len(position.texts) + len(position.words)
+    return changed
+
+
+def read_whole(games: List[Game]) -> int:
+    """The positions as the page read them before: each asked of the state
+    whole, and compared with the one before."""
+    changed = 0
+    for game in games:
+        state = GameState.from_setup(read_setup(game))
+        before: Picture = picture(state)
+        for move in game.moves:
+            words = move_words(state, move)
+            state.apply(move)
+            after = picture(state, last_move=move)
+            changed += len(words) + sum(after.slots[n] != before.slots.get(n)
+                                        for n in after.slots)
+            changed += sum(after.texts[n] != before.texts.get(n) for n in after.texts)
+            before = after
+    return changed
+
+
+def timed(what, *args) -> float:
+    start = time.perf_counter()
+    what(*args)
+    return time.perf_counter() - start
+
+
+def measure(label: str, generated: List[Game], browser: bool, compare: bool) -> None:
+    # As lcn view makes it: from the record's text (so that the moves are
+    # spelt as written), read before the clock starts.
+    text = format_games(generated)
+    games = list(parse_games(text))
     moves = sum(len(g.moves) for g in games)
     start = time.perf_counter()
-    html = view_html(games, title=label)
+    html = view_html(games, title=label, source=text)
     built = time.perf_counter() - start
     size = len(html.encode("utf-8"))
     print(f"{label}: {len(games)} games, {moves} moves: built in {built:.2f} s, "
           f"{size / 1e6:.2f} MB, {size / max(1, moves):.0f} bytes a move")
+    checking = timed(lambda: [check(g) for g in games])
+    replayed = timed(read_replayed, games, text)
+    print(f"  of which: checking {checking:.2f} s, reading the positions {replayed:.2f} s "
+          "(one replay)")
+    if compare:
+        whole = timed(read_whole, games)
+        print(f"  reading every position whole instead: {whole:.2f} s "
+              f"({whole / max(replayed, 1e-9):.1f} times as long)")
     if browser:
         from playwright.sync_api import sync_playwright
 
@@ -45,28 +106,69 @@ def measure(label: str, games: list, browser: bool) -> None:
             page_file.write_text(html, encoding="utf-8")
             chromium = play.chromium.launch(executable_path="/usr/bin/chromium",
                                             args=CHROMIUM_ARGS)
-            page = chromium.new_page()
+            page = chromium.new_page(viewport={"width": 1366, "height": 768})
             start = time.perf_counter()
             page.goto(page_file.as_uri())
-            page.wait_for_selector("#board svg")
+            page.wait_for_selector('[data-lcnv="board"] svg')
             loaded = time.perf_counter() - start
             start = time.perf_counter()
-            page.select_option("#game", str(len(games) - 1))
+            page.select_option('[data-lcnv="game"]', str(len(games) - 1))
             page.keyboard.press("End")
-            page.wait_for_selector("#board svg")
+            page.wait_for_selector('[data-lcnv="board"] svg')
             shown = time.perf_counter() - start
             chromium.close()
-            print(f"  Chromium: loaded in {loaded:.2f} s, last game's end shown in "
-                  f"{shown:.2f} s")
+            print(f"  Chromium: loaded and drew the first board in {loaded:.2f} s, "
+                  f"the last game's end in {shown:.2f} s")
+
+
+# ------------------------------------------------------------ instruction counts
+
+
+def _row(mode: str, games: int) -> None:
+    """The measured process: warm up, then ``mode`` (``replay:N`` or
+    ``whole:N``, N passes) over ``games`` generated games."""
+    sample = list(generate_games(games, seed=1, deal=True))
+    read_replayed(sample[:1])
+    read_whole(sample[:1])
+    what, passes = mode.split(":")
+    for _ in range(int(passes)):
+        (read_replayed if what == "replay" else read_whole)(sample)
+
+
+def _count(mode: str, games: int) -> int:
+    return callgrind([__file__, "--row", mode, "--games", str(games)])
+
+
+def instructions(games: int) -> None:
+    moves = sum(len(g.moves) for g in generate_games(games, seed=1, deal=True))
+    per: Dict[str, float] = {}
+    for what in ("whole", "replay"):
+        one, two = _count(f"{what}:1", games), _count(f"{what}:2", games)
+        per[what] = (two - one) / moves
+    print(f"instructions a move ({games} games, {moves} moves, callgrind): every position "
+          f"read whole {per['whole']:,.0f}, one replay {per['replay']:,.0f} "
+          f"({per['whole'] / per['replay']:.1f} times fewer)")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--games", type=int, default=2000)
+    parser.add_argument("--games", type=int, default=None)
     parser.add_argument("--browser", action="store_true", help="also time Chromium")
+    parser.add_argument("--compare", action="store_true",
+                        help="also time reading every position whole")
+    parser.add_argument("--instructions", action="store_true",
+                        help="count instructions a move under callgrind, both ways")
+    parser.add_argument("--row", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    measure("match", list(generate_match(seed=1)), args.browser)
-    measure("archive", list(generate_games(args.games, seed=1, deal=True)), args.browser)
+    if args.row:
+        _row(args.row, args.games or 100)
+        return
+    if args.instructions:
+        instructions(args.games or 100)
+        return
+    measure("match", list(generate_match(seed=1)), args.browser, args.compare)
+    measure("archive", list(generate_games(args.games or 2000, seed=1, deal=True)),
+            args.browser, args.compare)
 
 
 if __name__ == "__main__":

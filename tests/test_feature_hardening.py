@@ -305,13 +305,13 @@ def test_feature_commands_on_input_too_large_for_memory(lcn: Callable[..., Ran],
 def test_render_and_view_of_a_game_too_large_for_memory(command: str, lcn: Callable[..., Ran],
                                                         monkeypatch: pytest.MonkeyPatch
                                                         ) -> None:
-    from lcnotation.cli import inputs
+    from lcnotation.archive import reader
 
     def too_large(*args: object, **kwargs: object) -> Iterator[object]:
         raise MemoryError()
-        yield  # a generator, as read_games is
+        yield  # a generator, as scan is
 
-    monkeypatch.setattr(inputs, "read_games", too_large)
+    monkeypatch.setattr(reader, "scan", too_large)
     ran = lcn(command, str(MATCH))
     assert ran.status == 2 and ran.err == f"lcn: {MATCH}: cannot read: out of memory\n"
 
@@ -320,13 +320,21 @@ def test_feature_commands_writing_where_they_cannot(lcn: Callable[..., Ran], tmp
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     folder = tmp_path / "folder"
     folder.mkdir()
+    pictures = tmp_path / "pictures.svg"  # lcn render writes what the extension names
+    pictures.mkdir()
     for target in (tmp_path / "missing" / "out", folder, Path("/dev/full")):
         for argv in (["render", str(MATCH)], ["view", str(MATCH)], ["import", str(METAPYZIKS)],
                      ["export", "--to", "metapyziks", str(MATCH)]):
-            ran = lcn(*argv, "-o", str(target))
-            assert ran.status == 2 and ran.out == "", (argv, target)
-            assert ran.err == f"lcn: {target}: cannot write: {ran.err.split(': ')[-1]}"
+            written = target
+            if argv[0] == "render":
+                if target == Path("/dev/full"):
+                    continue  # not a picture's name: refused before any writing
+                written = pictures if target == folder else target.with_suffix(".svg")
+            ran = lcn(*argv, "-o", str(written))
+            assert ran.status == 2 and ran.out == "", (argv, written)
+            assert ran.err == f"lcn: {written}: cannot write: {ran.err.split(': ')[-1]}"
     assert list(folder.iterdir()) == [] and not (tmp_path / "missing").exists()
+    assert list(pictures.iterdir()) == []
     cairosvg = pytest.importorskip("cairosvg")
     kept = tmp_path / "kept.png"
     kept.write_bytes(b"the old picture")

@@ -1,49 +1,56 @@
 """The replay page (lcnotation.view, ``lcn view``), opened in headless Chromium.
 
 The browser tests drive Debian's Chromium (scripts/setup.d/chromium.sh)
-through Playwright for Python; one browser serves the whole module.
+through Playwright for Python; one browser serves the whole module.  They
+look at the page on three screens: a laptop (1366 x 768), a desktop
+(1920 x 1080) and a phone (390 x 844).
 """
 
 from __future__ import annotations
 
 import json
-import random
 import re
-import struct
 from pathlib import Path
-from typing import Iterator, List, Tuple
+from typing import Iterator, List, Optional, Tuple
 
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from lcnotation import (GameState, check, format_game, format_move, generate_game,
-                        generate_games, parse_game, read_games)
+from lcnotation import (GameState, check, format_move, generate_game, generate_games,
+                        parse_game, read_games)
 from lcnotation.svg import board_svg, card_code, move_words, picture
 from lcnotation.view import game_data, view_html
+from lcnotation.view.positions import entries
 
+from test_svg import broken
 from tools import CHROMIUM_ARGS, require
 
 ROOT = Path(__file__).resolve().parent.parent
 MATCH = ROOT / "examples" / "match.lcn"
 MISTAKES = ROOT / "examples" / "mistakes.lcn"
-VIEWPORT = {"width": 1100, "height": 950}
+LAPTOP = {"width": 1366, "height": 768}
+DESKTOP = {"width": 1920, "height": 1080}
+PHONE = {"width": 390, "height": 844}
+SCREENS = {"laptop": LAPTOP, "desktop": DESKTOP, "phone": PHONE}
 
 
 def page_data(html: str) -> dict:
-    found = re.search(r'<script type="application/json" id="lcn-data">(.*?)</script>', html,
-                      re.S)
+    found = re.search(r'<script type="application/json" data-lcnv="data">(.*?)</script>',
+                      html, re.S)
     assert found is not None
     return json.loads(found.group(1))
 
 
-def positions(game) -> Iterator[Tuple[GameState, object]]:
-    """Every position of ``game`` as the checker replays it, with the move that
-    led to it."""
+def positions(game, source: Optional[str] = None) -> Iterator[Tuple[GameState, object]]:
+    """Every position of ``game`` as the checker replays it, one per move of
+    the record (an unreadable move's is the position before it, with no last
+    move), with the move that led to it."""
     state = GameState.from_game(game)
     yield state.copy(), None
-    for move in game.moves:
-        state.apply(move)
-        yield state.copy(), move
+    for entry in entries(game, source):
+        if entry.move is not None:
+            state.apply(entry.move)
+        yield state.copy(), entry.move
 
 
 # ------------------------------------------------------------ without a browser
@@ -55,6 +62,29 @@ def test_the_page_needs_nothing_from_outside():
     assert set(re.findall(r"https?://[\w./-]*", html)) == {"http://www.w3.org/2000/svg"}
     data = page_data(html)
     assert len(data["games"]) == 3 and len(data["layouts"]) == 1  # one colour set
+
+
+def test_every_style_of_the_page_is_scoped_to_its_root():
+    html = view_html(list(read_games(MATCH)), title="match")
+    root = re.search(r'<div class="lcnv" id="(lcnv-[0-9a-f]{8})">', html).group(1)
+    css = re.search(r"<style>(.*?)</style>", html, re.S).group(1)
+    css = re.sub(r"/\*.*?\*/", "", css, flags=re.S)
+    selectors = []
+    for head in re.findall(r"([^{}]+)\{", css):
+        if head.strip().startswith("@"):
+            continue
+        selectors += [s.strip() for s in head.split(",")]
+    assert len(selectors) > 20
+    for selector in selectors:
+        assert f"#{root}" in selector, selector
+        # Nothing but the page's root: "body:has(> #root)" and "body > #root"
+        # style the body only when the page is a page of its own.
+        assert not selector.startswith(("body", "html")) or selector.endswith(f"#{root}") \
+            or f"> #{root})" in selector, selector
+    # Each page its own id; the same page the same.
+    other = view_html(list(read_games(MISTAKES)), title="m")
+    assert f'id="{root}"' not in other
+    assert html == view_html(list(read_games(MATCH)), title="match")
 
 
 def test_nothing_in_a_record_can_end_the_script():
@@ -89,9 +119,11 @@ def test_the_changes_of_each_move_rebuild_every_position(seed, deal, broken_reco
     data = game_data(game, 0)
     slots, texts = dict(data["start"]["slots"]), dict(data["start"]["texts"])
     marks = data["start"]["marks"]
+    assert len(data["moves"]) == len(entries(game))
     for k, (state, move) in enumerate(positions(game)):
         if k:
-            _, _, changed_slots, changed_texts, marks = data["moves"][k - 1]
+            _, _, changed_slots, changed_texts, marks, *unreadable = data["moves"][k - 1]
+            assert bool(unreadable) == (move is None)
             slots.update(changed_slots)
             texts.update(changed_texts)
         expected = picture(state, last_move=move)
@@ -122,12 +154,37 @@ def test_lcn_view_writes_the_page(run):
     ran = run("view", str(MATCH), "-o", "match.html")
     assert ran.status == 0 and ran.out == ""
     html = Path("match.html").read_text(encoding="utf-8")
-    assert html == view_html(list(read_games(MATCH)), title="match.lcn", path=str(MATCH))
+    assert html == view_html(list(read_games(MATCH)), title="match.lcn", path=str(MATCH),
+                             source=MATCH.read_text(encoding="utf-8"))
     ran = run("view", "-", "--title", "piped", stdin=MISTAKES.read_bytes())
     assert ran.status == 0 and "<title>piped</title>" in ran.out
     ran = run("view", "missing.lcn", "-o", "x.html")
     assert ran.status == 2 and "missing.lcn: cannot read" in ran.err
     assert not Path("x.html").exists()
+
+
+def test_the_move_list_holds_every_move_of_the_record_as_written(run):
+    """The page used to leave unreadable moves out (its counter then counted
+    fewer moves than the record has) and spelt every move in v1."""
+    ran = run("view", str(MISTAKES))
+    assert ran.status == 0
+    moves = page_data(ran.out)["games"][0]["moves"]
+    assert [m[0] for m in moves] == ["1. R7-D", "2. G3-D", "3. R4-D", "4. R11-D", "5. B5D-D",
+                                     "6. b6d-b", "7. K2-D", "8. W3X-D"]
+    assert [len(m) > 5 for m in moves] == [False] * 3 + [True] + [False] * 4
+
+
+def test_unreadable_moves_at_the_end_and_in_a_row():
+    text = "R7-D B4-D ?? R11-D R1-D G3-D R8-D B12-D"  # "??" has no letter: not a move
+    game = parse_game(text)
+    listed = entries(game, text)
+    assert [(e.number, e.written, e.readable) for e in listed] == [
+        (1, "R7-D", True), (2, "B4-D", True), (3, "R11-D", False), (4, "R1-D", False),
+        (5, "G3-D", True), (6, "R8-D", True), (7, "B12-D", False)]
+    # Without the text, the moves missing between two readable ones are still
+    # counted (their text unknown); those after the last cannot be told.
+    assert [(e.number, e.written) for e in entries(game)] == [
+        (1, "R7-D"), (2, "B4-D"), (3, "?"), (4, "?"), (5, "G3-D"), (6, "R8-D")]
 
 
 # ------------------------------------------------------------ in Chromium
@@ -145,16 +202,17 @@ def browser():
 
 @pytest.fixture(scope="module")
 def pages(browser, tmp_path_factory):
-    """``open(games, name)`` -> a browser page showing the replay page of ``games``;
-    script errors fail the test."""
+    """``open(games, name, viewport=LAPTOP, source=None)`` -> a browser page
+    showing the replay page of ``games``; script errors fail the test."""
     folder = tmp_path_factory.mktemp("pages")
     opened = []
     errors: List[str] = []
 
-    def open_page(games, name):
+    def open_page(games, name, viewport=LAPTOP, source=None):
         path = folder / f"{name}.html"
-        path.write_text(view_html(games, title=name), encoding="utf-8")
-        page = browser.new_page(viewport=VIEWPORT)
+        if not path.exists():
+            path.write_text(view_html(games, title=name, source=source), encoding="utf-8")
+        page = browser.new_page(viewport=viewport)
         page.on("pageerror", lambda error: errors.append(str(error)))
         page.goto(path.as_uri())
         opened.append(page)
@@ -166,21 +224,28 @@ def pages(browser, tmp_path_factory):
     assert errors == []
 
 
+def sel(name: str) -> str:
+    return f'[data-lcnv="{name}"]'
+
+
+MOVES = '[data-lcnv="moves"] button'
+
+
 def shown(page) -> dict:
     """What the page shows now: position, scores, the SVG it drew, the top card
     of every slot."""
     return page.evaluate("""() => {
+        const part = (name) => document.querySelector('[data-lcnv="' + name + '"]');
         const tops = {};
-        for (const group of document.querySelectorAll("#board [data-slot]")) {
+        for (const group of part("board").querySelectorAll("[data-slot]")) {
             const last = group.lastElementChild;
             tops[group.dataset.slot] = last ? last.dataset.card : null;
         }
         return {at: lcnView.current.at, game: lcnView.current.game, svg: lcnView.current.svg,
-                score0: document.getElementById("score0").textContent,
-                score1: document.getElementById("score1").textContent,
-                notation: document.getElementById("notation").textContent,
-                words: document.getElementById("words").textContent,
-                diagnostics: Array.from(document.querySelectorAll("#diagnostics li"),
+                score0: part("score0").textContent, score1: part("score1").textContent,
+                notation: part("notation").textContent, words: part("words").textContent,
+                where: part("where").textContent,
+                diagnostics: Array.from(part("diagnostics").querySelectorAll("li"),
                                         (li) => li.textContent),
                 tops: tops};
     }""")
@@ -197,15 +262,15 @@ def expected_tops(state: GameState) -> dict:
 def test_step_through_a_whole_game(pages):
     games = list(read_games(MATCH))
     page = pages(games, "match")
-    page.select_option("#game", "2")
+    page.select_option(sel("game"), "2")
     assert shown(page)["at"] == 0
-    assert page.locator("#moves li").count() == len(games[2].moves) + 1
+    assert page.locator(MOVES).count() == len(games[2].moves) + 1
     g = 1
-    page.select_option("#game", str(g))
+    page.select_option(sel("game"), str(g))
     before = None
     for k, (state, move) in enumerate(positions(games[g])):
         if k:
-            page.click("#next")
+            page.click(sel("next"))
         now = shown(page)
         assert (now["game"], now["at"]) == (g, k)
         a, b = state.scores().totals
@@ -219,121 +284,360 @@ def test_step_through_a_whole_game(pages):
         assert now["words"] == ("the deal" if move is None else move_words(before, move))
         before = state
     assert state.is_over
-    page.click("#next")  # past the end: stays there
+    page.click(sel("next"))  # past the end: stays there
     assert shown(page)["at"] == len(games[g].moves)
 
 
 def test_every_position_is_the_picture_board_svg_makes(pages):
-    """The page's drawing and board_svg held equal, for every position of every game."""
+    """The page's drawing and board_svg held equal, for every position of every
+    game, from either side of the table."""
+    source = MISTAKES.read_text(encoding="utf-8")
     games = (list(read_games(MATCH)) + list(read_games(MISTAKES))
              + [generate_game(4, colors="RGWBYK", deal=True),
                 generate_game(6, colors="QAZRG", take=0.6)]
              + [broken(seed) for seed in range(2)])
     page = pages(games, "all")
     for g, game in enumerate(games):
-        drawn = page.evaluate("([g, n]) => Array.from({length: n + 1}, "
-                              "(_, k) => lcnView.svgAt(g, k))", [g, len(game.moves)])
-        expected = [board_svg(state, last_move=move) for state, move in positions(game)]
-        assert drawn == expected, f"game {g + 1}"
+        for bottom in (0, 1):
+            drawn = page.evaluate("([g, n, bottom]) => Array.from({length: n + 1}, "
+                                  "(_, k) => lcnView.svgAt(g, k, bottom))",
+                                  [g, len(entries(game)), bottom])
+            expected = [board_svg(state, last_move=move, perspective=bottom)
+                        for state, move in positions(game)]
+            assert drawn == expected, f"game {g + 1}"
+    # The record's text makes no difference to the pictures, only to the list.
+    page = pages(list(read_games(MISTAKES)), "mistakes-written", source=source)
+    drawn = page.evaluate("(n) => Array.from({length: n + 1}, (_, k) => lcnView.svgAt(0, k))",
+                          len(entries(games[3], source)))
+    assert drawn == [board_svg(s, last_move=m) for s, m in positions(games[3], source)]
+
+
+def test_the_script_fills_a_layout_as_python_does(pages):
+    """fill in page.js and lcnotation.svg.fill, on layouts the page itself does
+    not use: a fixed size, a caption, a scoped style sheet."""
+    from lcnotation.svg import captioned, fill, layout
+
+    game = generate_game(8, colors="RGWBY", deal=True)
+    page = pages([game], "fill")
+    state = GameState.from_game(game)
+    state.play(game.moves[:30])
+    for options in ({"size": 333}, {"caption": True, "perspective": 1},
+                    {"style": "text { font-style: italic } svg { opacity: .9 }", "size": 410}):
+        lay = layout(state.colors, **options)
+        pic = picture(state, last_move=game.moves[29])
+        if options.get("caption"):
+            pic = captioned(pic, lay, "A & B", "<move>")
+        js = {"slots": {k: " ".join(v) for k, v in pic.slots.items()}, "texts": pic.texts,
+              "marks": [list(m) for m in pic.marks]}
+        assert page.evaluate("([l, p]) => lcnView.fill(l, p)", [lay.to_json(), js]) == \
+            fill(lay, pic), options
 
 
 def test_a_record_without_games(pages):
     page = pages([], "empty")
-    assert page.text_content("#board") == "This record holds no games."
-    assert page.locator("#game option").count() == 0
+    assert page.text_content(sel("board")) == "This record holds no games."
+    assert page.locator(f"{sel('game')} option").count() == 0
 
 
-def broken(seed: int):
-    """A generated game with mistakes: moves swapped and one made unreadable."""
-    rng = random.Random(seed)
-    game = generate_game(seed, deal=seed % 2 == 0, take=0.5)
-    lines = format_game(game).split("\n")
-    moves = [i for i, line in enumerate(lines) if re.match(r"\d+\. ", line)]
-    for _ in range(3):
-        a, b = rng.sample(moves, 2)
-        lines[a], lines[b] = lines[b], lines[a]
-    lines[rng.choice(moves)] = "R11-D"
-    return parse_game("\n".join(lines))
-
-
-def test_keyboard_and_buttons(pages):
+def test_keyboard_only_stepping(pages):
+    """Every step can be taken from the keyboard: the arrow keys, Home, End
+    and F anywhere on the page, Tab to the buttons and Enter or Space on them,
+    Tab into the move list and Enter on a move."""
     games = list(read_games(MATCH))
     page = pages(games, "keys")
     n = len(games[0].moves)
-    for button, at in (("#last", n), ("#prev", n - 1), ("#first", 0), ("#prev", 0)):
-        page.click(button)
-        assert shown(page)["at"] == at, button
     steps = [("End", n), ("ArrowLeft", n - 1), ("Home", 0), ("ArrowRight", 1),
              ("ArrowRight", 2), ("ArrowLeft", 1), ("ArrowLeft", 0), ("ArrowLeft", 0)]
     for key, at in steps:
         page.keyboard.press(key)
         assert shown(page)["at"] == at, key
-    where = page.text_content("#where")
-    assert where == f"start / {n}"
-    game = games[0]
-    state, move = list(positions(game))[2]
-    page.keyboard.press("ArrowRight")
-    page.keyboard.press("ArrowRight")
-    page.keyboard.press("f")  # Player2 at the bottom
-    assert shown(page)["svg"] == board_svg(state, last_move=move, perspective=1)
-    page.click("#flip")
-    assert shown(page)["svg"] == board_svg(state, last_move=move)
+    assert shown(page)["where"] == f"start / {n}"
+    # Tab from the top of the page: the game's list, then the buttons.
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.dataset.lcnv") == "game"
+    labels = []
+    for _ in range(5):
+        page.keyboard.press("Tab")
+        labels.append(page.evaluate("document.activeElement.getAttribute('aria-label')"))
+    assert labels == ["Start (Home)", "Back (Left arrow)", "Forward (Right arrow)", "End (End)",
+                      "Turn the board (F)"]
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Enter")  # End
+    assert shown(page)["at"] == n
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Shift+Tab")  # Back
+    page.keyboard.press("Space")
+    page.keyboard.press("Space")
+    assert shown(page)["at"] == n - 2
+    page.keyboard.press("ArrowLeft")  # the arrows still step with a button focused
+    assert shown(page)["at"] == n - 3
+    # Into the move list: Enter on the 11th entry jumps there.
     page.keyboard.press("Home")
-    page.keyboard.press("End")
-    assert page.text_content("#where") == f"{n} / {n}"
-    page.click(f"#moves li >> nth=10")
+    for _ in range(4):
+        page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.textContent") == "start"
+    for _ in range(10):
+        page.keyboard.press("Tab")
+    page.keyboard.press("Enter")
     assert shown(page)["at"] == 10
-    assert page.get_attribute("#moves li >> nth=10", "class") == "current"
+    assert page.get_attribute(f"{MOVES} >> nth=10", "aria-current") == "step"
+    # F turns the board; the choice of game leaves the arrows to the list.
+    state, move = list(positions(games[0]))[10]
+    page.keyboard.press("f")
+    assert shown(page)["svg"] == board_svg(state, last_move=move, perspective=1)
+    page.keyboard.press("F")
+    assert shown(page)["svg"] == board_svg(state, last_move=move)
+
+
+def test_buttons_and_clicks(pages):
+    games = list(read_games(MATCH))
+    page = pages(games, "buttons")
+    n = len(games[0].moves)
+    for button, at in (("last", n), ("prev", n - 1), ("first", 0), ("prev", 0)):
+        page.click(sel(button))
+        assert shown(page)["at"] == at, button
+    page.click(f"{MOVES} >> nth=10")
+    assert shown(page)["at"] == 10
+    state, move = list(positions(games[0]))[10]
+    page.click(sel("flip"))
+    assert shown(page)["svg"] == board_svg(state, last_move=move, perspective=1)
 
 
 def test_diagnostics_show_at_their_move(pages):
     games = list(read_games(MISTAKES))
+    source = MISTAKES.read_text(encoding="utf-8")
     game = games[0]
-    page = pages(games, "mistakes")
+    page = pages(games, "mistakes", source=source)
     diagnostics = check(game).diagnostics
-    assert len(diagnostics) >= 5
+    listed = entries(game, source)
+    assert len(diagnostics) >= 5 and len(listed) == 8
     seen, with_diagnostics = [], []
-    for k in range(len(game.moves) + 1):
-        page.click(f"#moves li >> nth={k}")
+    for k in range(len(listed) + 1):
+        page.click(f"{MOVES} >> nth={k}")
         now = shown(page)
-        assert now["at"] == k
+        assert now["at"] == k and now["where"] == f"{k or 'start'} / 8"
         seen += now["diagnostics"]
         if now["diagnostics"]:
             with_diagnostics.append(k)
         if k:  # every diagnostic inside move k's text is shown with move k
-            span = game.moves[k - 1].span
-            inside = [str(d) for d in diagnostics if span.start <= d.span.start < span.end]
+            entry = listed[k - 1]
+            end = entry.start + len(entry.written)
+            inside = [str(d) for d in diagnostics if entry.start <= d.span.start < end]
             assert set(inside) <= set(now["diagnostics"])
     assert sorted(seen) == sorted(str(d) for d in diagnostics)
     # The move list marks exactly the moves that have diagnostics.
-    marked = page.evaluate("Array.from(document.querySelectorAll('#moves li'), "
-                           "(li, k) => li.classList.contains('diag') ? k : -1)"
+    marked = page.evaluate(f"Array.from(document.querySelectorAll('{MOVES}'), "
+                           "(b, k) => b.classList.contains('lcnv-diag') ? k : -1)"
                            ".filter((k) => k >= 0)")
     assert marked == with_diagnostics and len(marked) >= 4
-    # R101 (Red 4 after Red 7) is on the third move; the list numbers the
-    # moves as the record does, counting the unreadable one (R11-D).
-    page.click("#moves li >> nth=3")
+    # The unreadable move is in the list, marked, and says so in words.
+    page.click(f"{MOVES} >> nth=4")
+    now = shown(page)
+    assert now["notation"] == "4. R11-D" and now["words"] == "move 4 could not be read"
+    assert any("N103" in d for d in now["diagnostics"])
+    button = page.locator(f"{MOVES} >> nth=4")
+    assert button.text_content() == "4. R11-D (unreadable)"
+    assert "lcnv-unreadable" in button.get_attribute("class")
+    page.click(f"{MOVES} >> nth=3")
     assert any("R101" in d for d in shown(page)["diagnostics"])
-    assert page.text_content("#moves li >> nth=4") == "5. B5D-D"
+    assert page.text_content(f"{MOVES} >> nth=6") == "6. b6d-b"
 
 
+# ------------------------------------------------------------ on real screens
 
-def png_size(path: Path) -> Tuple[int, int]:
-    data = path.read_bytes()
-    assert data[:8] == b"\x89PNG\r\n\x1a\n"
-    return struct.unpack(">II", data[16:24])
+
+def box(page, selector: str) -> dict:
+    return page.locator(selector).first.bounding_box()
+
+
+def inside(inner: dict, viewport: dict) -> bool:
+    return (inner["x"] >= 0 and inner["y"] >= 0 and inner["width"] > 0
+            and inner["x"] + inner["width"] <= viewport["width"] + 0.5
+            and inner["y"] + inner["height"] <= viewport["height"] + 0.5)
+
+
+def test_at_1366_by_768_the_board_and_the_move_list_are_in_view(pages):
+    games = list(read_games(MATCH))
+    page = pages(games, "laptop", LAPTOP)
+    for at in ("Home", "End"):
+        page.keyboard.press(at)
+        board = box(page, f"{sel('board')} svg")
+        assert inside(board, LAPTOP), board
+        assert inside(box(page, sel("moves")), LAPTOP)
+        assert inside(box(page, sel("next")), LAPTOP)
+        assert board["width"] > 0.6 * LAPTOP["width"]  # it fills its place
+    assert page.evaluate("document.scrollingElement.scrollHeight") <= LAPTOP["height"]
+    # The whole move list shows without scrolling, at the last move too.
+    assert page.evaluate("(list) => list.scrollHeight <= list.clientHeight",
+                         page.locator(sel("moves")).element_handle())
+
+
+def test_on_a_phone_the_board_stays_in_view_while_stepping(pages):
+    games = list(read_games(MATCH))
+    page = pages(games, "phone", PHONE)
+    for key in ["End", "ArrowLeft", "Home"] + ["ArrowRight"] * 30 + ["End"]:
+        page.keyboard.press(key)
+        board = box(page, f"{sel('board')} svg")
+        assert inside(board, PHONE), (key, board)
+        assert page.evaluate("window.scrollY") == 0
+    assert board["width"] > 0.9 * PHONE["width"]
+    # The current move is scrolled into view inside the list, not the page.
+    current = box(page, f"{MOVES}[aria-current]")
+    assert inside(current, PHONE)
+
+
+def test_the_board_scales_with_the_window(pages):
+    games = list(read_games(MATCH))
+    page = pages(games, "scales", LAPTOP)
+    page.keyboard.press("End")
+    widths = []
+    for viewport in (LAPTOP, DESKTOP, {"width": 1000, "height": 700}):
+        page.set_viewport_size(viewport)
+        page.wait_for_function("() => true")
+        board = box(page, f"{sel('board')} svg")
+        assert inside(board, viewport)
+        widths.append(board["width"])
+    assert widths[1] > widths[0] > widths[2]
+
+
+def test_the_cards_keep_their_size_while_the_expeditions_grow(pages):
+    games = list(read_games(MATCH))
+    page = pages(games, "steady", LAPTOP)
+    widths = set()
+    for _ in range(len(games[0].moves)):
+        page.keyboard.press("ArrowRight")
+        widths.add(round(box(page, f"{sel('board')} svg")["width"]))
+    assert len(widths) == 1
+
+
+#: For every card of the board, the part of its corner (letter and rank) that
+#: is painted: points inside its text's box, each of which must hit the card
+#: itself (its text or its shape), not another element.
+COVERED_CORNERS = """(moves) => {
+    const board = document.querySelector('[data-lcnv="board"]');
+    const bad = [];
+    let checked = 0;
+    for (let k = 0; k <= moves; k++) {
+        lcnView.go(k);
+        for (const card of board.querySelectorAll("[data-card]")) {
+            if (card.dataset.card === "?") continue;
+            const corner = card.querySelector("text");
+            const r = corner.getBoundingClientRect();
+            checked++;
+            for (const [fx, fy] of [[.1, .2], [.5, .5], [.9, .2], [.1, .8], [.9, .8]]) {
+                const x = r.left + fx * r.width, y = r.top + fy * r.height;
+                const hit = document.elementFromPoint(x, y);
+                if (!hit || hit.closest("[data-card]") !== card) {
+                    bad.push("at " + k + ": " + card.dataset.card + " in "
+                             + card.parentElement.dataset.slot + " under "
+                             + (hit ? hit.outerHTML.slice(0, 80) : "nothing"));
+                    break;
+                }
+            }
+        }
+    }
+    return {checked: checked, bad: bad};
+}"""
+
+
+@pytest.mark.parametrize("screen", sorted(SCREENS))
+def test_no_card_index_is_covered(pages, screen):
+    """For every card at every position of a sample game (either side at the
+    bottom), its letter and rank are what the browser shows at those points."""
+    game = generate_game(12, colors="RGWBY", deal=True, take=0.5)
+    page = pages([game], f"corners-{screen}", SCREENS[screen])
+    checked = 0
+    for flip in (False, True):
+        if flip:
+            page.keyboard.press("f")
+        found = page.evaluate(COVERED_CORNERS, len(game.moves))
+        assert found["bad"] == [], found["bad"][:5]
+        checked += found["checked"]
+    assert checked > 2000
+
+
+@pytest.mark.parametrize("screen", sorted(SCREENS))
+def test_no_serious_accessibility_violation(pages, screen):
+    """axe-core (through axe-playwright-python) finds nothing serious or
+    critical, at the start and at a position with diagnostics."""
+    axe_module = pytest.importorskip("axe_playwright_python.sync_playwright")
+    games = list(read_games(MISTAKES)) + list(read_games(MATCH))
+    page = pages(games, f"axe-{screen}", SCREENS[screen],
+                 source=MISTAKES.read_text(encoding="utf-8"))
+    axe = axe_module.Axe()
+    for keys in ((), ("ArrowRight", "ArrowRight", "ArrowRight", "ArrowRight")):
+        for key in keys:
+            page.keyboard.press(key)
+        results = axe.run(page)
+        serious = [(v["id"], v["impact"], len(v["nodes"]))
+                   for v in results.response["violations"]
+                   if v["impact"] in ("serious", "critical")]
+        assert serious == [], serious
+
+
+def test_the_page_and_the_picture_restyle_nothing_around_them(browser, tmp_path):
+    """Put into a host page (as a notebook puts them), neither the picture nor
+    the page's markup changes how the host's own elements look, and two
+    pages in one document keep to themselves."""
+    games = list(read_games(MATCH))
+    state = GameState.from_game(games[0])
+    state.play(games[0].moves)
+    svg = board_svg(state, style="text { font-style: italic } svg { opacity: .5 }")
+    page_markup = view_html(games, title="one")
+    other_markup = view_html(games[1:], title="two")
+    host = ("<!DOCTYPE html><html><head><style>.k{color:#123456}.n,.s{font-size:13px}"
+            "</style></head><body><pre><span class='k'>def</span> <span class='n'>f</span>"
+            "<span class='s'>'x'</span></pre><h1>Host</h1><header>h</header><main>m</main>"
+            "<ol><li>item</li></ol><button>b</button><p><code>c</code></p>"
+            "<div id='board'>host board</div><svg width='10' height='10'><text>t</text>"
+            "<rect width='5' height='5'/></svg><div id='added'></div></body></html>")
+    path = tmp_path / "host.html"
+    path.write_text(host, encoding="utf-8")
+    page = browser.new_page(viewport=LAPTOP)
+    page.goto(path.as_uri())
+    look = """() => Array.from(document.querySelectorAll(
+        "body > *:not(#added), body > * *"), (e) => {
+            if (e.closest("#added")) return null;
+            const s = getComputedStyle(e);
+            return [e.tagName, s.color, s.fontSize, s.fontWeight, s.fontStyle, s.fontFamily,
+                    s.margin, s.padding, s.display, s.opacity, s.background];
+        }).filter((x) => x).concat([[getComputedStyle(document.body).margin]])"""
+    before = page.evaluate(look)
+    page.evaluate("""([svg, one, two]) => {
+        const added = document.getElementById("added");
+        added.insertAdjacentHTML("beforeend", svg);
+        for (const html of [one, two]) {
+            const holder = document.createElement("div");
+            holder.innerHTML = html;
+            added.appendChild(holder);
+            // As notebooks do: the scripts of the markup are run.
+            for (const old of holder.querySelectorAll("script:not([type])")) {
+                const script = document.createElement("script");
+                script.textContent = old.textContent;
+                old.replaceWith(script);
+            }
+        }
+    }""", [svg, page_markup, other_markup])
+    assert page.evaluate(look) == before
+    # Both pages draw their own game, and the host's #board is untouched.
+    counts = page.evaluate("""() => Array.from(document.querySelectorAll(".lcnv"),
+        (root) => root.querySelectorAll('[data-lcnv="moves"] button').length)""")
+    assert counts == [len(games[0].moves) + 1, len(games[1].moves) + 1]
+    assert page.text_content("#board") == "host board"
+    page.close()
 
 
 def test_screenshots_of_the_start_and_the_end(pages, tmp_path):
     games = list(read_games(MATCH))
     page = pages(games, "shots")
     start, end = tmp_path / "start.png", tmp_path / "end.png"
-    page.locator("#board svg").screenshot(path=str(start))
+    page.locator(f"{sel('board')} svg").screenshot(path=str(start))
     page.keyboard.press("End")
-    page.locator("#board svg").screenshot(path=str(end))
+    page.locator(f"{sel('board')} svg").screenshot(path=str(end))
+    from test_svg import png_size
     for path in (start, end):
-        width, height = png_size(path)
-        assert 400 <= width <= 500 and 900 <= height <= 1200, (path, width, height)
+        width, height = png_size(path.read_bytes())
+        assert width > 800 and width > 1.3 * height, (path, width, height)
         assert path.stat().st_size > 20_000  # a picture, not a blank
     assert start.read_bytes() != end.read_bytes()
 
@@ -341,9 +645,9 @@ def test_screenshots_of_the_start_and_the_end(pages, tmp_path):
 def test_a_two_thousand_game_file(pages):
     games = list(generate_games(2000, seed=5, turns=3))
     page = pages(games, "archive")
-    assert page.locator("#game option").count() == 2000
-    assert page.locator("#moves li").count() == len(games[0].moves) + 1
-    page.select_option("#game", "1999")
+    assert page.locator(f"{sel('game')} option").count() == 2000
+    assert page.locator(MOVES).count() == len(games[0].moves) + 1
+    page.select_option(sel("game"), "1999")
     page.keyboard.press("End")
     last = games[-1]
     state = GameState.from_game(last)
@@ -354,4 +658,4 @@ def test_a_two_thousand_game_file(pages):
     assert now["score0"] == f"{state.players[0]}: {a}"
     assert now["svg"] == board_svg(state, last_move=last.moves[-1])
     # Only the shown game's move list is built.
-    assert page.locator("#moves li").count() == len(last.moves) + 1
+    assert page.locator(MOVES).count() == len(last.moves) + 1

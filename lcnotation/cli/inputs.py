@@ -8,19 +8,19 @@ from __future__ import annotations
 
 import argparse
 import os
-from typing import TYPE_CHECKING, Iterator, List, Optional, Sequence
+from typing import TYPE_CHECKING, Iterator, List, NamedTuple, Optional, Sequence
 
 from ..core.diagnostics import NotationError
 from ..lostcities.text.ast import Game
-from ..lostcities.text.reader import read_games
-from .common import (EXIT_FINDINGS, EXIT_USAGE, err, read_input, read_records, streamable,
-                     write_output)
+from ..lostcities.text.reader import parse_games, parse_part
+from .common import EXIT_FINDINGS, EXIT_USAGE, err, read_input, streamable, write_output
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..formats import Format
 
 __all__ = ["AUTO", "chosen_format", "Unreadable", "imported", "imported_or_none",
-           "overwrites_input", "say_error", "drawn_games", "GamesUnreadable", "deal_number", "translated"]
+           "overwrites_input", "say_error", "Drawn", "drawn_games", "GamesUnreadable",
+           "deal_number", "translated"]
 
 #: The --from value that asks for the format to be recognised.
 AUTO = "auto"
@@ -97,24 +97,34 @@ def say_error(exc: NotationError) -> None:
     err(f"{exc.path}:{exc.line}:{exc.column}: {exc.code} {exc.message}")
 
 
-def drawn_games(path: str, output: Optional[str]) -> Optional[Iterator[Game]]:
+class Drawn(NamedTuple):
+    """A game as ``lcn view`` and ``lcn render`` draw it, and the text its
+    spans are offsets into (which spells its moves as written)."""
+
+    game: Game
+    source: str
+
+
+def drawn_games(path: str, output: Optional[str]) -> Optional[Iterator[Drawn]]:
     """The games of ``path`` that ``lcn view`` shows and ``lcn render --game``
     counts (not the empty ones), one at a time; None, with a message, when
     ``output`` would overwrite it or standard input cannot be read.
 
     A regular file is read game by game as the games are asked for (memory
-    holds one, and the file is read only as far as they are); a failure to
-    read it, or bytes that are not UTF-8 in what is read, raise
-    :class:`GamesUnreadable`, which the command says with :func:`cannot_read`.
+    holds one, and the file is read only as far as they are): each game comes
+    with its own text, its spans offsets into it.  A failure to read the file,
+    or bytes that are not UTF-8 in what is read, raise :class:`GamesUnreadable`,
+    which the command says with :func:`~lcnotation.cli.common.cannot_read`.
     """
     if overwrites_input(output, [path]):
         return None
     if streamable(path):
-        return _drawn(read_games(path, path=path))
-    games = read_records(path)
-    if games is None:
+        return _drawn(path)
+    source = read_input(path)
+    if source is None:
         return None
-    return (g for g in games if g.moves or g.headers or g.errors)
+    return (Drawn(g, source.text) for g in parse_games(source.text, path=path)
+            if g.moves or g.headers or g.errors)
 
 
 class GamesUnreadable(Exception):
@@ -125,19 +135,24 @@ class GamesUnreadable(Exception):
         self.cause = cause
 
 
-def _drawn(games: Iterator[Game]) -> Iterator[Game]:
+def _drawn(path: str) -> Iterator[Drawn]:
+    from ..archive.reader import scan  # a game's bytes at a time
+
+    entries = scan(path, path=path)
     while True:
         try:
-            game = next(games)
+            entry = next(entries)
+            part = entry.text()
         except StopIteration:
             return
         except (OSError, NotationError, MemoryError) as exc:
             raise GamesUnreadable(exc) from exc
-        unreadable = next((e for e in game.errors if e.code == "N001"), None)
-        if unreadable is not None:  # not UTF-8: such a file is not read, as read whole
-            raise GamesUnreadable(unreadable)
+        if part.problems:  # not UTF-8: such a file is not read, as read whole
+            raise GamesUnreadable(part.problems[0])
+        # The game read from its own text (lines as in the file, offsets from 0).
+        game = parse_part(part._replace(offset=0), False, path)
         if game.moves or game.headers or game.errors:
-            yield game
+            yield Drawn(game, part.text)
 
 
 def deal_number(value: str) -> int:

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 
+from .common import EXIT_USAGE, Parser, add_command, cannot_read, configured_colors, write_output
 from .inputs import GamesUnreadable, drawn_games
-from .common import (EXIT_USAGE, Parser, add_command, cannot_read, configured_colors,
-                     write_output)
 
 _VIEW_EXAMPLES = """\
 examples:
@@ -15,7 +15,8 @@ examples:
 
 The page needs no network: step with the buttons or the arrow keys (Home and
 End jump to the ends), click a move to jump to it, turn the board (F), choose
-the game of a multi-game file. Diagnostics show at the move they belong to.
+the game of a multi-game file. Diagnostics show at the move they belong to;
+moves are listed as the file spells them, unreadable ones too (marked).
 """
 
 
@@ -36,9 +37,12 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     title = args.title or ("standard input" if args.path == "-" else os.path.basename(args.path))
     path = None if args.path == "-" else args.path
-    try:  # the games are read as the page replays them
-        html = view_html(games, title=title, path=path,
-                         default_colors=configured_colors(args.path))
+    # The games are read as the page replays them (tee holds the one between).
+    for_games, for_sources = itertools.tee(games)
+    try:
+        html = view_html((d.game for d in for_games), title=title, path=path,
+                         default_colors=configured_colors(args.path),
+                         sources=(d.source for d in for_sources))
     except GamesUnreadable as failed:
         cannot_read(args.path, failed.cause)
         return EXIT_USAGE

@@ -1,15 +1,16 @@
 """The replay page: one self-contained HTML file that replays the games of a record.
 
-Python replays each game with the checker's :class:`~lcnotation.lostcities.game.state.GameState`
+Python replays each game once (:func:`lcnotation.view.positions.positions`)
 and describes every position as a :class:`~lcnotation.svg.Picture`; the page
-holds, per game, the first picture and for each move only the parts that
-changed (so the file grows with the moves, not with moves times positions),
-and two :class:`~lcnotation.svg.Layout` per colour set (either player at
-the bottom).  Its script
-(``page.js``, beside this module) puts the parts together as
-:func:`lcnotation.svg.fill` does, so the page draws the very picture that
-:func:`lcnotation.svg.board_svg` makes for the same position (the browser
-tests hold the two equal).  Nothing is loaded from the network.
+holds, per game, the first picture and for each move of the record
+(unreadable ones included, marked) only the parts that changed (so the file
+grows with the moves, not with moves times positions), and two
+:class:`~lcnotation.svg.Layout` per colour set (either player at the
+bottom).  Its script (``page.js``, beside this module) puts the parts
+together as :func:`lcnotation.svg.fill` does, so the page draws the very
+picture that :func:`lcnotation.svg.board_svg` makes for the same position
+(the browser tests hold the two equal).  Nothing is loaded from the network,
+and every style of the page is scoped to its root element.
 
 >>> from lcnotation import parse_games
 >>> html = view_html(list(parse_games("R7-D BHD-D R4-B")), title="demo")
@@ -20,18 +21,19 @@ tests hold the two equal).  Nothing is loaded from the network.
 from __future__ import annotations
 
 import bisect
+import itertools
 import json
 import re
+import zlib
 from importlib import resources
-from typing import Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Dict, Iterable, List, Optional, Tuple
 
 from ..lostcities.game.checker import check
 from ..lostcities.game.setup import read_setup
-from ..lostcities.game.state import GameState
-from ..svg import Layout, Picture, layout, markup_text, move_words, picture
+from ..svg import Layout, layout, markup_text
 from ..lostcities.text.ast import Game
-from ..lostcities.text.formatter import format_move
 from ..lostcities.text.headers import DEFAULT_COLORS
+from .positions import entries, game_title, positions
 
 __all__ = ["view_html", "game_data"]
 
@@ -41,76 +43,76 @@ def _asset(name: str) -> str:
 
 
 def game_data(game: Game, layout_index: int, *, path: Optional[str] = None,
-              default_colors: Tuple[str, ...] = DEFAULT_COLORS) -> Dict[str, object]:
+              default_colors: Tuple[str, ...] = DEFAULT_COLORS,
+              source: Optional[str] = None) -> Dict[str, object]:
     """What the page needs of one game: its title, first picture, each move
-    (numbered notation, words, the changed slots and texts, the marks) and the
+    of the record (as written, its words, the changed slots and texts, the
+    marks, and a sixth item, 1, when it could not be read) and the
     diagnostics with the position they belong to (0 is the start, ``k`` the
     position after the ``k``-th move).  ``path`` and ``default_colors`` are
-    :func:`~lcnotation.lostcities.game.checker.check`'s."""
+    :func:`~lcnotation.lostcities.game.checker.check`'s; ``source`` is the text the game
+    was read from (see :func:`~lcnotation.view.positions.entries`)."""
     report = check(game, path=path, default_colors=default_colors)
-    state = GameState.from_setup(read_setup(game, default_colors))
-    first = before = picture(state)
+    listed = entries(game, source)
     moves: List[List[object]] = []
-    for k, move in enumerate(game.moves, 1):
-        words = move_words(state, move)
-        state.apply(move)
-        after = picture(state, last_move=move)
-        # Numbered as the record counts turns (unreadable moves too).
-        number = k if move.turn is None else move.turn + 1
-        moves.append([f"{number}. {format_move(move)}", markup_text(words),
-                      _changed_slots(before, after), _changed_texts(before, after),
-                      [list(m) for m in after.marks]])
-        before = after
-    starts = [m.span.start for m in game.moves]
+    start: Dict[str, object] = {}
+    for position in positions(game, default_colors=default_colors, listed=listed):
+        pic = position.picture
+        marks = pic.marks  # tuples: JSON arrays all the same
+        entry = position.entry
+        if entry is None:
+            start = {"slots": {k: " ".join(v) for k, v in pic.slots.items()},
+                     "texts": dict(pic.texts), "marks": marks}
+            continue
+        row: List[object] = [
+            markup_text(f"{entry.number}. {entry.written}"), markup_text(position.words),
+            {name: " ".join(pic.slots[name]) for name in sorted(position.slots)},
+            {name: pic.texts[name] for name in sorted(position.texts)}, marks]
+        if not entry.readable:
+            row.append(1)
+        moves.append(row)
+    # A diagnostic belongs to the move whose text holds it (one without a
+    # position, line 0, to the start).
+    starts: List[int] = []
+    for entry in listed:
+        starts.append(entry.start if entry.start >= 0 else (starts[-1] if starts else 0))
     diagnostics: List[List[object]] = []
     for d in report.diagnostics:
-        # A diagnostic without a position (line 0) belongs to the start.
         at = bisect.bisect_right(starts, d.span.start) if d.span.line else 0
         diagnostics.append([at, d.severity.name.lower(), markup_text(str(d))])
-    return {"title": markup_text(_title(game)), "layout": layout_index,
-            "start": {"slots": {k: " ".join(v) for k, v in first.slots.items()},
-                      "texts": first.texts, "marks": []},
+    return {"title": markup_text(game_title(game)), "layout": layout_index, "start": start,
             "moves": moves, "diagnostics": diagnostics}
 
 
-def _changed_slots(before: Picture, after: Picture) -> Dict[str, str]:
-    return {name: " ".join(cards) for name, cards in after.slots.items()
-            if before.slots.get(name) != cards}
-
-
-def _changed_texts(before: Picture, after: Picture) -> Dict[str, str]:
-    return {name: value for name, value in after.texts.items()
-            if before.texts.get(name) != value}
-
-
-def _title(game: Game) -> str:
-    players = f"{game.header('Player1', 'Player 1')} vs {game.header('Player2', 'Player 2')}"
-    event = game.header("Event")
-    rnd = game.header("Round")
-    return ", ".join(part for part in (event, f"round {rnd}" if rnd else None, players)
-                     if part)
-
-
 def view_html(games: Iterable[Game], *, title: str, path: Optional[str] = None,
-              default_colors: Tuple[str, ...] = DEFAULT_COLORS) -> str:
-    """The replay page of ``games`` (read once, in order; ``title`` heads it; ``path`` names the file
-    in the diagnostics; ``default_colors`` are the colours of a game without a
-    Colors header)."""
+              default_colors: Tuple[str, ...] = DEFAULT_COLORS,
+              source: Optional[str] = None,
+              sources: Optional[Iterable[Optional[str]]] = None) -> str:
+    """The replay page of ``games`` (read once, in order; ``title`` heads it;
+    ``path`` names the file in the diagnostics; ``default_colors`` are the
+    colours of a game without a Colors header; ``source``, the text the games
+    were read from, spells the moves as written and shows what unreadable
+    moves say; or ``sources``, one text for each game, when each was read
+    from its own)."""
     layouts: List[Tuple[Layout, Layout]] = []  # per colour set: Player1, Player2 at the bottom
     index: Dict[Tuple[str, ...], int] = {}
     data: List[Dict[str, object]] = []
-    for game in games:
+    texts: Iterable[Optional[str]] = sources if sources is not None else itertools.repeat(source)
+    for game, text in zip(games, texts):
         colors = read_setup(game, default_colors).colors
         if colors not in index:
             index[colors] = len(layouts)
             layouts.append((layout(colors), layout(colors, perspective=1)))
-        data.append(game_data(game, index[colors], path=path, default_colors=default_colors))
+        data.append(game_data(game, index[colors], path=path, default_colors=default_colors,
+                              source=text))
     payload = json.dumps({"layouts": [[lay.to_json() for lay in pair] for pair in layouts],
                           "games": data},
                          ensure_ascii=False, separators=(",", ":"))
     # Nothing in the data may close the script element or open a comment.
     payload = payload.replace("<", "\\u003c")
-    parts = {"title": markup_text(title), "style": _asset("page.css"), "data": payload,
+    root = f"lcnv-{zlib.crc32(payload.encode('utf-8')):08x}"
+    parts = {"title": markup_text(title), "root": root,
+             "style": _asset("page.css").replace("#ROOT", "#" + root), "data": payload,
              "script": _asset("page.js")}
     # One pass, so that nothing put in is read again as a placeholder.
     return re.sub(r"\{\{(\w+)\}\}", lambda m: parts[m.group(1)], _asset("page.html"))

@@ -1,43 +1,121 @@
 "use strict";
 // The replay page's script.  Python computed every position; this only puts
 // the pictures together (fill does what lcnotation.svg.fill does) and lets
-// the reader move through them.
+// the reader move through them.  Everything it touches lies inside the
+// page's root element, so that two pages (or a page inside a notebook) keep
+// to themselves.
 (function () {
-  const data = JSON.parse(document.getElementById("lcn-data").textContent);
+  const script = document.currentScript;
+  const roots = document.querySelectorAll(".lcnv");
+  const root = (script && script.closest(".lcnv")) || roots[roots.length - 1];
+  const part = (name) => root.querySelector('[data-lcnv="' + name + '"]');
+  const data = JSON.parse(part("data").textContent);
   const AT = "@";
-  const $ = (id) => document.getElementById(id);
+  const SCOPE = "\x01";
 
   function place(template, x, y) {
     return template.split(AT).join(x + "," + y);
   }
 
+  // CRC-32 of a string's UTF-8 bytes, as Python's zlib.crc32.
+  let crcTable = null;
+  function crc32(text) {
+    if (!crcTable) {
+      crcTable = [];
+      for (let n = 0; n < 256; n++) {
+        let c = n;
+        for (let k = 0; k < 8; k++) c = c & 1 ? 0xEDB88320 ^ (c >>> 1) : c >>> 1;
+        crcTable.push(c >>> 0);
+      }
+    }
+    let crc = 0xFFFFFFFF;
+    for (const byte of new TextEncoder().encode(text)) {
+      crc = crcTable[(crc ^ byte) & 0xFF] ^ (crc >>> 8);
+    }
+    return ((crc ^ 0xFFFFFFFF) >>> 0).toString(16).padStart(8, "0");
+  }
+
+  function codesOf(layout, slots) {
+    const codes = {};
+    for (const slot of layout.slots) codes[slot[0]] = slots[slot[0]] ? slots[slot[0]].split(" ") : [];
+    return codes;
+  }
+
+  // How far down each band lies: the longest expedition above it decides.
+  function offsets(layout, codes) {
+    const out = [0];
+    for (const [names, step, room] of layout.grow) {
+      let longest = 0;
+      for (const name of names) longest = Math.max(longest, codes[name].length);
+      out.push(out[out.length - 1] + Math.max(0, (longest - 1) * step - room));
+    }
+    return out;
+  }
+
+  function heightOf(layout, picture) {
+    const off = offsets(layout, codesOf(layout, picture.slots));
+    return layout.height + off[off.length - 1];
+  }
+
   // The SVG of a picture ({slots: {name: "R3 R7"}, texts, marks}) in a layout.
   function fill(layout, picture) {
     const slots = picture.slots, texts = picture.texts;
-    let out = layout.head + "<desc>";
-    for (const part of layout.desc) {
-      if (typeof part === "string") out += part;
-      else if (part[0] === "slot") out += slots[part[1]] || "-";
-      else out += texts[part[1]];
+    const codes = codesOf(layout, slots);
+    const off = offsets(layout, codes);
+    const width = layout.width, height = layout.height + off[off.length - 1];
+    const dims = layout.size === null ? "" : ' width="' + layout.size + '" height="'
+      + Math.floor((2 * layout.size * height + width) / (2 * width)) + '"';
+    const scoped = layout.head.indexOf(SCOPE) >= 0;
+    let out = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ' + width + " " + height
+      + '"' + dims + layout.attrs + (scoped ? ' id="' + SCOPE + '"' : "") + ">"
+      + layout.head + "<desc>";
+    for (const p of layout.desc) {
+      if (typeof p === "string") out += p;
+      else if (p[0] === "slot") out += slots[p[1]] || "-";
+      else if (p.length === 4) { if (texts[p[1]]) out += p[2] + texts[p[1]] + p[3]; }
+      else out += texts[p[1]];
     }
-    out += "</desc>" + layout.frame;
+    out += '</desc><rect width="' + width + '" height="' + height + '" fill="'
+      + layout.background + '"/>';
+    layout.frames.forEach((frame, band) => {
+      if (frame) out += '<g transform="translate(0,' + off[band] + ')">' + frame + "</g>";
+    });
     const where = {};
-    for (const [name, x, y, dx, dy] of layout.slots) {
-      where[name] = [x, y, dx, dy];
+    for (const [name, x, y, dx, dy, band, covered] of layout.slots) {
+      where[name] = [x, y + off[band], dx, dy, covered];
+    }
+    // The marks lie under the cards (see lcnotation.svg.fill).
+    for (const [kind, name, i] of picture.marks) {
+      const [x, y, dx, dy, covered] = where[name];
+      const variants = layout.marks[kind];
+      const variant = i >= codes[name].length - 1 ? "card" : covered;
+      const template = variant in variants ? variants[variant] : variants.card;
+      if (template) out += place(template, x + i * dx, y + i * dy);
+    }
+    for (const slot of layout.slots) {
+      const name = slot[0];
+      const [x, y, dx, dy, covered] = where[name];
       out += '<g data-slot="' + name + '">';
-      const codes = slots[name] ? slots[name].split(" ") : [];
-      codes.forEach((code, i) => { out += place(layout.cards[code], x + i * dx, y + i * dy); });
+      const top = codes[name].length - 1;
+      codes[name].forEach((code, i) => {
+        if (i < top && covered === "hide") return;
+        out += place(layout.cards[i === top ? "card" : covered][code], x + i * dx, y + i * dy);
+      });
       out += "</g>";
     }
-    for (const [name, before, after] of layout.texts) out += before + texts[name] + after;
-    for (const [kind, name, i] of picture.marks) {
-      const [x, y, dx, dy] = where[name];
-      out += place(layout.marks[kind], x + i * dx, y + i * dy);
+    for (let band = 0; band < layout.frames.length; band++) {
+      let drawn = "";
+      for (const [name, b, before, after] of layout.texts) {
+        if (b === band && texts[name]) drawn += before + texts[name] + after;
+      }
+      if (drawn) out += '<g transform="translate(0,' + off[band] + ')">' + drawn + "</g>";
     }
-    return out + layout.tail;
+    out += "</svg>";
+    if (scoped) out = out.split(SCOPE).join("lcn" + crc32(out));
+    return out;
   }
 
-  // The picture after the first k moves of game g.
+  // The picture after the first k entries of game g.
   function pictureAt(g, k) {
     const game = data.games[g];
     const slots = Object.assign({}, game.start.slots);
@@ -61,23 +139,66 @@
     return fill(layoutOf(g, bottom || 0), pictureAt(g, k));
   }
 
-  // What is shown: the game, the position and the SVG drawn for it.
-  const current = {game: 0, at: 0, bottom: 0, svg: ""};
+  // What is shown: the game, the position and the SVG drawn for it; the
+  // height of the game's tallest picture, which sets the board's scale (so
+  // that the cards keep their size while the expeditions grow).
+  const current = {game: 0, at: 0, bottom: 0, svg: "", tallest: 0, height: 0};
   let diagnosticsAt = [];
+  let items = [];
+
+  function tallest(g, bottom) {
+    const layout = layoutOf(g, bottom);
+    const game = data.games[g];
+    const slots = Object.assign({}, game.start.slots);
+    let most = heightOf(layout, {slots: slots});
+    for (const move of game.moves) {
+      Object.assign(slots, move[2]);
+      most = Math.max(most, heightOf(layout, {slots: slots}));
+    }
+    return most;
+  }
+
+  // The board as large as its place allows, at one scale for the whole game.
+  function sizeBoard() {
+    const board = part("board");
+    const svg = board.firstElementChild;
+    if (!svg || !data.games.length) return;
+    const layout = layoutOf(current.game, current.bottom);
+    const stacked = getComputedStyle(root).getPropertyValue("--lcnv-stacked").trim() === "1";
+    const room = stacked ? window.innerHeight * 0.5 : board.clientHeight;
+    const scale = Math.max(0.1, Math.min(board.clientWidth / layout.width,
+                                         room / current.tallest));
+    svg.style.width = layout.width * scale + "px";
+    svg.style.height = current.height * scale + "px";
+    board.style.height = stacked ? current.tallest * scale + "px" : "";
+  }
+
+  // The list scrolls itself (not the page) to keep the current move in sight.
+  function keepInView(item, list) {
+    const top = item.offsetTop - list.offsetTop, bottom = top + item.offsetHeight;
+    if (top < list.scrollTop) list.scrollTop = top;
+    else if (bottom > list.scrollTop + list.clientHeight) list.scrollTop = bottom - list.clientHeight;
+    const left = item.offsetLeft - list.offsetLeft, right = left + item.offsetWidth;
+    if (left < list.scrollLeft) list.scrollLeft = left;
+    else if (right > list.scrollLeft + list.clientWidth) list.scrollLeft = right - list.clientWidth;
+  }
 
   function go(k) {
     const game = data.games[current.game];
     k = Math.max(0, Math.min(game.moves.length, k));
     current.at = k;
+    const layout = layoutOf(current.game, current.bottom);
     const picture = pictureAt(current.game, k);
-    current.svg = fill(layoutOf(current.game, current.bottom), picture);
-    $("board").innerHTML = current.svg;
-    $("where").textContent = (k === 0 ? "start" : k) + " / " + game.moves.length;
-    $("score0").innerHTML = picture.texts.n0 + ": " + picture.texts.t0;
-    $("score1").innerHTML = picture.texts.n1 + ": " + picture.texts.t1;
-    $("notation").textContent = k ? game.moves[k - 1][0] : "";
-    $("words").innerHTML = k ? game.moves[k - 1][1] : "the deal";
-    const list = $("diagnostics");
+    current.svg = fill(layout, picture);
+    current.height = heightOf(layout, picture);
+    part("board").innerHTML = current.svg;
+    sizeBoard();
+    part("where").textContent = (k === 0 ? "start" : k) + " / " + game.moves.length;
+    part("score0").innerHTML = picture.texts.n0 + ": " + picture.texts.t0;
+    part("score1").innerHTML = picture.texts.n1 + ": " + picture.texts.t1;
+    part("notation").innerHTML = k ? game.moves[k - 1][0] : "";
+    part("words").innerHTML = k ? game.moves[k - 1][1] : "the deal";
+    const list = part("diagnostics");
     list.innerHTML = "";
     for (const [severity, text] of diagnosticsAt[k] || []) {
       const item = document.createElement("li");
@@ -85,9 +206,11 @@
       item.innerHTML = text;
       list.appendChild(item);
     }
-    const items = $("moves").children;
-    for (let i = 0; i < items.length; i++) items[i].classList.toggle("current", i === k);
-    if (items[k]) items[k].scrollIntoView({block: "nearest"});
+    items.forEach((button, i) => {
+      if (i === k) button.setAttribute("aria-current", "step");
+      else button.removeAttribute("aria-current");
+    });
+    if (items[k]) keepInView(items[k].parentElement, part("moves"));
   }
 
   // Only the chosen game's move list is built.
@@ -98,22 +221,33 @@
     for (const [at, severity, text] of game.diagnostics) {
       (diagnosticsAt[at] = diagnosticsAt[at] || []).push([severity, text]);
     }
-    const list = $("moves");
+    const list = part("moves");
     list.innerHTML = "";
-    const entry = (k, text) => {
+    items = [];
+    const entry = (k, html, unreadable) => {
       const item = document.createElement("li");
-      item.textContent = text;
-      if (diagnosticsAt[k]) item.classList.add("diag");
-      item.addEventListener("click", () => go(k));
+      const button = document.createElement("button");
+      button.type = "button";
+      button.innerHTML = html;
+      if (unreadable) {
+        button.classList.add("lcnv-unreadable");
+        button.insertAdjacentHTML("beforeend", '<span class="lcnv-hidden"> (unreadable)</span>');
+        button.title = "could not be read";
+      }
+      if (diagnosticsAt[k]) button.classList.add("lcnv-diag");
+      button.addEventListener("click", () => go(k));
+      item.appendChild(button);
       list.appendChild(item);
+      items.push(button);
     };
-    entry(0, "start");
-    game.moves.forEach((move, i) => entry(i + 1, move[0]));
-    $("game").value = String(g);
+    entry(0, "start", false);
+    game.moves.forEach((move, i) => entry(i + 1, move[0], move.length > 5));
+    part("game").value = String(g);
+    current.tallest = tallest(g, current.bottom);
     go(0);
   }
 
-  const select = $("game");
+  const select = part("game");
   data.games.forEach((game, g) => {
     const option = document.createElement("option");
     option.value = String(g);
@@ -124,23 +258,37 @@
     showGame(Number(select.value));
     select.blur();  // the arrow keys step through the moves again
   });
-  $("first").addEventListener("click", () => go(0));
-  $("prev").addEventListener("click", () => go(current.at - 1));
-  $("next").addEventListener("click", () => go(current.at + 1));
-  $("last").addEventListener("click", () => go(Infinity));
-  const flip = () => { current.bottom = 1 - current.bottom; go(current.at); };
-  $("flip").addEventListener("click", flip);
+  part("first").addEventListener("click", () => go(0));
+  part("prev").addEventListener("click", () => go(current.at - 1));
+  part("next").addEventListener("click", () => go(current.at + 1));
+  part("last").addEventListener("click", () => go(Infinity));
+  const flip = () => {
+    current.bottom = 1 - current.bottom;
+    current.tallest = tallest(current.game, current.bottom);
+    go(current.at);
+  };
+  part("flip").addEventListener("click", flip);
+  // The keys work when the focus is in the page, or nowhere on a page of its own.
+  const alone = root.parentElement === document.body;
   document.addEventListener("keydown", (event) => {
-    if (event.target instanceof HTMLSelectElement) return;
+    const target = event.target;
+    const mine = root.contains(target) || (alone && (target === document.body
+                                                     || target === document.documentElement));
+    if (!mine || !data.games.length || event.altKey || event.ctrlKey || event.metaKey
+        || target instanceof HTMLSelectElement || target instanceof HTMLInputElement) return;
     const step = {ArrowLeft: -1, ArrowRight: 1}[event.key];
     if (step) go(current.at + step);
     else if (event.key === "Home") go(0);
     else if (event.key === "End") go(Infinity);
-    else if (event.key === "f") flip();
+    else if (event.key === "f" || event.key === "F") flip();
     else return;
     event.preventDefault();
   });
-  window.lcnView = {fill: fill, svgAt: svgAt, go: go, showGame: showGame, current: current};
+  window.addEventListener("resize", sizeBoard);
+  const api = {fill: fill, svgAt: svgAt, go: go, showGame: showGame, current: current,
+               heightOf: heightOf};
+  root.lcnView = api;
+  window.lcnView = api;
   if (data.games.length) showGame(0);
-  else $("board").textContent = "This record holds no games.";
+  else part("board").textContent = "This record holds no games.";
 })();

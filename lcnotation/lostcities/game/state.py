@@ -283,9 +283,17 @@ class GameState:
         self._held[player][c][r] += 1
 
     def known_cards(self, player: int) -> Tuple[Card, ...]:
-        """The cards known to be in ``player``'s hand (dealt, or drawn from a pile)."""
-        return tuple(Card(c, r) for c in self.colors
-                     for r in DECK_RANKS for _ in range(self._held[player][c][r]))
+        """The cards known to be in ``player``'s hand (dealt, or drawn from a pile),
+        by colour (in the game's order) and rank."""
+        held = self._held[player]
+        cards: List[Card] = []
+        for c in self.colors:
+            row = held[c]
+            if any(row):  # most colours of a hand hold nothing: skip their ranks
+                for r in DECK_RANKS:
+                    if row[r]:
+                        cards += [Card(c, r)] * row[r]
+        return tuple(cards)
 
     def unknown_cards(self) -> Tuple[Card, ...]:
         """The cards whose place is not known: in the draw pile or among the unknown
