@@ -15,8 +15,8 @@ import datetime
 import hashlib
 import json
 import os
+import secrets
 import shutil
-import tempfile
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import IO, Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple
@@ -283,10 +283,17 @@ def check_output(out: str) -> None:
 
 
 def staging_folder(out: str) -> str:
-    """A new folder beside ``out`` where the export is written until it is whole."""
-    parent = os.path.dirname(os.path.abspath(out))
-    return tempfile.mkdtemp(prefix=f".{os.path.basename(os.path.abspath(out))}.", suffix=".tmp",
-                            dir=parent)
+    """A new folder beside ``out`` where the export is written until it is whole
+    (made as ``mkdir`` makes folders, so that the export gets the usual mode)."""
+    full = os.path.abspath(out)
+    parent, name = os.path.dirname(full), os.path.basename(full)
+    while True:
+        staging = os.path.join(parent, f".{name}.{secrets.token_hex(4)}.tmp")
+        try:
+            os.mkdir(staging)
+            return staging
+        except FileExistsError:
+            continue
 
 
 def write_manifest(folder: str, report: ExportReport, partition_by: Sequence[str],

@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING, Iterator, List, Optional, Sequence
 
 from ..text.ast import Game
 from ..text.errors import NotationError
-from .common import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Parser, add_command, err,
-                     read_input, write_output)
+from .common import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Parser, UsageError, add_command,
+                     err, read_input, write_output)
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..formats import Format
@@ -26,11 +26,15 @@ examples:
   lcn import --from metapyziks replays.txt     one replay string per line
   lcn lint --from chikinn round.txt            check a transcript directly
   lcn score --from metapyziks replays.txt
+  lcn import --from parquet games.parquet -o games.lcn   the records exported
 
 Formats: chikinn (transcripts of chikinn/lost-cities), metapyziks (replay
-strings of Metapyziks/lost-cities, version 3), and those of installed plugins.
-exit status: 0 imported, 1 an input is malformed (nothing is written),
-2 usage error, unreadable file, or a format that cannot be recognised.
+strings of Metapyziks/lost-cities, version 3), parquet (a folder that lcn
+export --to parquet wrote, or a table with the columns source, offset and
+record: the records byte for byte), and those of installed plugins.
+exit status: 0 imported, 1 an input is malformed, or an export does not give
+back the files it was made from (nothing is written), 2 usage error,
+unreadable file, or a format that cannot be recognised.
 """
 
 
@@ -43,6 +47,9 @@ def register(sub: "argparse._SubParsersAction[Parser]") -> None:
                      "that is not certain)")
     cmd.add_argument("-o", "--output", metavar="OUT",
                      help="write the games here instead of standard output")
+    cmd.add_argument("--source", action="append", metavar="NAME",
+                     help="parquet: only the records of the file NAME (its source column; "
+                     "again for more)")
     cmd.set_defaults(handler=run)
 
 
@@ -128,6 +135,10 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     if overwrites_input(args.output, args.paths):
         return EXIT_USAGE
+    if fmt is not None and fmt.import_records is not None:
+        return _import_collection(args, fmt)
+    if args.source:
+        raise UsageError("--source is for collection formats (parquet)")
     games: List[Game] = []
     status = EXIT_OK
     for path in args.paths:
@@ -175,3 +186,65 @@ def imported_reports(paths: Sequence[str], name: str,
                                                           ).diagnostics
                                 if config.wants(d.code)]
         yield report
+
+
+class _Mismatch(Exception):
+    """An export that does not give back its files: the output is not kept."""
+
+
+def _import_collection(args: argparse.Namespace, fmt: "Format") -> int:
+    """``lcn import --from parquet DIR... -o FILE``: the records, byte for byte;
+    checked against the export's manifest, and nothing kept when they are not
+    the files exported."""
+    import contextlib
+    import sys
+
+    from ..formats import FormatUnavailable, ImportOptions, ImportSummary
+    from ..tools.files import atomic_writer
+
+    assert fmt.import_records is not None
+    if "-" in args.paths:
+        raise UsageError(f"--from {fmt.name} reads a folder or file, not standard input")
+    options = ImportOptions(sources=args.source)
+    summaries: List[ImportSummary] = []
+    try:
+        with contextlib.ExitStack() as stack:
+            if args.output is not None:
+                out = stack.enter_context(atomic_writer(args.output))
+                write = out.write
+            else:
+                sys.stdout.flush()
+                write = sys.stdout.buffer.write
+            for path in args.paths:
+                if not os.path.exists(path):
+                    err(f"{path}: cannot read: no such file or folder")
+                    return EXIT_USAGE
+                summaries.append(fmt.import_records(path, write, options))
+            if any(s.problems for s in summaries) and args.output is not None:
+                raise _Mismatch()
+    except _Mismatch:
+        pass
+    except FormatUnavailable as exc:
+        err(str(exc))
+        return EXIT_USAGE
+    except ValueError as exc:  # not an export, or a table without the columns
+        err(f"{exc}; nothing written")
+        return EXIT_USAGE
+    except OSError as exc:
+        name = exc.filename if exc.filename is not None else args.output
+        err(f"{name}: {exc.strerror or exc}; nothing written")
+        return EXIT_USAGE
+    for path, summary in zip(args.paths, summaries):
+        for note in summary.notes:
+            err(f"{path}: {note}")
+        for problem in summary.problems:
+            err(f"{path}: {problem}")
+    missing = [name for name in args.source or ()
+               if not any(name in s.sources for s in summaries)]
+    for name in missing:
+        err(f"--source {name}: no such file in {', '.join(args.paths)}")
+    if any(s.problems for s in summaries):
+        err("the records are not the files exported" + ("; nothing written"
+                                                         if args.output is not None else ""))
+        return EXIT_FINDINGS
+    return EXIT_FINDINGS if missing else EXIT_OK

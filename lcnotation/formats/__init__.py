@@ -6,7 +6,7 @@ in :data:`FORMATS`; other packages add theirs through the entry-point group
 returning one), loaded the first time a format is looked up.
 
 >>> sorted(FORMATS)
-['chikinn', 'metapyziks']
+['chikinn', 'metapyziks', 'parquet']
 >>> from lcnotation.game.generator import generate_game
 >>> game = generate_game(seed=1, colors="RGWBYP", deal=True)
 >>> replay = export_game(game, format="metapyziks")
@@ -23,19 +23,21 @@ from typing import Dict, List, Optional, Union
 from ..text.ast import Game
 from ..text.errors import NotationError
 from ..text.lineends import as_lf
-from . import chikinn, metapyziks
-from .base import FORMAT_CODES, Format, UnknownFormatError
+from . import chikinn, metapyziks, parquet
+from .base import (FORMAT_CODES, ExportOptions, ExportSummary, Format, FormatUnavailable,
+                   ImportOptions, ImportSummary, UnknownFormatError)
 
 __all__ = ["FORMATS", "FORMAT_CODES", "ENTRY_POINT_GROUP", "Format", "UnknownFormatError",
            "register_format", "get_format", "detect_format", "import_games", "export_game",
-           "load_plugins"]
+           "load_plugins", "ExportOptions", "ExportSummary", "ImportOptions", "ImportSummary",
+           "FormatUnavailable"]
 
 #: The entry-point group through which other packages add formats.
 ENTRY_POINT_GROUP = "lcnotation.formats"
 
 #: Every format, by name.
 FORMATS: Dict[str, Format] = {}
-_BUILT_IN = frozenset(("chikinn", "metapyziks"))
+_BUILT_IN = frozenset(("chikinn", "metapyziks", "parquet"))
 _plugins_loaded = False
 
 
@@ -47,7 +49,7 @@ def register_format(fmt: Format) -> Format:
     return fmt
 
 
-for _module in (chikinn, metapyziks):
+for _module in (chikinn, metapyziks, parquet):
     register_format(_module.FORMAT)
 
 
