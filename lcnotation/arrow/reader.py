@@ -13,6 +13,7 @@ wrote.  A table written by another program (``COPY (SELECT ...) TO
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import heapq
 import json
@@ -160,7 +161,8 @@ def _checked(merged: Iterator[Tuple[Tuple[int, str, int], bytes]], manifest: Dic
              wanted: Optional[Set[str]],
              report: ImportReport) -> Iterator[Tuple[str, int, bytes]]:
     """The records of an export, checked range by range against its manifest;
-    a range of white space alone (a file without a game) is given from it."""
+    the bytes before a range's first game (a byte-order mark, a file of white
+    space alone) are given from the manifest."""
     pending = next(merged, None)
     for entry in manifest["sources"]:
         source = entry["path"]
@@ -170,9 +172,8 @@ def _checked(merged: Iterator[Tuple[Tuple[int, str, int], bytes]], manifest: Dic
         for r in entry["ranges"]:
             sha = hashlib.sha256()
             at = r["start"]
-            if r.get("blank") is not None:
-                raw = r["blank"].encode("utf-8")
-                sha.update(raw)
+            if r.get("lead") is not None:
+                raw = base64.b64decode(r["lead"])
                 yield source, at, raw
                 at += len(raw)
             while pending is not None and pending[0][1] == source and pending[0][2] < r["end"]:

@@ -17,13 +17,13 @@ from ..game.checker import CheckReport, check
 from ..game.scoring import score_ranks
 from ..game.setup import read_setup
 from ..game.state import GameState
-from ..text.ast import HANDSHAKE, Card, Game, Move
+from ..text.ast import HANDSHAKE, Card, Game
 from ..text.errors import NotationError, Severity
-from ..text.formatter import format_card, format_move
+from ..text.formatter import format_card
 from ..text.headers import DEFAULT_COLORS, parse_result
 from ..text.numbers import read_decimal
-from ..text.reader import _parse
-from ..tools.ranges import Record
+from ..archive.scan import GameEntry
+from ..game.digest import move_text
 
 __all__ = ["GameRows", "Digest", "game_rows", "parse_date", "parse_round"]
 
@@ -91,19 +91,6 @@ def _card_text(color: str, rank: int) -> str:
     return text
 
 
-_MOVE_TEXT: Dict[Tuple[str, int, bool, Optional[str]], str] = {}
-
-
-def _move_text(move: Move) -> str:
-    """The move in canonical notation (``format_move``, remembered)."""
-    card = move.placement.card
-    key = (card.color, card.rank, move.placement.discard, move.draw.color)
-    text = _MOVE_TEXT.get(key)
-    if text is None:
-        text = _MOVE_TEXT[key] = format_move(Move(move.placement, move.draw))
-    return text
-
-
 def _cards(deal: Optional[Sequence[Tuple[str, int]]]) -> Optional[List[str]]:
     return None if deal is None else [_card_text(c, r) for c, r in deal]
 
@@ -120,24 +107,26 @@ def _result(value: Optional[str]) -> Tuple[Optional[int], Optional[int]]:
     return claimed
 
 
-def game_rows(record: Record, source: str, number: int, *, path: Optional[str] = None,
-              colors: Tuple[str, ...] = DEFAULT_COLORS, digest: Optional[Digest] = None,
-              header_columns: Sequence[str] = ()) -> GameRows:
-    """The rows of the game ``record`` (the ``number``-th of ``source``, from 1).
+def game_rows(entry: GameEntry, number: int, *, colors: Tuple[str, ...] = DEFAULT_COLORS,
+              digest: Optional[Digest] = None, header_columns: Sequence[str] = ()) -> GameRows:
+    """The rows of the game ``entry`` (found by :func:`lcnotation.archive.scan`;
+    the ``number``-th of its file, from 1, and ``entry.path`` is the file's
+    name, the ``source`` column).
 
-    ``path`` names the file in the diagnostics' positions (``source`` by
-    default), ``colors`` are the colours of a game without a Colors header
-    (the configuration's), ``digest`` computes the ``digest`` column, and
+    ``colors`` are the colours of a game without a Colors header (the
+    configuration's), ``digest`` computes the ``digest`` column (of every
+    game: one read with errors has the digest of what could be read), and
     ``header_columns`` are the headers that get a column of their own.
     """
-    game = _parse(record.part, False, path if path is not None else source)
+    source = entry.path or ""
+    game = entry.game()
     report = check(game, default_colors=colors)
     readable = not game.errors
     tags = game.tags
     date, year = parse_date(tags.get("Date"))
     setup = read_setup(game, colors)
     result1, result2 = _result(tags.get("Result"))
-    key = digest(game) if digest is not None and readable else None
+    key = digest(game) if digest is not None else None
     diagnostics = [(d.code, d.severity.value, d.line, d.column, d.message)
                    for d in report.diagnostics]
     errors = sum(1 for d in report.diagnostics if d.severity is _ERROR)
@@ -148,18 +137,18 @@ def game_rows(record: Record, source: str, number: int, *, path: Optional[str] =
         winner = (None if not complete else 1 if score1 > score2 else 2 if score2 > score1
                   else 0)
         expeditions: Optional[List[Tuple[int, str, int, int, int]]] = _expeditions(report)
-        plies = _plies(game, report.state, source, record.start, number, key)
-        moves: Optional[List[str]] = [_move_text(m) for m in game.moves]
+        plies = _plies(game, report.state, source, entry.offset, number, key)
+        moves: Optional[List[str]] = [move_text(m) for m in game.moves]
     else:
         score1 = score2 = winner = None
         complete = moves = expeditions = None
-    row = (source, record.start, record.end - record.start, record.part.line, number, key,
+    row = (source, entry.offset, len(entry.raw), entry.line, number, key,
            readable, tags.get("Event"), tags.get("Site"), date, year,
            parse_round(tags.get("Round")), setup.players[0], setup.players[1],
            "".join(setup.colors), _cards(setup.hands[0]), _cards(setup.hands[1]),
            _cards(setup.deck), tags.get("Result"), result1, result2,
            [(h.name, h.value) for h in game.headers], score1, score2, winner, complete,
-           len(game.moves), moves, expeditions, errors, diagnostics, record.raw,
+           len(game.moves), moves, expeditions, errors, diagnostics, entry.raw,
            *(tags.get(h) for h in header_columns))
     return GameRows(row, plies, readable, game)
 

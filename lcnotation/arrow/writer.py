@@ -11,6 +11,7 @@ of its bytes, so that the import can tell that it gives the file back.
 
 from __future__ import annotations
 
+import base64
 import datetime
 import hashlib
 import json
@@ -27,7 +28,8 @@ import pyarrow.parquet as pq  # type: ignore[import-not-found, import-untyped, u
 
 from ..text.errors import NotationError
 from ..text.headers import DEFAULT_COLORS
-from ..tools.ranges import Base, read_range
+from ..archive.scan import scan
+from ..game.digest import game_digest
 from .rows import Digest, game_rows
 from .schema import (FORMAT_NAME, GAMES, MANIFEST, PARTITIONABLE, PLIES, SCHEMA_VERSION,
                      games_schema, header_column, plies_schema)
@@ -50,10 +52,10 @@ MAX_HELD = {GAMES: 4 * BATCH_ROWS[GAMES], PLIES: 4 * BATCH_ROWS[PLIES]}
 
 @dataclass
 class RangeReport:
-    """What one byte range of a file gave: its bounds, the SHA-256 of its bytes,
-    how many games it holds and how many of them could not be read; ``blank``
-    holds a range of white space alone (a file without a game), which has no
-    row."""
+    """What one byte range of a file gave: its bounds, the SHA-256 of its
+    games' bytes, how many games it holds and how many of them could not be
+    read; ``lead`` holds (in base64) the bytes before its first game, which no
+    row holds: a byte-order mark, or a file of white space alone."""
 
     start: int
     end: int
@@ -61,13 +63,13 @@ class RangeReport:
     games: int = 0
     refused: int = 0
     plies: int = 0
-    blank: Optional[str] = None
+    lead: Optional[str] = None
 
     def to_json(self) -> Dict[str, Any]:
         data: Dict[str, Any] = {"start": self.start, "end": self.end, "sha256": self.sha256,
                                 "games": self.games, "refused": self.refused}
-        if self.blank is not None:
-            data["blank"] = self.blank
+        if self.lead is not None:
+            data["lead"] = self.lead
         return data
 
 
@@ -238,24 +240,27 @@ def check_partitions(partition_by: Sequence[str]) -> None:
         raise ValueError("a partition column is named twice")
 
 
-def write_range(handle: IO[bytes], source: str, start: int, end: Optional[int], base: Base,
-                writers: TableWriters, *, first_game: int = 1, path: Optional[str] = None,
+def write_range(handle: IO[bytes], source: str, start: int, end: Optional[int],
+                writers: TableWriters, *, first_game: int = 1,
                 colors: Tuple[str, ...] = DEFAULT_COLORS, digest: Optional[Digest] = None,
                 refused: Optional[Callable[[NotationError], None]] = None) -> RangeReport:
-    """Write the games of bytes ``start`` to ``end`` of ``handle`` (the file
-    ``source``; ``end`` None: to its end), which begin at ``base``; the first
-    is the ``first_game``-th of its file.  ``refused(error)`` is called with
-    the first syntax error of each game that cannot be read."""
+    """Write the games that begin in bytes ``start`` to ``end`` of ``handle`` (the
+    file ``source``; ``end`` None: to its end); the first is the
+    ``first_game``-th of its file.  ``refused(error)`` is called with the
+    first syntax error of each game that cannot be read."""
     sha = hashlib.sha256()
     number = first_game
     report = RangeReport(start, start, "")
-    for record in read_range(handle, start, end, base):
-        sha.update(record.raw)
-        report.end = record.end
-        if record.blank:
-            report.blank = record.raw.decode("utf-8")
-            continue
-        rows = game_rows(record, source, number, path=path, colors=colors, digest=digest,
+    first: Optional[int] = None
+    for entry in scan(handle, path=source, start=start, end=end):
+        if first is None:
+            first = entry.offset
+        elif entry.offset != report.end:  # pragma: no cover - scan tiles the file
+            raise AssertionError(f"{source}: the games at {report.end} and {entry.offset} "
+                                 "leave bytes between them")
+        sha.update(entry.raw)
+        report.end = entry.end
+        rows = game_rows(entry, number, colors=colors, digest=digest,
                          header_columns=writers.header_columns)
         writers.add(rows.game, rows.plies)
         report.games += 1
@@ -265,6 +270,14 @@ def write_range(handle: IO[bytes], source: str, start: int, end: Optional[int], 
             if refused is not None:
                 refused(rows.parsed.errors[0])
         number += 1
+    stop = end if end is not None else os.fstat(handle.fileno()).st_size
+    if first is None:  # no game: the range is white space alone
+        first = report.end = stop
+    elif report.end != stop:  # pragma: no cover
+        raise AssertionError(f"{source}: the last game ends at {report.end}, not {stop}")
+    if first > start:
+        handle.seek(start)
+        report.lead = base64.b64encode(handle.read(first - start)).decode("ascii")
     report.sha256 = sha.hexdigest()
     return report
 
@@ -320,7 +333,7 @@ def publish(staging: str, out: str) -> None:
 def export_parquet(paths: Sequence[str], out: str, *, partition_by: Sequence[str] = (),
                    header_columns: Sequence[str] = (),
                    colors: Callable[[str], Tuple[str, ...]] = lambda path: DEFAULT_COLORS,
-                   digest: Optional[Digest] = None,
+                   digest: Optional[Digest] = game_digest,
                    refused: Optional[Callable[[NotationError], None]] = None) -> ExportReport:
     """Export the record files ``paths`` to the new folder ``out``, in this process.
 
@@ -339,7 +352,7 @@ def export_parquet(paths: Sequence[str], out: str, *, partition_by: Sequence[str
             with open(path, "rb") as handle:
                 size = os.fstat(handle.fileno()).st_size
                 source = SourceReport(path, size)
-                source.ranges.append(write_range(handle, path, 0, None, Base(), writers,
+                source.ranges.append(write_range(handle, path, 0, None, writers,
                                                  colors=colors(path), digest=digest,
                                                  refused=refused))
                 source.size = max(size, source.ranges[-1].end)
