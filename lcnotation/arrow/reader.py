@@ -7,8 +7,9 @@ of lcnotation (a folder with its manifest, ``lcnotation.json``) is checked
 against the manifest as it is read: every byte range of every file must be
 covered by its records, one after another, and give the SHA-256 the export
 wrote.  A table written by another program (``COPY (SELECT ...) TO
-'some.parquet'`` in DuckDB) needs the columns ``source``, ``offset`` and
-``record``; its records are given in the order of ``(source, offset)``.
+'some.parquet'`` in DuckDB) needs the columns ``source``, ``byte_offset``
+and ``record``; its records are given in the order of ``(source,
+byte_offset)``.
 """
 
 from __future__ import annotations
@@ -25,11 +26,11 @@ import pyarrow as pa  # type: ignore[import-not-found, import-untyped, unused-ig
 import pyarrow.dataset as ds  # type: ignore[import-not-found, import-untyped, unused-ignore]
 
 from .schema import FORMAT_NAME, GAMES, MANIFEST, SCHEMA_VERSION, games_schema
-from .writer import NULL_PARTITION
+from .writer import NULL_PARTITION, iter_parts
 
 __all__ = ["ExportError", "ImportReport", "read_manifest", "records", "import_parquet"]
 
-_COLUMNS = ("source", "offset", "record")
+_COLUMNS = ("source", "byte_offset", "record")
 #: Rows read at a time from all the files of a table together.
 _ROWS_AT_ONCE = 1 << 16
 
@@ -75,25 +76,32 @@ def read_manifest(folder: str) -> Optional[Dict[str, Any]]:
 
 
 def _dataset(path: str, manifest: Optional[Dict[str, Any]]) -> Any:
-    if manifest is None:
-        target = path
-        partitioning: Any = "hive"
-    else:
-        target = os.path.join(path, GAMES)
+    """The games table at ``path``: the Parquet files of an export's ``games``
+    folder, or a file or folder of them written by another program (only
+    ``*.parquet`` files are read: nothing else in a folder is taken for one)."""
+    base = os.path.join(path, GAMES) if manifest is not None else path
+    files = [base] if os.path.isfile(base) else list(iter_parts(base))
+    schema = None
+    partitioning: Any = "hive"
+    if manifest is not None:
         headers = [h["header"] for h in manifest.get("header_columns", [])]
         full = games_schema(headers)
         names = list(manifest.get("partition_by", []))
-        partitioning = ds.partitioning(pa.schema([full.field(n) for n in names]),
-                                       flavor="hive", null_fallback=NULL_PARTITION) \
-            if names else None
+        partitioning = ds.HivePartitioning(pa.schema([full.field(n) for n in names]),
+                                           null_fallback=NULL_PARTITION) if names else None
+        if not files:
+            schema = games_schema(headers, without=names)
+    elif not files:
+        raise ExportError(f"{path}: no Parquet file there")
     try:
-        dataset = ds.dataset(target, format="parquet", partitioning=partitioning)
+        dataset = ds.dataset(files, schema=schema, format="parquet", partitioning=partitioning,
+                             partition_base_dir=base if os.path.isdir(base) else None)
     except (OSError, ValueError, pa.ArrowException) as exc:
         raise ExportError(f"{path}: cannot read the table: {exc}") from None
     missing = [c for c in _COLUMNS if c not in dataset.schema.names]
     if missing:
         raise ExportError(f"{path}: the table has no column {', '.join(map(repr, missing))}: "
-                          "a table of games needs source, offset and record")
+                          "a table of games needs source, byte_offset and record")
     return dataset
 
 
@@ -104,7 +112,7 @@ def _fragment_rows(fragment: Any, batch: int) -> Iterator[Tuple[str, int, bytes]
         values = {name: part.column(name).to_pylist() for name in columns}
         n = part.num_rows
         sources = values.get("source") or [keys.get("source")] * n
-        offsets = values.get("offset") or [keys.get("offset")] * n
+        offsets = values.get("byte_offset") or [keys.get("byte_offset")] * n
         yield from zip(sources, offsets, values["record"])
 
 

@@ -38,8 +38,8 @@ _HEADER = pa.struct([("name", pa.string()), ("value", pa.string())])
 #: The games table: (name, type, nullable).
 _GAMES: Tuple[Tuple[str, Any, bool], ...] = (
     ("source", pa.string(), False),
-    ("offset", pa.int64(), False),
-    ("length", pa.int64(), False),
+    ("byte_offset", pa.int64(), False),
+    ("byte_length", pa.int64(), False),
     ("line", pa.int32(), False),
     ("game", pa.int32(), False),
     ("digest", pa.string(), True),
@@ -74,7 +74,7 @@ _GAMES: Tuple[Tuple[str, Any, bool], ...] = (
 #: The plies table: one row per move of each readable game.
 _PLIES: Tuple[Tuple[str, Any, bool], ...] = (
     ("source", pa.string(), False),
-    ("offset", pa.int64(), False),
+    ("byte_offset", pa.int64(), False),
     ("game", pa.int32(), False),
     ("digest", pa.string(), True),
     ("ply", pa.int32(), False),
@@ -86,14 +86,14 @@ _PLIES: Tuple[Tuple[str, Any, bool], ...] = (
     ("draw", pa.string(), False),
     ("score_after", pa.int32(), False),
     ("opponent_score_after", pa.int32(), False),
-    ("line", pa.int32(), False),
-    ("column", pa.int32(), False),
+    ("move_line", pa.int32(), False),
+    ("move_column", pa.int32(), False),
 )
 
-#: The games table's columns a table may be partitioned by: one value per
-#: game, of a type a folder name can hold.
-PARTITIONABLE = tuple(name for name, kind, _ in _GAMES
-                      if not (pa.types.is_list(kind) or pa.types.is_binary(kind)))
+#: The games table's columns a table may be partitioned by: one short value
+#: per game (and the ``header_*`` columns).
+PARTITIONABLE = ("source", "readable", "event", "site", "date", "year", "round", "player1",
+                 "player2", "colors", "winner", "complete")
 
 
 def header_column(name: str) -> str:
@@ -132,5 +132,5 @@ def schema_of(table: str) -> Any:
 
 def type_text(kind: Any) -> str:
     """A column type as ``spec/parquet.md`` writes it: Arrow's own text
-    (``int32``, ``list<item: string>``), without the name of a list's item."""
-    return str(kind).replace("item: ", "")
+    (``int32``, ``list<string>``), without the name of a list's item."""
+    return str(kind).replace("item: ", "").replace("element: ", "")

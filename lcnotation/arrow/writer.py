@@ -204,7 +204,7 @@ class TableWriters:
 
     def __init__(self, root: str, prefix: str, partition_by: Sequence[str] = (),
                  header_columns: Sequence[str] = ()) -> None:
-        check_partitions(partition_by)
+        check_partitions(partition_by, header_columns)
         full = games_schema(header_columns)
         names = full.names
         keys = [names.index(n) for n in partition_by]
@@ -217,6 +217,8 @@ class TableWriters:
         self.plies = _Table(root, PLIES, plies_schema(without=carried),
                             [plies_full.names.index(n) for n in carried], partition_by, prefix)
         self.header_columns = tuple(header_columns)
+        for folder in (self.games.folder, self.plies.folder):
+            os.makedirs(folder, exist_ok=True)
 
     def add(self, game: Tuple[Any, ...], plies: List[Tuple[Any, ...]]) -> None:
         key = tuple(game[i] for i in self.keys)
@@ -229,13 +231,14 @@ class TableWriters:
         self.plies.close()
 
 
-def check_partitions(partition_by: Sequence[str]) -> None:
+def check_partitions(partition_by: Sequence[str], header_columns: Sequence[str] = ()) -> None:
     """Raise ValueError unless each name is a column the tables may be
-    partitioned by, named once."""
+    partitioned by (``spec/parquet.md``), named once."""
+    allowed = PARTITIONABLE + tuple(header_column(h) for h in header_columns)
     for name in partition_by:
-        if name not in PARTITIONABLE:
+        if name not in allowed:
             raise ValueError(f"cannot partition by {name!r}: choose among "
-                             f"{', '.join(PARTITIONABLE)}")
+                             f"{', '.join(allowed)}")
     if len(set(partition_by)) != len(partition_by):
         raise ValueError("a partition column is named twice")
 
@@ -343,7 +346,9 @@ def export_parquet(paths: Sequence[str], out: str, *, partition_by: Sequence[str
     then nothing is written.
     """
     check_output(out)
-    check_partitions(partition_by)
+    check_partitions(partition_by, header_columns)
+    if not all(header_columns) or len(set(header_columns)) != len(header_columns):
+        raise ValueError("header columns must be named, each once")
     staging = staging_folder(out)
     try:
         writers = TableWriters(staging, "part-00000", partition_by, header_columns)

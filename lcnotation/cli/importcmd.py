@@ -30,8 +30,8 @@ examples:
 
 Formats: chikinn (transcripts of chikinn/lost-cities), metapyziks (replay
 strings of Metapyziks/lost-cities, version 3), parquet (a folder that lcn
-export --to parquet wrote, or a table with the columns source, offset and
-record: the records byte for byte), and those of installed plugins.
+export --to parquet wrote, or a table with the columns source, byte_offset
+and record: the records byte for byte), and those of installed plugins.
 exit status: 0 imported, 1 an input is malformed, or an export does not give
 back the files it was made from (nothing is written), 2 usage error,
 unreadable file, or a format that cannot be recognised.
