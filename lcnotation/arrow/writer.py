@@ -245,7 +245,7 @@ def check_partitions(partition_by: Sequence[str], header_columns: Sequence[str] 
 
 def write_range(handle: IO[bytes], source: str, start: int, end: Optional[int],
                 writers: TableWriters, *, first_game: int = 1,
-                colors: Tuple[str, ...] = DEFAULT_COLORS, digest: Optional[Digest] = None,
+                colors: Tuple[str, ...] = DEFAULT_COLORS, digest: Optional[Digest] = game_digest,
                 refused: Optional[Callable[[NotationError], None]] = None) -> RangeReport:
     """Write the games that begin in bytes ``start`` to ``end`` of ``handle`` (the
     file ``source``; ``end`` None: to its end); the first is the

@@ -101,6 +101,10 @@ def register(sub: "argparse._SubParsersAction[Parser]") -> None:
     loudness.add_argument("-v", "--verbose", action="store_true",
                           help="also say which files were checked, with which configuration")
     lint.add_argument("--no-progress", action="store_true", help="never draw a progress bar")
+    lint.add_argument("--scheduler", metavar="ADDRESS",
+                      help="lint on a Dask cluster: its scheduler's address (tcp://host:8786), "
+                      "or 'local' for one on this machine (local:N: N workers); large files "
+                      "are split at game boundaries; needs pip install 'lcnotation[dask]'")
     lint.add_argument("--from", dest="from_format", metavar="FORMAT",
                       help="read records of another program (see lcn import); rules only")
     lint.set_defaults(handler=run)
@@ -149,6 +153,19 @@ def _reports(files: Sequence[str], settings: Settings, jobs: int,
             base = bar.done
             yield lint_file(f, config, progress=lambda n: bar.update(base + n)), config
             bar.update(base + size)
+
+
+def _cluster_reports(files: Sequence[str], settings: Settings,
+                     scheduler: str) -> List[Tuple[FileReport, LintConfig]]:
+    """The report of every file, linted on a Dask cluster (standard input, in
+    this process), in the order of ``files``."""
+    from ..dask import lint as on_cluster
+
+    configs = {f: settings.lint(f) for f in files}
+    named = [f for f in files if f != "-"]
+    reports = iter(on_cluster(named, configs.__getitem__, scheduler=scheduler))
+    return [((_lint_stdin(settings, configs[f]) if f == "-" else next(reports)), configs[f])
+            for f in files]
 
 
 def _lint_stdin(settings: Settings, config: LintConfig) -> FileReport:
@@ -274,6 +291,20 @@ def run(args: argparse.Namespace) -> int:
         if args.fix or args.diff:
             return usage_error("lint", "--fix cannot rewrite records of another program; "
                                "lcn import them first")
+    if args.scheduler is not None:
+        if args.fix or args.diff or args.from_format is not None:
+            return usage_error("lint", "--scheduler lints .lcn files: --fix, --diff and "
+                               "--from work in this process")
+        try:
+            from ..dask import parse_scheduler
+        except ImportError:
+            err("--scheduler needs dask and distributed, which are not installed: "
+                "pip install 'lcnotation[dask]'")
+            return EXIT_USAGE
+        try:
+            parse_scheduler(args.scheduler)
+        except ValueError as exc:
+            return usage_error("lint", str(exc))
     if args.output_file is not None:
         try:
             out: IO[str] = open(args.output_file, "w", encoding="utf-8",
@@ -306,6 +337,13 @@ def _run(args: argparse.Namespace, settings: Settings, paths: List[str], jobs: i
             # A file at a time, fixed as it is read: no report of the file
             # before fixing is kept (memory holds one game).
             found = _fixed_reports(list(settings.expand(paths)), settings, bar, state)
+        elif args.scheduler is not None:
+            try:
+                found = _cluster_reports(list(settings.expand(paths)), settings,
+                                         args.scheduler)
+            except ValueError as exc:  # a scheduler that cannot be reached
+                err(str(exc))
+                return EXIT_USAGE
         elif args.from_format is None:
             found = _reports(list(settings.expand(paths)), settings, jobs, bar)
         else:
