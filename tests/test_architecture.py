@@ -33,7 +33,8 @@ LAYERS: Dict[str, int] = {
     "grammar": 0, "text": 0,
     "game": 1,
     "tools": 2,
-    "lsp": 3, "svg": 3, "view": 3, "formats": 3, "freecell": 3, "archive": 3,
+    "lsp": 3, "svg": 3, "view": 3, "formats": 3, "freecell": 3, "archive": 3, "arrow": 3,
+    "dask": 3,
     "cli": 4,
 }
 #: The layer of the package root and of ``python -m lcnotation``.

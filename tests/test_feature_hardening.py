@@ -378,7 +378,7 @@ def test_the_feature_readers_raise_only_notation_errors_on_any_text() -> None:
         for at, cut, piece in edits:
             at %= len(text) + 1
             text = text[:at] + piece + text[at + cut:]
-        for fmt in [None, *sorted(FORMATS)]:
+        for fmt in [None, *sorted(f for f in FORMATS if FORMATS[f].read is not None)]:
             try:
                 import_games(text, fmt)
             except NotationError:

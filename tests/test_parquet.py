@@ -33,7 +33,7 @@ from lcnotation.arrow.writer import export_parquet  # noqa: E402
 from lcnotation.game.checker import check  # noqa: E402
 from lcnotation.game.generator import generate_game  # noqa: E402
 from lcnotation.text.formatter import format_game, format_move  # noqa: E402
-from strategies import examples, notation_text, written_games  # noqa: E402
+from strategies import examples, record_files  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 SPEC = ROOT / "spec" / "parquet.md"
@@ -56,38 +56,6 @@ def imported(folder: Path, **kwargs: Any) -> Tuple[bytes, Any]:
 
 
 # ---------------------------------------------------------------- round trips
-
-LINE_ENDS = st.sampled_from(["\n", "\r\n", "\r", "mixed"])
-
-
-@st.composite
-def record_files(draw: Any) -> bytes:
-    """The bytes of a record file: games written as people write them, text
-    built from pieces of the notation (syntax errors and all), header lines
-    between them, any line ends, a byte-order mark or not, bytes that are not
-    UTF-8 here and there."""
-    parts: List[str] = []
-    for _ in range(draw(st.integers(0, 4))):
-        if draw(st.booleans()):
-            parts.append(draw(written_games(max_moves=6))[1])
-        else:
-            parts.append(draw(notation_text))
-        parts.append(draw(st.sampled_from(['\n[Round "2"]\n', "\n\n", "\n", "", " {c}\n"])))
-    text = "".join(parts)
-    ends = draw(LINE_ENDS)
-    if ends == "mixed":
-        text = "".join(line + draw(st.sampled_from(["\n", "\r\n", "\r"]))
-                       for line in text.split("\n"))
-    elif ends != "\n":
-        text = text.replace("\n", ends)
-    data = text.encode("utf-8")
-    if draw(st.booleans()) and data:
-        at = draw(st.integers(0, len(data)))
-        data = data[:at] + draw(st.sampled_from([b"\xff", b"\xc3", b"\xe2\x82"])) + data[at:]
-    if draw(st.booleans()):
-        data = b"\xef\xbb\xbf" + data
-    return data
-
 
 @given(files=st.lists(record_files(), min_size=1, max_size=3))
 @examples(40)

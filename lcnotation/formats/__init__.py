@@ -151,6 +151,9 @@ def import_games(source: Union[str, bytes, "os.PathLike[str]"],
     text, path = _text_of(source, path)
     fmt = detect_format(text, path) if format is None else get_format(format)
     if fmt.read is None:
+        if fmt.import_records is not None:
+            raise ValueError(f"the format {fmt.name!r} is read from a folder, not a text: "
+                             f"lcn import --from {fmt.name} DIR")
         raise ValueError(f"the format {fmt.name!r} cannot be read, only written")
     try:
         return fmt.read(text, path)
@@ -165,5 +168,8 @@ def export_game(game: Game, format: Union[str, Format]) -> str:
     built-in formats) when the game cannot be written in it."""
     fmt = get_format(format)
     if fmt.write is None:
+        if fmt.export_files is not None:
+            raise ValueError(f"the format {fmt.name!r} writes whole files to a folder, not "
+                             f"a game: lcn export --to {fmt.name} FILE... -o DIR")
         raise ValueError(f"the format {fmt.name!r} can be read but not written")
     return fmt.write(game)
