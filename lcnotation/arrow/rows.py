@@ -131,17 +131,20 @@ def game_rows(entry: GameEntry, number: int, *, colors: Tuple[str, ...] = DEFAUL
                    for d in report.diagnostics]
     errors = sum(1 for d in report.diagnostics if d.severity is _ERROR)
     plies: List[Tuple[Any, ...]] = []
+    score1: Optional[int] = None
+    score2: Optional[int] = None
+    winner: Optional[int] = None
+    complete: Optional[bool] = None
+    moves: Optional[List[str]] = None
+    expeditions: Optional[List[Tuple[int, str, int, int, int]]] = None
     if readable:
         score1, score2 = report.score.totals
-        complete: Optional[bool] = report.complete
+        complete = report.complete
         winner = (None if not complete else 1 if score1 > score2 else 2 if score2 > score1
                   else 0)
-        expeditions: Optional[List[Tuple[int, str, int, int, int]]] = _expeditions(report)
+        expeditions = _expeditions(report)
         plies = _plies(game, report.state, source, entry.offset, number, key)
-        moves: Optional[List[str]] = [move_text(m) for m in game.moves]
-    else:
-        score1 = score2 = winner = None
-        complete = moves = expeditions = None
+        moves = [move_text(m) for m in game.moves]
     row = (source, entry.offset, len(entry.raw), entry.line, number, key,
            readable, tags.get("Event"), tags.get("Site"), date, year,
            parse_round(tags.get("Round")), setup.players[0], setup.players[1],

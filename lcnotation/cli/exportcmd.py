@@ -121,9 +121,9 @@ def _export_collection(args: argparse.Namespace, fmt: "Format") -> int:
     settings = Settings(args)
     files = list(settings.expand(args.paths))
     for path in files:
-        refused = not_regular(path)
-        if refused is not None:
-            err(f"{path}: cannot read: {refused}; nothing written")
+        why = not_regular(path)
+        if why is not None:
+            err(f"{path}: cannot read: {why}; nothing written")
             return EXIT_USAGE
     if not files:
         err("no .lcn file found; nothing written")

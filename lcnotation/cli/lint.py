@@ -6,7 +6,7 @@ import argparse
 import io
 import os
 import sys
-from typing import IO, Dict, Iterator, List, Optional, Sequence, Tuple
+from typing import IO, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 from .. import __version__
 from ..text.errors import NotationError, Severity
@@ -333,6 +333,7 @@ def _run(args: argparse.Namespace, settings: Settings, paths: List[str], jobs: i
     unreadable = unwritten = 0
     with Progress(0, enabled=False if args.no_progress else None, unit="MB") as bar:
         streamed = args.fix and not (args.diff or args.show_fixes) and args.from_format is None
+        found: Iterable[Tuple[FileReport, LintConfig]]
         if streamed:
             # A file at a time, fixed as it is read: no report of the file
             # before fixing is kept (memory holds one game).

@@ -15,7 +15,7 @@ import io
 import os
 import shutil
 from typing import (TYPE_CHECKING, Any, Callable, Dict, Iterator, List, NamedTuple, Optional,
-                    Sequence, Tuple)
+                    Sequence, Tuple, cast)
 
 from ..archive.stats import StatsAccumulator
 from ..text.errors import Diagnostic, NotationError
@@ -37,12 +37,12 @@ __all__ = ["FileRange", "Plan", "plan", "games", "lint", "stats", "export_parque
 
 class FileRange(NamedTuple):
     """One task's share of a file: bytes ``start`` to ``end`` of ``path``, the
-    ``index``-th range of all (0 for a file's first)."""
+    ``number``-th range of all (from 0)."""
 
     path: str
     start: int
     end: int
-    index: int
+    number: int
 
 
 class Plan(NamedTuple):
@@ -87,9 +87,9 @@ def _run(client: "Client", function: Callable[..., Any], *columns: Sequence[Any]
         return []
     futures = client.map(function, *columns, pure=False)
     try:
-        return list(client.gather(futures))
+        return list(client.gather(futures))  # type: ignore[no-untyped-call]
     finally:
-        client.cancel(futures)
+        client.cancel(futures)  # type: ignore[no-untyped-call]
 
 
 def games(paths: Sequence[str], blocksize: int = RANGE_SIZE) -> "Bag":
@@ -100,12 +100,12 @@ def games(paths: Sequence[str], blocksize: int = RANGE_SIZE) -> "Bag":
     >>> import lcnotation.dask as lcd                      # doctest: +SKIP
     >>> lcd.games(["big.lcn"]).map(lambda g: len(g.moves)).sum().compute()  # doctest: +SKIP
     """
-    import dask
     import dask.bag
+    from dask.delayed import delayed
 
-    parts = [dask.delayed(tasks.games_of)(r.path, r.start, r.end)
+    parts = [delayed(tasks.games_of)(r.path, r.start, r.end)
              for r in plan(paths, blocksize).ranges]
-    return dask.bag.from_delayed(parts)
+    return cast("Bag", dask.bag.from_delayed(parts))  # type: ignore[no-untyped-call]
 
 
 def _first_games(counts: Sequence[tasks.Measured], ranges: Sequence[FileRange]) -> List[int]:
@@ -216,7 +216,7 @@ def export_parquet(paths: Sequence[str], out: str, *, client: "Optional[Client]"
             n = len(ranges)
             parts = _run(c, tasks.export_range, [r.path for r in ranges],
                          [r.start for r in ranges], [r.end for r in ranges], [staging] * n,
-                         [f"part-{r.index:05d}" for r in ranges],
+                         [f"part-{r.number:05d}" for r in ranges],
                          _first_games(measured, ranges), [colors(r.path) for r in ranges],
                          [tuple(partition_by)] * n, [tuple(header_columns)] * n)
         report = ExportReport()

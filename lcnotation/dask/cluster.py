@@ -14,7 +14,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
-from typing import TYPE_CHECKING, Iterator, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Dict, Iterator, Optional, Tuple
 
 if TYPE_CHECKING:  # pragma: no cover
     from distributed import Client
@@ -59,7 +59,8 @@ def connect(scheduler: str = "local") -> Iterator["Client"]:
 
     if address is not None:
         try:
-            client = distributed.Client(address, timeout=CONNECT_TIMEOUT)
+            client = distributed.Client(  # type: ignore[no-untyped-call]
+                address, timeout=CONNECT_TIMEOUT)
         except (OSError, TimeoutError, ValueError) as exc:
             raise SchedulerError(f"cannot reach the Dask scheduler at {address}: "
                                  f"{exc}") from None
@@ -67,8 +68,11 @@ def connect(scheduler: str = "local") -> Iterator["Client"]:
             yield client
         return
     count = workers if workers is not None else (os.cpu_count() or 1)
-    with distributed.LocalCluster(n_workers=count, threads_per_worker=1, processes=True,
-                                  dashboard_address=None, silence_logs=logging.ERROR,
-                                  scheduler_port=0) as cluster:
-        with distributed.Client(cluster) as client:
+    # No dashboard (None turns it off, which the annotations do not say):
+    # nothing listens but the scheduler, on a free port.
+    options: Dict[str, Any] = {"n_workers": count, "threads_per_worker": 1, "processes": True,
+                               "dashboard_address": None, "silence_logs": logging.ERROR,
+                               "scheduler_port": 0}
+    with distributed.LocalCluster(**options) as cluster:  # type: ignore[no-untyped-call]
+        with distributed.Client(cluster) as client:  # type: ignore[no-untyped-call]
             yield client

@@ -21,7 +21,7 @@ RangeCounts(games=1, lines=2, line_ends=(2, 0, 0), first=(('\\r\\n', 1),))
 from __future__ import annotations
 
 import re
-from typing import IO, Iterator, List, NamedTuple, Optional, Tuple
+from typing import IO, Iterator, List, NamedTuple, Optional, Tuple, cast
 
 from ..archive.scan import _sync_point
 from ..text.lexical import LEXICON
@@ -122,7 +122,7 @@ def next_boundary(handle: IO[bytes], at: int, size: int) -> int:
 
 def _lines_from(handle: IO[bytes], start: int) -> Iterator[Tuple[int, bytes]]:
     """The lines from byte ``start`` (which begins a line) on, with their offsets."""
-    source = _Slice(handle, start, None)
+    source = cast(IO[bytes], _Slice(handle, start, None))
     offset = start
     for block in _line_blocks(source, 1 << 16):
         for m in _RAW_LINE.finditer(block):
@@ -137,13 +137,13 @@ def measure_range(handle: IO[bytes], start: int = 0, end: Optional[int] = None) 
     """Count the games, lines and line ends of bytes ``start`` to ``end`` (a
     range that begins at a game boundary) as the reader reads them: the games
     are split, not parsed."""
-    counted = CountingReader(_Slice(handle, start, end))  # type: ignore[arg-type]
+    counted = CountingReader(cast(IO[bytes], _Slice(handle, start, end)))
     decoder = _Decoder()
     decoder.first = start == 0
     decoder.offset = start
 
     def pieces() -> Iterator[Piece]:
-        for raw in _line_blocks(counted):  # type: ignore[type-var]
+        for raw in _line_blocks(cast(IO[bytes], counted)):
             yield from decoder._block(raw)
 
     games = sum(1 for part in split_games(pieces())

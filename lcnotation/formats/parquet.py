@@ -10,6 +10,7 @@ or read: pyarrow comes with the extra ``arrow``.
 
 from __future__ import annotations
 
+import importlib.util
 from typing import Callable, Sequence
 
 from .base import (ExportOptions, ExportSummary, Format, FormatUnavailable, ImportOptions,
@@ -25,10 +26,8 @@ def _needs(extra: str, package: str) -> FormatUnavailable:
 
 def export_files(paths: Sequence[str], out: str, options: ExportOptions) -> ExportSummary:
     """Export the record files ``paths`` to the new folder ``out``."""
-    try:
-        import pyarrow  # noqa: F401  # type: ignore[import-not-found, import-untyped, unused-ignore]
-    except ImportError:
-        raise _needs("arrow", "pyarrow") from None
+    if importlib.util.find_spec("pyarrow") is None:
+        raise _needs("arrow", "pyarrow")
     if options.scheduler is not None:
         try:
             from ..dask import export_parquet as on_cluster
