@@ -1,1 +1,2 @@
-"""The Lark grammars of lcnotation (``lcnotation.lark``, ``freecell.lark``), shipped as package data."""
+"""The Lark grammars of lcnotation (``lcnotation.lark``, ``freecell.lark``, ``query.lark`` for
+``lcn filter``), shipped as package data."""

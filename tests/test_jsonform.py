@@ -520,7 +520,7 @@ def test_the_codes_of_the_spec_are_the_codes_used():
     text = (ROOT / "spec" / "json-form.md").read_text("utf-8")
     documented = set(re.findall(r"^\| `(J\d{3})` \|", text, re.M))
     used = set(re.findall(r'"(J\d{3})"', (ROOT / "lcnotation" / "tools" / "jsonform.py").read_text("utf-8")))
-    assert documented == used == {f"J10{i}" for i in range(1, 7)}
+    assert documented == used == {f"J10{i}" for i in range(1, 8)}
 
 
 # ---------------------------------------------------------------- the validator itself
@@ -559,3 +559,24 @@ def test_the_validator_catches_what_it_must():
     for key, bad in [("rank", True), ("rank", 1), ("discard", 1), ("draw", "X"),
                      ("text", "R3-D\n"), ("color", "r")]:
         assert schema_errors({**ok, key: bad}, move), (key, bad)
+
+
+# ---------------------------------------------------------------- the digest
+
+
+def test_each_game_carries_its_digest_and_a_wrong_one_is_refused():
+    from lcnotation.archive import game_digest
+
+    games = list(parse_games('[Event "Club"]\nRH-D {a wager} BHD-R\n[Event "B"]\nr3-d'))
+    data = json.loads(to_json(games))
+    assert [g["digest"] for g in data["games"]] == [game_digest(g) for g in games]
+    assert list(data["games"][0])[0] == "digest"
+    # Absent, it is not required; given, it must be the game's.
+    del data["games"][0]["digest"]
+    assert from_json(json.dumps(data)) == games
+    data["games"][1]["digest"] = "0" * 32
+    with pytest.raises(ConversionError) as caught:
+        from_json(json.dumps(data, indent=1))
+    (problem,) = caught.value.errors
+    assert problem.code == "J107" and problem.json_path == "$.games[1].digest"
+    assert game_digest(games[1]) in problem.message and problem.line > 1

@@ -41,7 +41,8 @@ from ..text.errors import NotationError
 from ..text.lexical import LEXICON
 from ..text.lineends import as_lf
 from ..text.parser import parser
-from ..text.reader import _BLANK, GameText, _Decoder, _line_blocks, _parse, split_games
+from ..text.reader import (_BLANK, GameText, _Decoder, _line_blocks, _parse, byte_lines,
+                           split_games)
 
 __all__ = ["Source", "GameEntry", "scan", "read_at", "position_at", "BOM"]
 
@@ -92,7 +93,7 @@ class GameEntry(NamedTuple):
             decoder.offset, decoder.chars, decoder.line_no = (self.offset, self.char_offset,
                                                               self.line)
             decoder.first = False
-            pieces = list(decoder.lines(io.BytesIO(raw)))
+            pieces = list(decoder.lines(byte_lines(raw)))
             return GameText("".join(p for p in pieces if isinstance(p, str)), self.line,
                             self.char_offset,
                             tuple(p for p in pieces if isinstance(p, NotationError)))
@@ -138,7 +139,9 @@ class GameEntry(NamedTuple):
         if quick is not None:
             return quick, ()
         cut = None if part.problems else _headers_end(part.text)
-        if cut is None:  # not clean before the first move: the whole parse says
+        if cut is None or part.text.find("[", cut) >= 0:
+            # Not clean before the first move, or a "[" after it (a header out
+            # of place is still a header of the game): the whole parse says.
             game = _parse(part, False, self.path)
             return game.headers, game.comments
         result = parser().run("game", part.text[:cut], strict=False, first_line=part.line,
@@ -179,8 +182,8 @@ _LINE_END = re.compile(LEXICON.line_blank_class[:-1] + r"\r]*(?:\n|\Z)")
 
 def _quick_headers(part: GameText) -> Optional[Tuple[Header, ...]]:
     """The headers of the usual game: header lines (blank lines between them
-    allowed), then moves, and no ``[`` nor comment before the first move;
-    None for any other game."""
+    allowed), then a move the fast path reads (or nothing), and no other
+    ``[``; None for any other game."""
     text = part.text
     b = GameBuilder(text, part.line, part.offset)
     pos, line, line_start = 0, 1, 0
@@ -201,8 +204,12 @@ def _quick_headers(part: GameText) -> Optional[Tuple[Header, ...]]:
             return None
         b.add_header(header.group(), pos, line, pos - line_start + 1)
         pos = header.end()
-    if pos < size and text[pos] in "{;" or text.find("[", pos) >= 0 or b.errors:
+    if text.find("[", pos) >= 0 or b.errors:
         return None
+    if pos < size:  # a move the fast path reads must come next (not a comment, nor junk)
+        first = parser().fast.match(text, pos)
+        if first is None or first.group("move") is None:
+            return None
     return tuple(b.headers)
 
 

@@ -24,8 +24,8 @@ from typing import Iterator, List, Optional, Sequence
 from .. import __version__
 from ..tools.codes import Codes, defer_codes
 from ..tools.config import ConfigError
-from . import (completion, convert, explain, exportcmd, fmt, freecell, importcmd, lint, render,
-               score, server, view)
+from . import (completion, convert, dedupe, explain, exportcmd, filtercmd, fmt, freecell,
+               importcmd, lint, render, score, server, split, stats, view)
 from .common import EXIT_FINDINGS, EXIT_USAGE, Parser, UsageError, err, usage_error
 
 __all__ = ["COMMANDS", "main"]
@@ -43,8 +43,8 @@ def _freecell_codes() -> Codes:
 # package) is imported only when the registry is needed in full.
 defer_codes("F", "FreeCell notation", _freecell_codes)
 
-COMMANDS = (lint, fmt, convert, score, importcmd, exportcmd, render, view, freecell, explain,
-            completion, server)
+COMMANDS = (lint, fmt, convert, score, filtercmd, dedupe, split, stats, importcmd, exportcmd,
+            render, view, freecell, explain, completion, server)
 
 _MAIN_EXAMPLES = """\
 examples:

@@ -306,11 +306,12 @@ class _Decoder:
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError:
-            yield from self.lines(io.BytesIO(raw))
+            yield from self.lines(byte_lines(raw))
             return
         yield self._taken(raw, text)
 
     def lines(self, handle: Iterable[bytes]) -> Iterator[Piece]:
+        """Decode ``handle``'s lines (each with its line end) one at a time."""
         for raw in handle:
             raw = self._skip_bom(raw)
             try:
@@ -323,6 +324,22 @@ class _Decoder:
                 yield NotationError(message, Span(line, col, line, col + 1, at, at + 1),
                                     code="N001")
             yield self._taken(raw, text)
+
+
+# After each line end: LF, CRLF, or a CR alone.
+_AFTER_LINE_END = re.compile(rb"(?<=\n)|(?<=\r)(?!\n)")
+
+
+def byte_lines(raw: bytes) -> List[bytes]:
+    r"""The lines of ``raw``, each with its line end (LF, CRLF or a lone CR).
+
+    >>> byte_lines(b"a\rb\r\nc\nd")
+    [b'a\r', b'b\r\n', b'c\n', b'd']
+    """
+    lines = _AFTER_LINE_END.split(raw)
+    if lines and not lines[-1]:
+        lines.pop()
+    return lines
 
 
 def _decoded_lines(handle: IO[bytes]) -> Iterator[Piece]:

@@ -16,6 +16,7 @@ field and ``spec/lcnotation-json.schema.json`` is its JSON Schema.
   "version": 1,
   "games": [
     {
+      "digest": "004fff03fb611bc6642f37277752bec2",
       "comments": [],
       "headers": [
         {"name": "Event", "value": "Club", "comments": []}
@@ -46,6 +47,7 @@ import re
 from typing import (Any, Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple,
                     Union)
 
+from ..game.digest import game_digest
 from ..text.ast import Card, Comment, Draw, Game, Header, Move, Placement, Span
 from ..text.dialects import COLOR_LETTERS, V1, ConversionError
 from ..text.errors import NotationError
@@ -69,6 +71,7 @@ JSON_CODES: Dict[str, str] = {
     "J105": "a value the .lcn format cannot hold (a header name that is not a name, a "
             "line break in a header value or a line comment, '}' in a brace comment)",
     "J106": "games in an order a file cannot hold",
+    "J107": "a game whose digest is not that of its headers and moves",
 }
 
 #: The value of the document's ``"format"`` field.
@@ -146,7 +149,8 @@ def _move_json(move: Move) -> str:
 def _game_json(game: Game) -> str:
     if game.errors:
         raise ConversionError(game.errors)
-    out = ['    {\n      "comments": ', _comments_json(game.comments), ",\n"]
+    out = ['    {\n      "digest": "', game_digest(game), '",\n      "comments": ',
+           _comments_json(game.comments), ",\n"]
     if game.headers:
         out.append('      "headers": [\n')
         out.append(",\n".join(
@@ -421,7 +425,7 @@ class _Reader:
         return move
 
     def game(self, item: Any, at: JSONPath) -> Optional[Game]:
-        g = self.fields(item, at, "a game object", ("headers", "moves"), ("comments",))
+        g = self.fields(item, at, "a game object", ("headers", "moves"), ("digest", "comments"))
         if g is None:
             return None
         comments = self.comments(g, at)
@@ -433,7 +437,14 @@ class _Reader:
         read_moves = tuple(m for m in moves if m is not None)
         if len(read_headers) != len(headers) or len(read_moves) != len(moves):
             return None
-        return Game(read_headers, read_moves, comments)
+        game = Game(read_headers, read_moves, comments)
+        if "digest" in g:
+            given = self.string(g["digest"], at + ("digest",), "a digest")
+            if given is not None and given != game_digest(game):
+                self.fail(at + ("digest",), "J107", f"the digest {_shown(given)} is not the "
+                          f"game's: its headers and moves have the digest {game_digest(game)} "
+                          "(spec/digest.md)")
+        return game
 
     def document(self, data: Any) -> List[Game]:
         top = self.fields(data, (), "a JSON form document (an object)",
