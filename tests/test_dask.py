@@ -185,10 +185,9 @@ def test_stats_on_the_cluster_are_the_stats(files: List[str], client: Any) -> No
             record = entry_stats(entry)
             alone.add(record)
             if record.error is not None:
-                errors.append(record.error)
+                errors.append(record)
     assert total.summary() == alone.summary()
-    assert [(d.path, d.line, d.column, d.code) for d in unusable] == [
-        (d.path, d.line, d.column, d.code) for d in errors]
+    assert unusable == errors
     assert unreadable == {} and total.unusable > 5
 
 
@@ -239,6 +238,10 @@ def test_the_commands_with_a_scheduler_address(files: List[str], client: Any, ru
         alone = run("lint", "--no-progress", *options, *files)
         cluster = run("lint", "--no-progress", "--scheduler", address, *options, *files)
         assert cluster == alone and alone.status == 1
+    for options in ([], ["--format", "json"]):
+        alone = run("stats", *options, *files, "missing.lcn")
+        cluster = run("stats", "--scheduler", address, *options, *files, "missing.lcn")
+        assert cluster == alone and alone.status == 2 and "is not used" in alone.err
     ran = run("export", "--to", "parquet", "--scheduler", address, *files, "-o", "out")
     refused = [e for path in files for e in scan(path) if e.game().errors]
     assert ran.status == 1 and f" {len(refused)} of the games could not be read" in ran.err
@@ -256,6 +259,7 @@ def test_a_scheduler_that_cannot_be_reached(files: List[str], run: Any,
 
     monkeypatch.setattr(cluster, "CONNECT_TIMEOUT", 2)
     for argv in (["lint", "--scheduler", "tcp://127.0.0.1:9", files[0]],
+                 ["stats", "--scheduler", "tcp://127.0.0.1:9", files[0]],
                  ["export", "--to", "parquet", "--scheduler", "tcp://127.0.0.1:9", files[0],
                   "-o", "out"]):
         ran = run(*argv)

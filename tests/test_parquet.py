@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")
 
-from lcnotation.archive import StatsAccumulator, entry_stats, game_digest, scan  # noqa: E402
+from lcnotation.archive import game_digest, scan  # noqa: E402
 from lcnotation.arrow.reader import ExportError, import_parquet, records  # noqa: E402
 from lcnotation.arrow.schema import (GAMES, MANIFEST, PLIES, SCHEMA_VERSION,  # noqa: E402
                                      games_schema, plies_schema, type_text)
@@ -394,10 +394,15 @@ def test_the_files_carry_the_schema_version(exported: Tuple[Path, Path]) -> None
 
 def stats_of(path: Path) -> Dict[str, Any]:
     """What ``lcn stats --format json`` says of the file."""
-    total = StatsAccumulator()
-    for entry in scan(str(path)):
-        total.add(entry_stats(entry))
-    return total.summary()
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "lcnotation", "stats", "--format", "json",
+                           str(path)], capture_output=True, text=True, timeout=120,
+                          env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    assert done.returncode == 0, done.stderr
+    figures: Dict[str, Any] = json.loads(done.stdout)
+    return figures
 
 
 PERCENTILES = (0, 5, 10, 25, 50, 75, 90, 95, 100)

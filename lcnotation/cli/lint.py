@@ -155,19 +155,6 @@ def _reports(files: Sequence[str], settings: Settings, jobs: int,
             bar.update(base + size)
 
 
-def _cluster_reports(files: Sequence[str], settings: Settings,
-                     scheduler: str) -> List[Tuple[FileReport, LintConfig]]:
-    """The report of every file, linted on a Dask cluster (standard input, in
-    this process), in the order of ``files``."""
-    from ..dask import lint as on_cluster
-
-    configs = {f: settings.lint(f) for f in files}
-    named = [f for f in files if f != "-"]
-    reports = iter(on_cluster(named, configs.__getitem__, scheduler=scheduler))
-    return [((_lint_stdin(settings, configs[f]) if f == "-" else next(reports)), configs[f])
-            for f in files]
-
-
 def _lint_stdin(settings: Settings, config: LintConfig) -> FileReport:
     try:
         return lint_stream(sys.stdin.buffer, settings.named("-"), config)
@@ -295,16 +282,11 @@ def run(args: argparse.Namespace) -> int:
         if args.fix or args.diff or args.from_format is not None:
             return usage_error("lint", "--scheduler lints .lcn files: --fix, --diff and "
                                "--from work in this process")
-        try:
-            from ..dask import parse_scheduler
-        except ImportError:
-            err("--scheduler needs dask and distributed, which are not installed: "
-                "pip install 'lcnotation[dask]'")
-            return EXIT_USAGE
-        try:
-            parse_scheduler(args.scheduler)
-        except ValueError as exc:
-            return usage_error("lint", str(exc))
+        from .clusters import scheduler_problem
+
+        problem = scheduler_problem(args.scheduler)
+        if problem is not None:
+            return usage_error("lint", problem)
     if args.output_file is not None:
         try:
             out: IO[str] = open(args.output_file, "w", encoding="utf-8",
@@ -339,9 +321,11 @@ def _run(args: argparse.Namespace, settings: Settings, paths: List[str], jobs: i
             # before fixing is kept (memory holds one game).
             found = _fixed_reports(list(settings.expand(paths)), settings, bar, state)
         elif args.scheduler is not None:
+            from .clusters import lint_on_cluster
+
             try:
-                found = _cluster_reports(list(settings.expand(paths)), settings,
-                                         args.scheduler)
+                found = lint_on_cluster(list(settings.expand(paths)), settings, args.scheduler,
+                                        lambda config: _lint_stdin(settings, config))
             except ValueError as exc:  # a scheduler that cannot be reached
                 err(str(exc))
                 return EXIT_USAGE

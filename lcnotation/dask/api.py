@@ -17,9 +17,10 @@ import shutil
 from typing import (TYPE_CHECKING, Any, Callable, Dict, Iterator, List, NamedTuple, Optional,
                     Sequence, Tuple, cast)
 
-from ..archive.stats import StatsAccumulator
-from ..text.errors import Diagnostic, NotationError
+from ..archive.stats import GameStats, StatsAccumulator
+from ..text.errors import NotationError
 from ..text.headers import DEFAULT_COLORS
+from ..tools.files import not_regular
 from ..tools.lint import FileReport, LintConfig, _add_line_ends
 from ..tools.newlines import CountingReader
 from . import tasks
@@ -61,6 +62,10 @@ def plan(paths: Sequence[str], blocksize: int = RANGE_SIZE) -> Plan:
     ranges: List[FileRange] = []
     unreadable: Dict[str, str] = {}
     for path in paths:
+        refused = not_regular(path)  # a FIFO found in a folder: reading it could wait forever
+        if refused is not None:
+            unreadable[path] = refused
+            continue
         try:
             with open(path, "rb") as handle:
                 size = os.fstat(handle.fileno()).st_size
@@ -167,11 +172,11 @@ def lint(paths: Sequence[str], configs: Callable[[str], LintConfig], *,
 
 def stats(paths: Sequence[str], *, colors: Callable[[str], Tuple[str, ...]] = lambda p:
           DEFAULT_COLORS, client: "Optional[Client]" = None, scheduler: Optional[str] = None,
-          blocksize: int = RANGE_SIZE) -> Tuple[StatsAccumulator, List[Diagnostic],
+          blocksize: int = RANGE_SIZE) -> Tuple[StatsAccumulator, List[GameStats],
                                                 Dict[str, str]]:
     """The figures of the files' games, as ``lcn stats`` counts them in one
-    process; the first error of each game that is not a result, in file
-    order; and the files that cannot be read, with why."""
+    process; the record of each game that is not a result (its ``error``
+    says why), in file order; and the files that cannot be read, with why."""
     found = plan(paths, blocksize)
     ranges = found.ranges
     with _client(client, scheduler) as c:
@@ -181,7 +186,7 @@ def stats(paths: Sequence[str], *, colors: Callable[[str], Tuple[str, ...]] = la
                      [r.end for r in ranges], [colors(r.path) for r in ranges],
                      _first_games(measured, ranges))
     total = StatsAccumulator()
-    unusable: List[Diagnostic] = []
+    unusable: List[GameStats] = []
     for part in parts:
         total = total.combine(part.total)
         unusable += part.unusable

@@ -13,8 +13,8 @@ import io
 from typing import List, NamedTuple, Optional, Sequence, Tuple
 
 from ..archive.scan import GameEntry, scan
-from ..archive.stats import StatsAccumulator, game_stats
-from ..text.errors import Diagnostic, NotationError
+from ..archive.stats import GameStats, StatsAccumulator, game_stats
+from ..text.errors import NotationError
 from ..text.reader import GameText, _Decoder
 from ..tools.lint import LintConfig, lint_game, style_state
 from ..tools.style import Finding
@@ -41,11 +41,11 @@ class LintPart(NamedTuple):
 
 
 class StatsPart(NamedTuple):
-    """The figures of a range's games, and the first error of each game that
-    is not a result (with its file, line and column)."""
+    """The figures of a range's games, and the record of each game that is not
+    a result (its ``error`` says why, with its file, line and column)."""
 
     total: StatsAccumulator
-    unusable: List[Diagnostic]
+    unusable: List[GameStats]
 
 
 def entries(path: str, start: int, end: int) -> List[GameEntry]:
@@ -117,7 +117,7 @@ def stats_range(path: str, start: int, end: int, colors: Tuple[str, ...],
     """The figures of the range's games (the first is the ``first_game``-th
     of its file), as ``lcn stats`` counts them."""
     total = StatsAccumulator()
-    unusable: List[Diagnostic] = []
+    unusable: List[GameStats] = []
     number = first_game
     with open(path, "rb") as handle:
         for entry in scan(handle, path=path, start=start, end=end):
@@ -125,7 +125,7 @@ def stats_range(path: str, start: int, end: int, colors: Tuple[str, ...],
                                 default_colors=colors)
             total.add(record)
             if record.error is not None:
-                unusable.append(record.error)
+                unusable.append(record)
             number += 1
     return StatsPart(total, unusable)
 
