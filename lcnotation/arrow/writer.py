@@ -12,6 +12,7 @@ of its bytes, so that the import can tell that it gives the file back.
 from __future__ import annotations
 
 import base64
+import contextlib
 import datetime
 import hashlib
 import json
@@ -35,8 +36,8 @@ from .schema import (FORMAT_NAME, GAMES, MANIFEST, PARTITIONABLE, PLIES, SCHEMA_
                      games_schema, header_column, plies_schema)
 
 __all__ = ["ExportReport", "RangeReport", "SourceReport", "TableWriters", "write_range",
-           "export_parquet", "staging_folder", "publish", "write_manifest", "check_output",
-           "check_partitions", "NULL_PARTITION"]
+           "export_parquet", "building", "staging_folder", "publish", "write_manifest",
+           "check_output", "check_partitions", "NULL_PARTITION", "iter_parts"]
 
 #: The folder name of a partition whose value is null (Hive's, which DuckDB,
 #: Polars and pyarrow read as null).
@@ -333,6 +334,28 @@ def publish(staging: str, out: str) -> None:
     os.rename(staging, out)
 
 
+@contextlib.contextmanager
+def building(out: str, report: ExportReport, partition_by: Sequence[str] = (),
+             header_columns: Sequence[str] = ()) -> Iterator[str]:
+    """The folder to write the export ``out`` in, beside it: once the block has
+    filled it (and ``report``), the manifest is written and the folder becomes
+    ``out``; on any exception (Ctrl-C, SIGTERM included) it is removed.
+    Raises ValueError first when ``out`` cannot be the export's folder, or a
+    partition or header column is wrong."""
+    check_output(out)
+    check_partitions(partition_by, header_columns)
+    if not all(header_columns) or len(set(header_columns)) != len(header_columns):
+        raise ValueError("header columns must be named, each once")
+    staging = staging_folder(out)
+    try:
+        yield staging
+        write_manifest(staging, report, partition_by, header_columns)
+        publish(staging, out)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+
+
 def export_parquet(paths: Sequence[str], out: str, *, partition_by: Sequence[str] = (),
                    header_columns: Sequence[str] = (),
                    colors: Callable[[str], Tuple[str, ...]] = lambda path: DEFAULT_COLORS,
@@ -345,14 +368,9 @@ def export_parquet(paths: Sequence[str], out: str, *, partition_by: Sequence[str
     folder) or a bad partition column, OSError for a file that cannot be read;
     then nothing is written.
     """
-    check_output(out)
-    check_partitions(partition_by, header_columns)
-    if not all(header_columns) or len(set(header_columns)) != len(header_columns):
-        raise ValueError("header columns must be named, each once")
-    staging = staging_folder(out)
-    try:
+    report = ExportReport()
+    with building(out, report, partition_by, header_columns) as staging:
         writers = TableWriters(staging, "part-00000", partition_by, header_columns)
-        report = ExportReport()
         for path in paths:
             with open(path, "rb") as handle:
                 size = os.fstat(handle.fileno()).st_size
@@ -363,11 +381,6 @@ def export_parquet(paths: Sequence[str], out: str, *, partition_by: Sequence[str
                 source.size = max(size, source.ranges[-1].end)
             report.sources.append(source)
         writers.close()
-        write_manifest(staging, report, partition_by, header_columns)
-        publish(staging, out)
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
     return report
 
 

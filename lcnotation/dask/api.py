@@ -13,7 +13,6 @@ from __future__ import annotations
 import contextlib
 import io
 import os
-import shutil
 from typing import (TYPE_CHECKING, Any, Callable, Dict, Iterator, List, NamedTuple, Optional,
                     Sequence, Tuple, cast)
 
@@ -203,18 +202,16 @@ def export_parquet(paths: Sequence[str], out: str, *, client: "Optional[Client]"
     is written by one task, into the folder being made beside ``out`` (the
     workers must see it: a shared file system).  The tables hold the same
     rows as an export made in one process, in other files."""
-    from ..arrow.writer import (ExportReport, SourceReport, check_output, check_partitions,
-                                publish, staging_folder, write_manifest)
+    from ..arrow.writer import ExportReport, SourceReport, building, check_output
 
     check_output(out)
-    check_partitions(partition_by, header_columns)
     found = plan(paths, blocksize)
     if found.unreadable:
         path, why = next(iter(found.unreadable.items()))
         raise OSError(0, why, path)
     ranges = found.ranges
-    staging = staging_folder(out)
-    try:
+    report = ExportReport()
+    with building(out, report, partition_by, header_columns) as staging:
         with _client(client, scheduler) as c:
             measured = _run(c, tasks.measure, [r.path for r in ranges],
                             [r.start for r in ranges], [r.end for r in ranges])
@@ -224,7 +221,6 @@ def export_parquet(paths: Sequence[str], out: str, *, client: "Optional[Client]"
                          [f"part-{r.number:05d}" for r in ranges],
                          _first_games(measured, ranges), [colors(r.path) for r in ranges],
                          [tuple(partition_by)] * n, [tuple(header_columns)] * n)
-        report = ExportReport()
         sources: Dict[str, SourceReport] = {}
         for path in paths:
             sources[path] = SourceReport(path, os.path.getsize(path))
@@ -234,9 +230,4 @@ def export_parquet(paths: Sequence[str], out: str, *, client: "Optional[Client]"
             for error in refusals:
                 if refused is not None:
                     refused(error)
-        write_manifest(staging, report, partition_by, header_columns)
-        publish(staging, out)
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
     return report
