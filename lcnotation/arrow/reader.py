@@ -32,7 +32,7 @@ __all__ = ["ExportError", "ImportReport", "read_manifest", "records", "import_pa
 
 _COLUMNS = ("source", "byte_offset", "record")
 #: Rows read at a time from all the files of a table together.
-_ROWS_AT_ONCE = 1 << 16
+_ROWS_AT_ONCE = 1 << 13
 
 
 class ExportError(ValueError):

@@ -42,13 +42,15 @@ __all__ = ["ExportReport", "RangeReport", "SourceReport", "TableWriters", "write
 #: The folder name of a partition whose value is null (Hive's, which DuckDB,
 #: Polars and pyarrow read as null).
 NULL_PARTITION = "__HIVE_DEFAULT_PARTITION__"
-#: Rows of a table held before they are written, per partition.
-BATCH_ROWS = {GAMES: 8192, PLIES: 131072}
+#: Rows of a table held before they are written (a row group), per
+#: partition: as Python values they take about 10 kB a game with its plies,
+#: so memory stays near 150 MB whatever the size of the input.
+BATCH_ROWS = {GAMES: 2048, PLIES: 32768}
 #: Parquet files open at once per table (partitions beyond it are closed,
 #: least recently used first, and go on in a new file).
 MAX_OPEN = 64
 #: Rows held over all partitions of a table before the largest are written.
-MAX_HELD = {GAMES: 4 * BATCH_ROWS[GAMES], PLIES: 4 * BATCH_ROWS[PLIES]}
+MAX_HELD = {GAMES: 2 * BATCH_ROWS[GAMES], PLIES: 2 * BATCH_ROWS[PLIES]}
 
 
 @dataclass
