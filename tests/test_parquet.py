@@ -532,3 +532,27 @@ def test_duckdb_gets_the_figures_of_lcn_stats(exported: Tuple[Path, Path]) -> No
 def test_polars_gets_the_figures_of_lcn_stats(exported: Tuple[Path, Path]) -> None:
     source, out = exported
     assert_agrees(polars_figures(out), stats_of(source))
+
+
+def test_without_pyarrow_the_commands_say_what_to_install(tmp_path: Path, run: Any,
+                                                          monkeypatch: pytest.MonkeyPatch
+                                                          ) -> None:
+    import importlib.util
+    import sys
+
+    import lcnotation.formats.parquet as parquet
+
+    (tmp_path / "m.lcn").write_bytes(MATCH.read_bytes())
+    real = importlib.util.find_spec
+    monkeypatch.setattr(parquet.importlib.util, "find_spec",
+                        lambda name, *a: None if name in ("pyarrow", "distributed")
+                        else real(name, *a))
+    ran = run("export", "--to", "parquet", "m.lcn", "-o", "out")
+    assert ran.status == 2 and "pip install 'lcnotation[arrow]'" in ran.err
+    for name in [m for m in sys.modules if m == "pyarrow" or m.startswith("lcnotation.arrow")]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, "pyarrow", None)  # import pyarrow fails
+    (tmp_path / "export").mkdir()
+    ran = run("import", "--from", "parquet", "export", "-o", "back.lcn")
+    assert ran.status == 2 and "pip install 'lcnotation[arrow]'" in ran.err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["export", "m.lcn"]

@@ -29,10 +29,10 @@ def export_files(paths: Sequence[str], out: str, options: ExportOptions) -> Expo
     if importlib.util.find_spec("pyarrow") is None:
         raise _needs("arrow", "pyarrow")
     if options.scheduler is not None:
-        try:
-            from ..dask import export_parquet as on_cluster
-        except ImportError:
-            raise _needs("dask", "dask and distributed") from None
+        if importlib.util.find_spec("distributed") is None:
+            raise _needs("dask", "dask and distributed")
+        from ..dask import export_parquet as on_cluster
+
         report = on_cluster(paths, out, scheduler=options.scheduler,
                             partition_by=options.partition_by,
                             header_columns=options.header_columns, colors=options.colors,
