@@ -16,7 +16,7 @@ import json
 import os
 import re
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 import pytest
 from hypothesis import given
@@ -26,7 +26,7 @@ pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")
 
 from lcnotation.archive import game_digest, scan  # noqa: E402
-from lcnotation.arrow.reader import ExportError, import_parquet, records  # noqa: E402
+from lcnotation.arrow.reader import ExportError, import_parquet  # noqa: E402
 from lcnotation.arrow.schema import (GAMES, MANIFEST, PLIES, SCHEMA_VERSION,  # noqa: E402
                                      games_schema, plies_schema, type_text)
 from lcnotation.arrow.writer import export_parquet  # noqa: E402

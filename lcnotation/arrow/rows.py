@@ -13,7 +13,9 @@ import datetime
 import re
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
+from ..archive.scan import GameEntry
 from ..game.checker import CheckReport, check
+from ..game.digest import move_text
 from ..game.scoring import score_ranks
 from ..game.setup import read_setup
 from ..game.state import GameState
@@ -21,9 +23,6 @@ from ..text.ast import HANDSHAKE, Card, Game
 from ..text.errors import NotationError, Severity
 from ..text.formatter import format_card
 from ..text.headers import DEFAULT_COLORS, parse_result
-from ..text.numbers import read_decimal
-from ..archive.scan import GameEntry
-from ..game.digest import move_text
 
 __all__ = ["GameRows", "Digest", "game_rows", "parse_date", "parse_round"]
 
@@ -124,7 +123,12 @@ def game_rows(entry: GameEntry, number: int, *, colors: Tuple[str, ...] = DEFAUL
     readable = not game.errors
     tags = game.tags
     date, year = parse_date(tags.get("Date"))
-    setup = read_setup(game, colors)
+    # The deal as the checker took it (none when it has a problem); the
+    # players and colours are the checker's too (report.score).
+    hands: Tuple[Optional[List[str]], ...] = (None, None, None)
+    if "Hand1" in tags or "Hand2" in tags or "Deck" in tags:
+        setup = read_setup(game, colors)
+        hands = (_cards(setup.hands[0]), _cards(setup.hands[1]), _cards(setup.deck))
     result1, result2 = _result(tags.get("Result"))
     key = digest(game) if digest is not None else None
     diagnostics = [(d.code, d.severity.value, d.line, d.column, d.message)
@@ -147,9 +151,8 @@ def game_rows(entry: GameEntry, number: int, *, colors: Tuple[str, ...] = DEFAUL
         moves = [move_text(m) for m in game.moves]
     row = (source, entry.offset, len(entry.raw), entry.line, number, key,
            readable, tags.get("Event"), tags.get("Site"), date, year,
-           parse_round(tags.get("Round")), setup.players[0], setup.players[1],
-           "".join(setup.colors), _cards(setup.hands[0]), _cards(setup.hands[1]),
-           _cards(setup.deck), tags.get("Result"), result1, result2,
+           parse_round(tags.get("Round")), report.score.players[0], report.score.players[1],
+           "".join(report.score.colors), *hands, tags.get("Result"), result1, result2,
            [(h.name, h.value) for h in game.headers], score1, score2, winner, complete,
            len(game.moves), moves, expeditions, errors, diagnostics, entry.raw,
            *(tags.get(h) for h in header_columns))
