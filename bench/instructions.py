@@ -9,6 +9,10 @@ and the caches filled on the first pass cancel out).
 
     python bench/instructions.py               # 672 games (about 39,600 moves)
     python bench/instructions.py --games 200   # quicker
+    python bench/instructions.py --modes lint,export   # the Parquet export beside lint
+
+The ``export`` row is ``lcnotation.arrow.writer.export_parquet`` to a new
+folder (pyarrow's own work, compression included, is counted too).
 """
 
 from __future__ import annotations
@@ -24,8 +28,8 @@ HERE = os.path.abspath(__file__)
 
 
 def run(mode: str, path: str) -> None:
-    """The measured process: warm up, then ``mode`` over ``path``: ``parse:N``
-    or ``lint:N``, N passes."""
+    """The measured process: warm up, then ``mode`` over ``path``: ``parse:N``,
+    ``lint:N`` or ``export:N``, N passes."""
     import lcnotation
 
     sample = '[Event "warm-up"]\n1. R3-D 2. B4-D {c}\n'
@@ -36,6 +40,11 @@ def run(mode: str, path: str) -> None:
         if what == "parse":
             for _ in lcnotation.read_games(path):
                 pass
+        elif what == "export":
+            from lcnotation.arrow.writer import export_parquet
+
+            with tempfile.TemporaryDirectory() as folder:
+                export_parquet([path], os.path.join(folder, "out"))
         else:
             lcnotation.lint_file(path)
 
@@ -62,6 +71,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=672)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--cache", default=os.path.join(tempfile.gettempdir(), "lcn-bench"))
+    parser.add_argument("--modes", default="parse,lint",
+                        help="the rows, comma-separated: parse, lint, export")
     parser.add_argument("--row", help=argparse.SUPPRESS)
     parser.add_argument("path", nargs="?", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -75,10 +86,14 @@ def main() -> None:
     path = os.path.join(args.cache, f"corpus-{args.games}-{args.seed}.lcn")
     moves = corpus(path, args.games, args.seed)
     print(f"corpus: {args.games} games, {moves:,} moves")
-    for mode in ("parse", "lint"):
+    per_move = {}
+    for mode in args.modes.split(","):
         once, twice = count(f"{mode}:1", path), count(f"{mode}:2", path)
+        per_move[mode] = (twice - once) / moves
         print(f"{mode}: {(twice - once) / moves:,.0f} instructions a move (the second "
               f"pass), {once / moves:,.0f} with start-up and the first pass")
+    if "lint" in per_move and "export" in per_move:
+        print(f"export: {per_move['export'] / per_move['lint']:.2f}x the instructions of lint")
 
 
 if __name__ == "__main__":

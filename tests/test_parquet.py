@@ -154,10 +154,13 @@ def test_the_games_table_says_what_the_checker_says(exported: Tuple[Path, Path])
         assert row["complete"] == report.complete
         assert row["moves"] == [format_move(m) for m in game.moves]
         assert row["move_count"] == len(game.moves)
-        by_player = {(e["player"], e["color"]): e["score"] for e in row["expeditions"]}
+        by_player = {(e["player"], e["color"]): e for e in row["expeditions"]}
         for p in (0, 1):
             for color, points in report.score.by_color(p).items():
-                assert by_player[(p + 1, color)] == points
+                cards = report.state.expedition(p, color)
+                assert (by_player[(p + 1, color)]["score"], by_player[(p + 1, color)]["cards"],
+                        by_player[(p + 1, color)]["wagers"]) == (
+                    points, len(cards), sum(1 for c in cards if c.is_handshake))
         if game.header("Hand1") is not None:
             assert " ".join(row["hand1"]) == game.header("Hand1")
             assert " ".join(row["deck"]) == game.header("Deck")

@@ -146,8 +146,8 @@ def game_rows(entry: GameEntry, number: int, *, colors: Tuple[str, ...] = DEFAUL
         complete = report.complete
         winner = (None if not complete else 1 if score1 > score2 else 2 if score2 > score1
                   else 0)
-        expeditions = _expeditions(report)
-        plies = _plies(game, report.state, source, entry.offset, number, key)
+        plies, ranks = _plies(game, report.state, source, entry.offset, number, key)
+        expeditions = _expeditions(report, ranks)
         moves = [move_text(m) for m in game.moves]
     row = (source, entry.offset, len(entry.raw), entry.line, number, key,
            readable, tags.get("Event"), tags.get("Site"), date, year,
@@ -159,24 +159,27 @@ def game_rows(entry: GameEntry, number: int, *, colors: Tuple[str, ...] = DEFAUL
     return GameRows(row, plies, readable, game)
 
 
-def _expeditions(report: CheckReport) -> List[Tuple[int, str, int, int, int]]:
-    state = report.state
+def _expeditions(report: CheckReport, ranks: Tuple[Dict[str, List[int]], Dict[str, List[int]]]
+                 ) -> List[Tuple[int, str, int, int, int]]:
+    """Each player's expedition of each colour: cards, wagers and score."""
+    score = report.score
     rows = []
     for p in (0, 1):
-        scores = report.score.expeditions[p]
-        for k, c in enumerate(state.colors):
-            cards = state.expedition(p, c)
-            rows.append((p + 1, c, len(cards), sum(1 for x in cards if x.rank == HANDSHAKE),
-                         scores[k]))
+        placed = ranks[p]
+        for c, points in zip(score.colors, score.expeditions[p]):
+            cards = placed[c]
+            rows.append((p + 1, c, len(cards), cards.count(HANDSHAKE), points))
     return rows
 
 
 def _plies(game: Game, state: GameState, source: str, offset: int, number: int,
-           key: Optional[str]) -> List[Tuple[Any, ...]]:
+           key: Optional[str]
+           ) -> Tuple[List[Tuple[Any, ...]], Tuple[Dict[str, List[int]], Dict[str, List[int]]]]:
     """The plies of a game read without error, from the checker's replay
     (``state``, after the last move): turn ``i`` is move ``i``, Player 1 moves
     on even turns, and an expedition holds the ranks placed on it, in order,
-    by the moves up to the one that drew the last card."""
+    by the moves up to the one that drew the last card (``state.expedition``
+    holds the same; the ranks are given back for the expeditions' rows)."""
     colors = state.colors
     last = state.end_turn
     ranks: Tuple[Dict[str, List[int]], Dict[str, List[int]]] = (
@@ -184,12 +187,14 @@ def _plies(game: Game, state: GameState, source: str, offset: int, number: int,
     scores: Tuple[Dict[str, int], Dict[str, int]] = ({}, {})
     totals = [0, 0]
     rows = []
+    texts = _CARD_TEXT
     for turn, move in enumerate(game.moves):
         p = turn & 1
-        card = move.placement.card
+        placement = move.placement
+        card = placement.card
         c = card.color
         r = card.rank
-        discard = move.placement.discard
+        discard = placement.discard
         if not discard and (last is None or turn <= last):
             placed = ranks[p].get(c)
             if placed is not None:
@@ -199,7 +204,8 @@ def _plies(game: Game, state: GameState, source: str, offset: int, number: int,
                 scores[p][c] = now
         draw = move.draw.color
         span = move.span
-        rows.append((source, offset, number, key, turn + 1, p + 1, _card_text(c, r), c, r,
-                     discard, "D" if draw is None else draw, totals[p], totals[1 - p],
+        rows.append((source, offset, number, key, turn + 1, p + 1,
+                     texts.get((c, r)) or _card_text(c, r), c, r, discard,
+                     "D" if draw is None else draw, totals[p], totals[1 - p],
                      span.line, span.column))
-    return rows
+    return rows, ranks
