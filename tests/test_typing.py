@@ -23,6 +23,28 @@ USER_SCRIPT = textwrap.dedent("""
     column: int = parse_move("R3-D").card_span.column
     first: int = parse_game("1. R3-D").moves[0].draw_span.end_column
     sorted_cards = sorted(m.card for m in parse_game("R3-D B4-D").moves)
+
+    import io
+    from typing import List
+    from lcnotation.archive import (BaseVisitor, StatsAccumulator, game_digest,
+                                    game_stats, scan, visit)
+    from lcnotation.text.ast import Move
+
+    class Wagers(BaseVisitor[int]):
+        def __init__(self) -> None:
+            self.count = 0
+        def visit_move(self, move: Move) -> None:
+            self.count += move.card.is_handshake
+        def result(self) -> int:
+            return self.count
+
+    data = io.BytesIO(b'[Round "1"]\\nRH-D\\n')
+    offsets: List[int] = [e.offset for e in scan(data)]
+    wagers: List[int] = list(visit(io.BytesIO(b"RH-D"), Wagers))
+    digest: str = game_digest(parse_game("R3-D"))
+    total: StatsAccumulator = StatsAccumulator().combine(StatsAccumulator())
+    total.add(game_stats(parse_game("R3-D")))
+    rate: object = total.summary()["first_mover"]
 """)
 
 

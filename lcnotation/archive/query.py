@@ -35,7 +35,7 @@ import enum
 import json
 import re
 import threading
-from typing import (TYPE_CHECKING, Any, Callable, Dict, List, NamedTuple, Optional, Sequence,
+from typing import (TYPE_CHECKING, Any, Callable, Dict, Iterable, List, NamedTuple, Optional, Sequence,
                     Tuple, Union)
 
 from ..game.checker import CheckReport, check
@@ -625,9 +625,11 @@ def parse_query(text: str) -> Query:
     try:
         tree = _lark().parse(text)
     except UnexpectedToken as exc:
-        found = "the end of the query" if exc.token.type == "$END" else repr(str(exc.token))
-        expected = sorted(_EXPECTED.get(t, t) for t in exc.expected if not t.startswith("__"))
-        raise QueryError(f"unexpected {found}; expected {', '.join(expected)}",
+        expected = ", ".join(_expected(exc.expected))
+        if exc.token.type == "$END":
+            raise QueryError(f"the query ends here; expected {expected}",
+                             len(text.rstrip()) + 1) from None
+        raise QueryError(f"unexpected {str(exc.token)!r}; expected {expected}",
                          exc.column if isinstance(exc.column, int) and exc.column > 0
                          else len(text) + 1) from None
     except UnexpectedCharacters as exc:
@@ -640,11 +642,22 @@ def parse_query(text: str) -> Query:
     return Query(test, builder.level, tuple(builder.fields), text)
 
 
-_EXPECTED = {"NAME": "a field", "STRING": "a string", "INT": "a number", "NUMBER": "a number",
-             "REGEX": "a /regular expression/", "COMPARE": "a comparison (== != < <= > >= ~ !~)",
-             "LPAR": "'('", "RPAR": "')'", "LSQB": "'['", "RSQB": "']'", "COMMA": "','",
-             "DOT": "'.'", "_AND": "and", "_OR": "or", "_NOT": "not", "_IN": "in",
-             "TRUE": "true", "FALSE": "false", "NULL": "null", "$END": "the end"}
+#: How the tokens a parse expects are named in messages, in the order named.
+_EXPECTED = {"_NOT": "not", "LPAR": "(", "NAME": "a field", "STRING": "a value",
+             "INT": "a value", "NUMBER": "a value", "REGEX": "a value", "TRUE": "a value",
+             "FALSE": "a value", "NULL": "a value",
+             "COMPARE": "a comparison (== != < <= > >= ~ !~)", "_IN": "in", "_AND": "and",
+             "_OR": "or", "RPAR": ")", "LSQB": "[", "RSQB": "]", "COMMA": ",", "DOT": ".",
+             "$END": "the end"}
+
+
+def _expected(tokens: "Iterable[str]") -> List[str]:
+    names = dict.fromkeys(_EXPECTED[t] for t in sorted(tokens, key=_rank) if t in _EXPECTED)
+    return list(names) or ["something else"]
+
+
+def _rank(token: str) -> int:
+    return list(_EXPECTED).index(token) if token in _EXPECTED else len(_EXPECTED)
 
 
 class _TextCompiler:

@@ -286,8 +286,7 @@ class StatsAccumulator:
     __add__ = combine
 
     def summary(self) -> Dict[str, object]:
-        """The figures, as ``lcn stats --format json`` writes them (see
-        ``spec/archives.md``, "lcn stats")."""
+        """The figures, as ``lcn stats --format json`` writes them (``spec/stats.md``)."""
         complete = self.complete
         first = {"games": complete, "wins": self.first_wins, "losses": self.first_losses,
                  "draws": self.draws, "rate": _ratio(self.first_wins, complete),

@@ -179,15 +179,11 @@ def visit(source: Union[Source, Iterator[GameEntry]], visitor: Callable[[], Visi
         yield visit_entry(entry, visitor())
 
 
-class TreeBuilder(BaseVisitor[Game]):
-    """Builds each game's syntax tree: the games :func:`read_games` reads,
-    positions and errors included."""
+class _Headed(BaseVisitor[R]):
+    """Keeps the game's entry and its headers."""
 
     def __init__(self) -> None:
-        self._leading: List[Comment] = []
         self._headers: List[Header] = []
-        self._moves: List[Move] = []
-        self._errors: List[NotationError] = []
         self._entry: Optional[GameEntry] = None
 
     def begin_game(self, entry: GameEntry) -> Optional[Skip]:
@@ -196,6 +192,17 @@ class TreeBuilder(BaseVisitor[Game]):
 
     def visit_header(self, header: Header) -> None:
         self._headers.append(header)
+
+
+class TreeBuilder(_Headed[Game]):
+    """Builds each game's syntax tree: the games :func:`read_games` reads,
+    positions and errors included."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._leading: List[Comment] = []
+        self._moves: List[Move] = []
+        self._errors: List[NotationError] = []
 
     def visit_move(self, move: Move) -> None:
         self._moves.append(move)
@@ -221,19 +228,8 @@ def _at(error: NotationError) -> int:
     return error.span.start
 
 
-class HeadersOnly(BaseVisitor[Tuple[GameEntry, Tuple[Header, ...]]]):
+class HeadersOnly(_Headed[Tuple[GameEntry, Tuple[Header, ...]]]):
     """Each game's entry and headers; the moves are not parsed."""
-
-    def __init__(self) -> None:
-        self._headers: List[Header] = []
-        self._entry: Optional[GameEntry] = None
-
-    def begin_game(self, entry: GameEntry) -> Optional[Skip]:
-        self._entry = entry
-        return None
-
-    def visit_header(self, header: Header) -> None:
-        self._headers.append(header)
 
     def end_headers(self) -> Optional[Skip]:
         return SKIP

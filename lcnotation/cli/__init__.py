@@ -52,6 +52,8 @@ examples:
   lcn fmt games/ --check              are the files in the canonical layout?
   lcn convert match.lcn --to json     the JSON interchange form
   lcn score match.lcn                 scores per game and match totals
+  lcn filter games/ --where 'Player1 == "Kenny" and expedition.wagers == 3'
+  lcn stats games/ --format json      win rates, players, scores, colours
   lcn render match.lcn -o end.svg     a picture of the final position
   lcn view match.lcn -o match.html    a page that replays the games
   lcn freecell deal 1                 FreeCell deal 1 in Standard FreeCell Notation

@@ -82,12 +82,16 @@ def same_file(a: str, b: str) -> bool:
         return False
 
 
-def written_over(output: str, paths: Iterable[str]) -> Optional[str]:
-    """The input that ``output`` is (so must not be written), if any."""
+def written_over(output: Optional[str], paths: Iterable[str], command: str) -> bool:
+    """Whether ``output`` is one of the inputs ``paths`` (said on standard
+    error: ``lcn COMMAND`` never writes over an input)."""
+    if output is None:
+        return False
     for path in paths:
         if path != "-" and same_file(output, path):
-            return path
-    return None
+            err(f"{output}: is the input {path}: lcn {command} never writes over an input")
+            return True
+    return False
 
 
 class GameWriter:

@@ -35,7 +35,7 @@ dropped for the longer one; it reads each file twice, so not standard input.
 
 
 def register(sub: "argparse._SubParsersAction[Parser]") -> None:
-    p = add_command(sub, "dedupe", "each game once, by meaning", _DEDUPE_EXAMPLES)
+    p = add_command(sub, "dedupe", "keep each game once, by meaning", _DEDUPE_EXAMPLES)
     add_paths(p)
     p.add_argument("-o", "--output", metavar="FILE",
                    help="write the games kept there (default: standard output)")
@@ -100,12 +100,8 @@ def run(args: argparse.Namespace) -> int:
     if args.prefix and "-" in paths:
         err("dedupe: --prefix reads each file twice: give files, not standard input")
         return EXIT_USAGE
-    for target in (args.output, args.report):
-        if target is not None:
-            clash = written_over(target, paths)
-            if clash is not None:
-                err(f"{target}: is the input {clash}: lcn dedupe never writes over an input")
-                return EXIT_USAGE
+    if any(written_over(target, paths, "dedupe") for target in (args.output, args.report)):
+        return EXIT_USAGE
     if args.output is not None and args.report is not None and args.output == args.report:
         err("dedupe: -o and --report name the same file")
         return EXIT_USAGE

@@ -36,7 +36,7 @@ a usage error or a file that cannot be read.
 
 
 def register(sub: "argparse._SubParsersAction[Parser]") -> None:
-    p = add_command(sub, "filter", "the games that meet a query", _FILTER_EXAMPLES)
+    p = add_command(sub, "filter", "select the games that meet a query", _FILTER_EXAMPLES)
     add_paths(p)
     p.add_argument("--where", action="append", required=True, metavar="QUERY",
                    help="the query (spec/query.md); given more than once, all must hold")
@@ -66,11 +66,8 @@ def run(args: argparse.Namespace) -> int:
             return EXIT_USAGE
     settings = Settings(args)
     paths = inputs(settings, args.paths)
-    if args.output is not None:
-        clash = written_over(args.output, paths)
-        if clash is not None:
-            err(f"{args.output}: is the input {clash}: lcn filter never writes over an input")
-            return EXIT_USAGE
+    if written_over(args.output, paths, "filter"):
+        return EXIT_USAGE
     level = max(q.level for q in queries)
     run_ = _Run(args, queries, level >= Level.FINDINGS, level >= Level.MOVES, settings)
     if args.output is None or args.count or args.offsets:

@@ -35,7 +35,7 @@ OPEN_FILES = 64
 
 
 def register(sub: "argparse._SubParsersAction[Parser]") -> None:
-    p = add_command(sub, "split", "a file's games into several files", _SPLIT_EXAMPLES)
+    p = add_command(sub, "split", "split a file's games into several files", _SPLIT_EXAMPLES)
     p.add_argument("path", metavar="PATH", help="the file to split, or - for standard input")
     how = p.add_mutually_exclusive_group(required=True)
     how.add_argument("--games", type=count(1), metavar="N", help="N games per file")

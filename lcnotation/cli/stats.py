@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 _STATS_EXAMPLES = """\
 examples:
   lcn stats games/                     the figures as tables
-  lcn stats a.lcn b.lcn --format json  as JSON (spec/query.md, "lcn stats")
+  lcn stats a.lcn b.lcn --format json  as JSON (spec/stats.md)
   lcn stats games/ --format svg -o stats.svg   a picture of them
 
 Scores are those lcn score gives. A game with an error (a syntax error, a
@@ -29,7 +29,7 @@ length) are over complete games; score figures over every result.
 
 
 def register(sub: "argparse._SubParsersAction[Parser]") -> None:
-    p = add_command(sub, "stats", "figures over collections of games", _STATS_EXAMPLES)
+    p = add_command(sub, "stats", "count figures over collections of games", _STATS_EXAMPLES)
     add_paths(p)
     p.add_argument("--format", choices=["text", "json", "svg"], default="text",
                    help="tables (text), JSON, or an SVG picture of the score distribution "
@@ -85,11 +85,8 @@ def unused(record: "GameStats") -> None:
 def run(args: argparse.Namespace) -> int:
     settings = Settings(args)
     paths = inputs(settings, args.paths)
-    if args.output is not None:
-        clash = written_over(args.output, paths)
-        if clash is not None:
-            err(f"{args.output}: is the input {clash}: lcn stats never writes over an input")
-            return EXIT_USAGE
+    if written_over(args.output, paths, "stats"):
+        return EXIT_USAGE
     if args.scheduler is not None:
         from .clusters import stats_on_cluster
 
