@@ -26,8 +26,8 @@ import time
 from pathlib import Path
 from typing import List
 
-from lcnotation.game.generator import generate_games
-from lcnotation.text.formatter import format_games
+from lcnotation.lostcities.game.generator import generate_games
+from lcnotation.lostcities.text.formatter import format_games
 
 COMMANDS = [
     ("lcn lint", ["lint", "--no-progress", "{file}"]),

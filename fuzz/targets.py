@@ -20,14 +20,14 @@ import sys
 import tempfile
 from typing import Iterator, List, Tuple
 
-from lcnotation.game.checker import check, score
+from lcnotation.lostcities.game.checker import check, score
 from lcnotation.cli import main
-from lcnotation.tools.convert import convert_text, detect_dialect, dialect_names
-from lcnotation.text.errors import NotationError
-from lcnotation.tools.files import decode_source
-from lcnotation.tools.jsonform import from_json
+from lcnotation.lostcities.convert import convert_text, detect_dialect, dialect_names
+from lcnotation.core.diagnostics import NotationError
+from lcnotation.core.files import decode_source
+from lcnotation.lostcities.jsonform import from_json
 from lcnotation.tools.lint import fix_text, lint_text
-from lcnotation.text.reader import parse_game, parse_games, read_games
+from lcnotation.lostcities.text.reader import parse_game, parse_games, read_games
 
 __all__ = ["read_target", "convert_target", "cli_target", "numbers_target", "names_target",
            "TARGETS", "console", "run_lcn"]

@@ -18,32 +18,32 @@ The public API, all importable from the package root:
 import importlib
 from typing import TYPE_CHECKING, Dict, List, Tuple
 
-from .text import display as _display
+from .core import display as _display
 
 #: The public API, in one table: each module, whether it is imported with the
-#: package (the text layer, which every use needs), and the names it gives.
-#: The rest is imported when a name is first used, so that a tool that only
-#: reads records (or a command that only lints) does not pay for all of it at
-#: start-up.  The ``TYPE_CHECKING`` imports and ``__all__`` below say the same
+#: package, and the names it gives.  None is: a name's module is imported
+#: when the name is first used, so that ``import lcnotation.freecell`` loads
+#: nothing of Lost Cities, and a command that only lints does not pay for the
+#: rest at start-up.  The ``TYPE_CHECKING`` imports and ``__all__`` below say the same
 #: for type checkers; tests/test_api.py holds the three to agreement.
 _API: Tuple[Tuple[str, bool, Tuple[str, ...]], ...] = (
-    (".text.ast", True, ("HANDSHAKE", "Card", "Comment", "Draw", "Game", "Header", "Move",
+    (".lostcities.text.ast", False, ("HANDSHAKE", "Card", "Comment", "Draw", "Game", "Header", "Move",
                          "Placement", "Span")),
-    (".text.errors", True, ("Diagnostic", "NotationError", "Severity")),
-    (".text.formatter", True, ("format_card", "format_comment", "format_game",
+    (".core.diagnostics", False, ("Diagnostic", "NotationError", "Severity")),
+    (".lostcities.text.formatter", False, ("format_card", "format_comment", "format_game",
                                "format_games", "format_header", "format_move")),
-    (".text.reader", True, ("parse_game", "parse_games", "parse_move", "read_games")),
-    (".text.dialects", False, ("DIALECTS", "ConversionError", "Dialect", "get_dialect",
+    (".lostcities.text.reader", False, ("parse_game", "parse_games", "parse_move", "read_games")),
+    (".lostcities.text.dialects", False, ("DIALECTS", "ConversionError", "Dialect", "get_dialect",
                                "register_dialect")),
-    (".text.headers", False, ("DEFAULT_COLORS", "KNOWN_TAGS", "RESERVED_LETTERS",
+    (".lostcities.text.headers", False, ("DEFAULT_COLORS", "KNOWN_TAGS", "RESERVED_LETTERS",
                               "game_colors", "parse_cards", "parse_colors", "parse_result")),
-    (".game.codes", False, ("RULE_CODES",)),
-    (".game.checker", False, ("CheckReport", "check", "match_totals", "score")),
-    (".game.state", False, ("GameState", "Location")),
-    (".game.scoring", False, ("GameScore", "score_expedition")),
-    (".game.generator", False, ("generate_game", "generate_games", "generate_match")),
-    (".tools.convert", False, ("convert_text", "detect_dialect")),
-    (".tools.jsonform", False, ("from_json", "to_json")),
+    (".lostcities.game.codes", False, ("RULE_CODES",)),
+    (".lostcities.game.checker", False, ("CheckReport", "check", "match_totals", "score")),
+    (".lostcities.game.state", False, ("GameState", "Location")),
+    (".lostcities.game.scoring", False, ("GameScore", "score_expedition")),
+    (".lostcities.game.generator", False, ("generate_game", "generate_games", "generate_match")),
+    (".lostcities.convert", False, ("convert_text", "detect_dialect")),
+    (".lostcities.jsonform", False, ("from_json", "to_json")),
     (".tools.lint", False, ("FileReport", "LintConfig", "lint_file", "lint_text")),
     (".tools.codes", False, ("ALL_CODES",)),
     (".formats", False, ("FORMATS", "Format", "register_format", "import_games",
@@ -69,25 +69,25 @@ _WHERE = _load()
 
 if TYPE_CHECKING:  # pragma: no cover
     from .formats import FORMATS, Format, export_game, import_games, register_format
-    from .game.checker import CheckReport, check, match_totals, score
-    from .game.generator import generate_game, generate_games, generate_match
-    from .game.scoring import GameScore, score_expedition
-    from .game.codes import RULE_CODES
-    from .game.state import GameState, Location
+    from .lostcities.game.checker import CheckReport, check, match_totals, score
+    from .lostcities.game.generator import generate_game, generate_games, generate_match
+    from .lostcities.game.scoring import GameScore, score_expedition
+    from .lostcities.game.codes import RULE_CODES
+    from .lostcities.game.state import GameState, Location
     from .svg import board_svg
-    from .text.ast import (HANDSHAKE, Card, Comment, Draw, Game, Header, Move, Placement,
+    from .lostcities.text.ast import (HANDSHAKE, Card, Comment, Draw, Game, Header, Move, Placement,
                            Span)
-    from .text.dialects import (DIALECTS, ConversionError, Dialect, get_dialect,
+    from .lostcities.text.dialects import (DIALECTS, ConversionError, Dialect, get_dialect,
                                 register_dialect)
-    from .text.errors import Diagnostic, NotationError, Severity
-    from .text.formatter import (format_card, format_comment, format_game, format_games,
+    from .core.diagnostics import Diagnostic, NotationError, Severity
+    from .lostcities.text.formatter import (format_card, format_comment, format_game, format_games,
                                  format_header, format_move)
-    from .text.headers import (DEFAULT_COLORS, KNOWN_TAGS, RESERVED_LETTERS, game_colors,
+    from .lostcities.text.headers import (DEFAULT_COLORS, KNOWN_TAGS, RESERVED_LETTERS, game_colors,
                                parse_cards, parse_colors, parse_result)
-    from .text.reader import parse_game, parse_games, parse_move, read_games
+    from .lostcities.text.reader import parse_game, parse_games, parse_move, read_games
     from .tools.codes import ALL_CODES
-    from .tools.convert import convert_text, detect_dialect
-    from .tools.jsonform import from_json, to_json
+    from .lostcities.convert import convert_text, detect_dialect
+    from .lostcities.jsonform import from_json, to_json
     from .tools.lint import FileReport, LintConfig, lint_file, lint_text
     from .view import view_html
 
@@ -103,7 +103,7 @@ def _notebook_drawer() -> _display.Drawer:
 
 
 # Game and GameState draw themselves in notebooks with the pictures, a layer
-# above theirs: the drawer is named here, at the top (see text/display.py).
+# above theirs: the drawer is named here, at the top (see core/display.py).
 _display.install(_notebook_drawer)
 
 
@@ -122,7 +122,7 @@ def __dir__() -> List[str]:
     return sorted(set(globals()) | set(__all__))
 
 
-__version__ = "0.1.0"
+from .core.version import __version__  # noqa: E402 (the one place it is written)
 
 __all__ = [
     "HANDSHAKE", "Card", "Comment", "Draw", "Game", "Header", "Move", "Placement", "Span",

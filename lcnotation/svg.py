@@ -1,6 +1,6 @@
 """Pictures of Lost Cities positions as SVG.
 
-:func:`board_svg` draws a :class:`~lcnotation.game.state.GameState` as it
+:func:`board_svg` draws a :class:`~lcnotation.lostcities.game.state.GameState` as it
 stands after any number of moves: both players' expeditions (in play order,
 each card carrying its letter and rank, so that colour is never the only
 clue), the discard piles with their depth, the draw pile with the count of
@@ -48,13 +48,13 @@ from html import escape
 from typing import (Dict, Iterable, List, Mapping, NamedTuple, Optional, Sequence, Tuple,
                     Union)
 
-from .game.setup import CARDS_PER_COLOR
-from .game.state import GameState
-from .game.violations import card_name, color_name
-from .text.ast import Card, Game, Move
-from .text.display import Kind
-from .text.lexical import RANK_TEXT
-from .tools.output import printable
+from .lostcities.game.setup import CARDS_PER_COLOR
+from .lostcities.game.state import GameState
+from .lostcities.game.violations import card_name, color_name
+from .lostcities.text.ast import Card, Game, Move
+from .core.display import Kind
+from .lostcities.text.lexical import RANK_TEXT
+from .core.terminal import printable
 
 __all__ = ["board_svg", "board_html", "NOTEBOOK_SIZE", "layout", "picture", "fill", "Layout", "Picture", "PALETTE",
            "card_code", "move_words", "markup_text"]
@@ -181,7 +181,7 @@ def notebook_picture(subject: object, kind: Kind) -> str:
     board after its last move, replayed as the checker does): ``kind`` is
     ``"svg"`` (:func:`board_svg` at :data:`NOTEBOOK_SIZE`) or ``"html"``
     (:func:`board_html`).  The package root installs it as the drawer of
-    :mod:`lcnotation.text.display`."""
+    :mod:`lcnotation.core.display`."""
     last: Optional[Move] = None
     if isinstance(subject, Game):
         state = GameState.from_game(subject)

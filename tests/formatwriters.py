@@ -14,7 +14,7 @@ from typing import List, Optional, Sequence, Tuple
 
 import lcnotation as lcn
 from lcnotation.formats.chikinn import engine_card
-from lcnotation.text.ast import Card, Game
+from lcnotation.lostcities.text.ast import Card, Game
 
 DASHES = "-" * 79
 

@@ -37,11 +37,11 @@ CORPUS = ROOT / "corpus"
 if str(ROOT.parent) not in sys.path:  # run as a script from a checkout
     sys.path.insert(0, str(ROOT.parent))
 
-from lcnotation.text.ast import Comment, Game, Span  # noqa: E402
-from lcnotation.text.errors import NotationError  # noqa: E402
-from lcnotation.text.formatter import format_card, format_games, format_move  # noqa: E402
-from lcnotation.text.headers import parse_cards, parse_colors, parse_result  # noqa: E402
-from lcnotation.text.reader import read_games  # noqa: E402
+from lcnotation.lostcities.text.ast import Comment, Game, Span  # noqa: E402
+from lcnotation.core.diagnostics import NotationError  # noqa: E402
+from lcnotation.lostcities.text.formatter import format_card, format_games, format_move  # noqa: E402
+from lcnotation.lostcities.text.headers import parse_cards, parse_colors, parse_result  # noqa: E402
+from lcnotation.lostcities.text.reader import read_games  # noqa: E402
 
 #: The headers with a structured value, and how to read it for the golden file.
 TYPED_HEADERS: Dict[str, Callable[..., object]] = {

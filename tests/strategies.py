@@ -18,10 +18,10 @@ import os
 from hypothesis import settings
 from hypothesis import strategies as st
 
-from lcnotation.text.ast import HANDSHAKE, Card, Comment, Draw, Game, Header, Move, Placement
-from lcnotation.text.formatter import _UNWRITABLE_IN_BRACES
-from lcnotation.text.lexical import COLOR_LETTERS
-from lcnotation.text.lexical import RANKS as _RANKS
+from lcnotation.lostcities.text.ast import HANDSHAKE, Card, Comment, Draw, Game, Header, Move, Placement
+from lcnotation.lostcities.text.formatter import _UNWRITABLE_IN_BRACES
+from lcnotation.lostcities.text.lexical import COLOR_LETTERS
+from lcnotation.lostcities.text.lexical import RANKS as _RANKS
 
 #: Scale every property's number of examples: LCN_PROPERTY_SCALE=50 for a long run.
 SCALE = int(os.environ.get("LCN_PROPERTY_SCALE", "1"))

@@ -94,7 +94,7 @@ CODE = re.compile(r"[A-Z][0-9]{3}\Z")
 #: Codes the sources name that the registry leaves out, and why.
 KNOWN_UNREGISTERED = {
     # NotationError's default, never reported by lcnotation (the next test).
-    "N100": "text/errors.py",
+    "N100": "core/diagnostics.py",
 }
 
 
@@ -117,7 +117,7 @@ def test_every_code_the_sources_emit_is_registered() -> None:
     # The scan sees every family, the default code of NotationError included,
     # which the package never reports (see the next test).
     assert {"N001", "N100", "R101", "S100", "C101", "J101", "I100", "F101"} <= set(found)
-    assert found["N100"] == {"text/errors.py"}
+    assert found["N100"] == {"core/diagnostics.py"}
     missing = {code: sorted(where) for code, where in found.items()
                if code not in ALL_CODES and code not in KNOWN_UNREGISTERED}
     assert not missing, f"codes the sources use but tools/codes.py lacks: {missing}"

@@ -2,19 +2,23 @@
 
 The imports are read from the source with :mod:`ast` (nothing is imported), all
 of them: at the top of a module, inside functions (imported when first used)
-and under ``if TYPE_CHECKING`` (a dependency all the same).  The layers, from
+and under ``if TYPE_CHECKING`` (a dependency all the same).  The floors, from
 the bottom (README, "Architecture"):
 
-- ``text``: reading and writing notation;
-- ``game``: the game and its rules;
-- ``tools``: what tools build on those (lint, style, convert, JSON, output);
-- the feature packages (``lsp``, ``svg``, ``view``, ``formats``, ``freecell``);
-- ``cli``: the ``lcn`` command.
+- ``core``: what every notation needs (positions, diagnostics, findings and
+  fixes, the code registry, bytes to text and line ends, files, grammars);
+- the notations, siblings that never import each other: ``lostcities``
+  (itself in floors: ``text``, then ``game``, then its tools) and ``freecell``;
+- lint and reports (``tools``), and the features over the notations
+  (``formats``, ``svg``, ``view``);
+- the language server (``lsp``);
+- the command line (``cli``);
+- the package root (the public API).
 
-A module may import its own layer and the layers below it, never one above.
-The package root (``lcnotation/__init__.py``, the public API) may import
-anything when a name is first used; its eager imports (the modules its
-``_API`` table marks eager) count like any other module's.
+A module may import its own floor and the floors below it, never one above,
+and never the package root (``from .. import x`` inside the package would
+reach any module through it).  The package root may import anything when a
+name is first used; it imports nothing of a notation eagerly.
 """
 
 from __future__ import annotations
@@ -28,19 +32,22 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent / "lcnotation"
 PACKAGE = "lcnotation"
 
-#: Each subpackage's layer, lowest first.  A new subpackage needs a row here.
+#: Each part's layer, lowest first, by the longest dotted prefix of the module
+#: name below ``lcnotation``.  A new subpackage needs a row here.
 LAYERS: Dict[str, int] = {
-    "grammar": 0, "text": 0,
-    "game": 1,
-    "tools": 2,
-    "lsp": 3, "svg": 3, "view": 3, "formats": 3, "freecell": 3, "archive": 3, "arrow": 3,
-    "dask": 3,
-    "cli": 4,
+    "grammar": 0, "core": 0,
+    "lostcities.text": 1, "lostcities.game": 2, "lostcities": 3, "freecell": 3,
+    "tools": 4, "formats": 4, "svg": 4, "view": 4, "archive": 4, "arrow": 4, "dask": 4,
+    "lsp": 5,
+    "cli": 6,
 }
 #: The layer of the package root and of ``python -m lcnotation``.
-TOP = 5
-LAYER_NAMES = {0: "text", 1: "game", 2: "tools", 3: "a feature package", 4: "cli",
-               TOP: "the package root"}
+TOP = 7
+LAYER_NAMES = {0: "core", 1: "Lost Cities text", 2: "Lost Cities game",
+               3: "a notation", 4: "lint, reports and features", 5: "the language server",
+               6: "cli", TOP: "the package root"}
+#: The notations: sibling packages that never import each other.
+NOTATIONS = ("lostcities", "freecell")
 
 # Known circles in the text layer, which the text-layer redesign removes (issue
 # #12, helper arch-text): drop each line once its circle is gone.
@@ -159,17 +166,19 @@ GRAPH = imports()
 
 def layer(module: str, importer: bool = True) -> int:
     """``module``'s layer; the package root, when imported, counts as the highest
-    layer it imports eagerly (``from lcnotation import __version__`` loads only
-    the text layer: :func:`test_the_root_reads_only_text_eagerly`)."""
+    layer it imports eagerly (none: :func:`test_the_root_imports_no_notation_eagerly`)."""
     parts = module.split(".")
     if len(parts) == 1 and not importer:
-        return max(layer(t, False) for t in dependencies(module))
+        return max((layer(t, False) for t in dependencies(module)), default=0)
     if len(parts) == 1 or parts[1] == "__main__":
         return TOP
-    assert parts[1] in LAYERS, (
+    for n in range(len(parts) - 1, 0, -1):
+        key = ".".join(parts[1:n + 1])
+        if key in LAYERS:
+            return LAYERS[key]
+    raise AssertionError(
         f"{module}: the subpackage {parts[1]!r} has no layer; add it to LAYERS in "
         "tests/test_architecture.py and to the README's architecture section")
-    return LAYERS[parts[1]]
 
 
 def dependencies(module: str) -> Dict[str, bool]:
@@ -218,11 +227,12 @@ def circles() -> List[Set[str]]:
 
 def test_the_scan_sees_every_kind_of_import() -> None:
     # Eager, relative from a package, inside a function and under TYPE_CHECKING.
-    assert GRAPH[PACKAGE]["lcnotation.text.reader"] is True
-    assert GRAPH[PACKAGE]["lcnotation.game.checker"] is False
-    assert "lcnotation.text.ast" in GRAPH["lcnotation.game.state"]
-    assert GRAPH["lcnotation.game.checker"]["lcnotation.game.violations"] is False
-    assert set(GRAPH["lcnotation.cli"]) >= {"lcnotation.cli.lint", PACKAGE}
+    assert GRAPH[PACKAGE]["lcnotation.core.display"] is True
+    assert GRAPH[PACKAGE]["lcnotation.lostcities.text.reader"] is False
+    assert GRAPH[PACKAGE]["lcnotation.lostcities.game.checker"] is False
+    assert "lcnotation.lostcities.text.ast" in GRAPH["lcnotation.lostcities.game.state"]
+    assert GRAPH["lcnotation.lostcities.game.checker"]["lcnotation.lostcities.game.violations"] is False
+    assert set(GRAPH["lcnotation.cli"]) >= {"lcnotation.cli.lint", "lcnotation.core.version"}
     assert len(MODULES) > 30
 
 
@@ -244,21 +254,49 @@ def test_no_upward_imports() -> None:
     assert not upward, "imports from a lower layer up to a higher one:\n" + "\n".join(upward)
 
 
-def test_the_root_reads_only_text_eagerly() -> None:
-    # ``import lcnotation`` loads the text layer only; the rest comes when used.
+def test_the_root_imports_no_notation_eagerly() -> None:
+    # ``import lcnotation`` (and so ``import lcnotation.freecell``) loads only the core.
     eager = {t for t, now in GRAPH[PACKAGE].items() if now}
-    assert eager and all(layer(t) == 0 for t in eager), sorted(eager)
+    assert all(layer(t) == 0 for t in eager), sorted(eager)
+
+
+def test_nothing_inside_imports_the_package_root() -> None:
+    # Through the root, a low module could reach any module of the package.
+    found = sorted(m for m in GRAPH if m != PACKAGE and PACKAGE in GRAPH[m]
+                   and not m.endswith("__main__"))
+    assert not found, f"modules that import lcnotation itself: {found}"
+
+
+def test_the_notations_never_import_each_other() -> None:
+    crossing = []
+    for module in sorted(GRAPH):
+        own = module.split(".")[1] if "." in module else ""
+        if own not in NOTATIONS:
+            continue
+        for target in dependencies(module):
+            other = target.split(".")[1] if "." in target else ""
+            if other in NOTATIONS and other != own:
+                crossing.append(f"{module} imports {target}")
+    assert not crossing, "\n".join(crossing)
+
+
+def test_the_core_imports_nothing_above_it() -> None:
+    above = sorted(f"{m} imports {t}" for m in GRAPH if m.startswith(PACKAGE + ".core")
+                   for t in GRAPH[m] if not t.startswith(PACKAGE + ".core"))
+    assert not above, above
 
 
 @pytest.mark.parametrize("source, expected", [
-    ("from ..game import state\n", {"lcnotation.game.state"}),
-    ("def f():\n    from .state import GameState\n", {"lcnotation.game.state"}),
-    ("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from ..tools.lint import x\n",
+    ("from ..game import state\n", {"lcnotation.lostcities.game.state"}),
+    ("def f():\n    from .state import GameState\n", {"lcnotation.lostcities.game.state"}),
+    ("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from ...tools.lint import x\n",
      {"lcnotation.tools.lint"}),
+    # A name of the package root: the root itself (which a module must not import).
+    ("from ... import board_svg\n", {"lcnotation"}),
     ("import lcnotation.cli\n", {"lcnotation.cli"}),
 ])
 def test_scanning_finds(source: str, expected: Set[str]) -> None:
     tree = ast.parse(source)
     found = {t for node, _ in _walk(tree.body, True)
-             for t in _target("lcnotation.game.scoring", node)}
+             for t in _target("lcnotation.lostcities.game.scoring", node)}
     assert found == expected

@@ -1,4 +1,4 @@
-"""Syntax-tree nodes compare by meaning, coherently (see lcnotation/text/ast.py).
+"""Syntax-tree nodes compare by meaning, coherently (see lcnotation/lostcities/text/ast.py).
 
 Equality and hashing leave out positions and other hidden fields; a node
 equals only a node of its own kind, never a plain tuple; cards are ordered

@@ -12,14 +12,14 @@ from typing import Dict, List, Optional, Tuple
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from lcnotation.text.ast import HANDSHAKE, Card, Draw, Game, Move, Placement
-from lcnotation.game.checker import RULE_CODES, CheckReport, check
-from lcnotation.text.errors import Severity
-from lcnotation.text.formatter import format_game
-from lcnotation.game.generator import generate_game
-from lcnotation.text.headers import parse_cards, parse_result
-from lcnotation.text.reader import parse_game
-from lcnotation.game.state import GameState
+from lcnotation.lostcities.text.ast import HANDSHAKE, Card, Draw, Game, Move, Placement
+from lcnotation.lostcities.game.checker import RULE_CODES, CheckReport, check
+from lcnotation.core.diagnostics import Severity
+from lcnotation.lostcities.text.formatter import format_game
+from lcnotation.lostcities.game.generator import generate_game
+from lcnotation.lostcities.text.headers import parse_cards, parse_result
+from lcnotation.lostcities.text.reader import parse_game
+from lcnotation.lostcities.game.state import GameState
 
 LETTERS = "ABCEFGIJKLMNOPQRSTUVWYZ"
 SETTINGS = settings(max_examples=25, deadline=None,

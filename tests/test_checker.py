@@ -8,9 +8,9 @@ from typing import List
 
 import pytest
 
-from lcnotation.game.checker import RULE_CODES, CheckReport, check
-from lcnotation.text.errors import Diagnostic, Severity
-from lcnotation.text.reader import parse_game
+from lcnotation.lostcities.game.checker import RULE_CODES, CheckReport, check
+from lcnotation.core.diagnostics import Diagnostic, Severity
+from lcnotation.lostcities.text.reader import parse_game
 
 NAMES = '[Player1 "North"]\n[Player2 "South"]\n'
 FULL_DECK = [f"{c}{r}" for c in "RGWBY" for r in ["H", "H", "H"] + [str(n) for n in range(2, 11)]]
@@ -427,8 +427,8 @@ def test_default_colors_reach_the_rules() -> None:
 
 
 def complete_record() -> str:
-    from lcnotation.text.formatter import format_game
-    from lcnotation.game.generator import generate_game
+    from lcnotation.lostcities.text.formatter import format_game
+    from lcnotation.lostcities.game.generator import generate_game
 
     return format_game(generate_game(seed=11, colors="RGWBY", players=("Ann", "Bob")))
 
@@ -449,8 +449,8 @@ def test_r204_message_names_both_scores() -> None:
 def test_diagnostics_of_a_game_without_positions() -> None:
     # Games built in code (the generator, the JSON form) have no spans: their
     # header diagnostics stand at NO_SPAN, and sorting them does not fail.
-    from lcnotation.game.generator import generate_game
-    from lcnotation.text.span import NO_SPAN
+    from lcnotation.lostcities.game.generator import generate_game
+    from lcnotation.core.span import NO_SPAN
 
     game = generate_game(seed=11, colors="RGWBY", deal=True)
     headers = tuple(h._replace(value="1-2") if h.name == "Result" else

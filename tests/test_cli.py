@@ -24,17 +24,17 @@ from typing import Dict, List, Optional
 import pytest
 from hypothesis import given
 
-from lcnotation.text.ast import Span
+from lcnotation.lostcities.text.ast import Span
 from lcnotation.cli import main
-from lcnotation.game.checker import score
+from lcnotation.lostcities.game.checker import score
 from lcnotation.tools.codes import ALL_CODES
-from lcnotation.text.errors import Diagnostic, Severity
-from lcnotation.text.headers import parse_result
+from lcnotation.core.diagnostics import Diagnostic, Severity
+from lcnotation.lostcities.text.headers import parse_result
 from lcnotation.tools.lint import fix_text, lint_text
 from lcnotation.tools.output import github_line
 from lcnotation.tools.progress import Progress
-from lcnotation.text.reader import parse_game, read_games
-from lcnotation.text.lineends import as_lf
+from lcnotation.lostcities.text.reader import parse_game, read_games
+from lcnotation.core.lineends import as_lf
 from running import Ran
 from strategies import examples, written_games
 

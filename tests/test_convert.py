@@ -14,13 +14,13 @@ from typing import List, Tuple
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from lcnotation.tools.convert import (JSON, MIXED, UNKNOWN, Detection, convert_file, convert_lines,
+from lcnotation.lostcities.convert import (JSON, MIXED, UNKNOWN, Detection, convert_file, convert_lines,
                                       convert_text,
                                 detect_dialect, dialect_names)
-from lcnotation.text.dialects import DIALECTS, ConversionError, Dialect, get_dialect
-from lcnotation.text.errors import NotationError
-from lcnotation.text.formatter import format_games, format_move
-from lcnotation.text.reader import parse_games
+from lcnotation.lostcities.text.dialects import DIALECTS, ConversionError, Dialect, get_dialect
+from lcnotation.core.diagnostics import NotationError
+from lcnotation.lostcities.text.formatter import format_games, format_move
+from lcnotation.lostcities.text.reader import parse_games
 
 TEXT_DIALECTS = list(DIALECTS)
 DRAFT_COLORS = set("RGWBYK")

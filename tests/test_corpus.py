@@ -11,9 +11,9 @@ import pytest
 
 from golden import (CORPUS, canonical, describe_game, describe_invalid, describe_valid,
                     read_expected, source_lines)
-from lcnotation.text.errors import NotationError
-from lcnotation.text.formatter import format_games
-from lcnotation.text.reader import parse_game, parse_games, read_games
+from lcnotation.core.diagnostics import NotationError
+from lcnotation.lostcities.text.formatter import format_games
+from lcnotation.lostcities.text.reader import parse_game, parse_games, read_games
 
 VALID = sorted((CORPUS / "valid").glob("*.lcn"))
 INVALID = sorted((CORPUS / "invalid").glob("*.lcn"))

@@ -7,13 +7,13 @@ import pickle
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from lcnotation.text.ast import HANDSHAKE, Card, Comment, Draw, Game, Header, Move, Placement, Span
-from lcnotation.tools.convert import convert_text, detect_dialect
-from lcnotation.text.dialects import (COLOR_LETTERS, DIALECTS, ConversionError, Dialect,
+from lcnotation.lostcities.text.ast import HANDSHAKE, Card, Comment, Draw, Game, Header, Move, Placement, Span
+from lcnotation.lostcities.convert import convert_text, detect_dialect
+from lcnotation.lostcities.text.dialects import (COLOR_LETTERS, DIALECTS, ConversionError, Dialect,
                                  get_dialect, register_dialect)
-from lcnotation.text.errors import NotationError
-from lcnotation.text.formatter import format_game, format_games, format_move
-from lcnotation.text.reader import parse_game, parse_move
+from lcnotation.core.diagnostics import NotationError
+from lcnotation.lostcities.text.formatter import format_game, format_games, format_move
+from lcnotation.lostcities.text.reader import parse_game, parse_move
 
 
 @pytest.fixture

@@ -1,6 +1,6 @@
 """The fast path and the grammar read every text the same way.
 
-The fast path (lcnotation/text/fastpath.py) may only accept what the grammar
+The fast path (lcnotation/lostcities/text/fastpath.py) may only accept what the grammar
 accepts, and must then build the identical tree, with identical positions;
 anything else goes to Lark.  These properties read each text both ways and
 compare everything, spans included.
@@ -13,9 +13,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lcnotation import format_games, generate_game
-from lcnotation.text.builder import GameBuilder
-from lcnotation.text.parser import parser
-from lcnotation.text.fastpath import fast_parse
+from lcnotation.lostcities.text.builder import GameBuilder
+from lcnotation.lostcities.text.parser import parser
+from lcnotation.lostcities.text.fastpath import fast_parse
 from paths import read_game, read_games
 from strategies import written_games
 

@@ -25,13 +25,13 @@ import pytest
 
 from lcnotation import NotationError
 from lcnotation.cli import main
-from lcnotation.game.checker import check
-from lcnotation.game.generator import generate_games
-from lcnotation.text.dialects import ConversionError
-from lcnotation.text import parser as parser_module
-from lcnotation.text.formatter import format_games
-from lcnotation.text.reader import parse_games, read_games
-from lcnotation.tools.jsonform import from_json, to_json
+from lcnotation.lostcities.game.checker import check
+from lcnotation.lostcities.game.generator import generate_games
+from lcnotation.lostcities.text.dialects import ConversionError
+from lcnotation.lostcities.text import parser as parser_module
+from lcnotation.lostcities.text.formatter import format_games
+from lcnotation.lostcities.text.reader import parse_games, read_games
+from lcnotation.lostcities.jsonform import from_json, to_json
 from lcnotation.tools.lint import lint_text
 
 FORMAT_DATA = Path(__file__).parent / "data" / "formats"
@@ -321,8 +321,8 @@ FIX = ["lint", "--fix", "--no-progress", "--select", "S"]
 
 def test_sigterm_at_random_moments_of_a_real_run(tmp_path):
     """``timeout`` and ``docker stop`` send SIGTERM whenever they like."""
-    from lcnotation.game.generator import generate_games
-    from lcnotation.text.formatter import format_games
+    from lcnotation.lostcities.game.generator import generate_games
+    from lcnotation.lostcities.text.formatter import format_games
 
     original = format_games(generate_games(1000, seed=3), "lower").encode()
     (tmp_path / "done").mkdir()
@@ -528,8 +528,8 @@ def stream_fixed(text: str):
 def test_fixing_a_game_at_a_time_is_fixing_the_whole_text(seed):
     """lcn lint --fix streams (issue 11, defect 11): the same text and findings
     as fix_text on the whole file."""
-    from lcnotation.game.generator import generate_games
-    from lcnotation.text.formatter import format_games
+    from lcnotation.lostcities.game.generator import generate_games
+    from lcnotation.lostcities.text.formatter import format_games
     from lcnotation.tools.lint import fix_text
 
     text = format_games(generate_games(4, seed=seed), ["lower", "x-discard", "v1"][seed])
@@ -616,7 +616,7 @@ def test_score_prints_while_it_reads(tmp_path, monkeypatch, archive):
 
 
 def test_fmt_check_formats_games_while_it_reads(tmp_path, monkeypatch, archive):
-    from lcnotation.tools import reformat
+    from lcnotation.lostcities import reformat
 
     path = tmp_path / "big.lcn"
     path.write_bytes(archive)

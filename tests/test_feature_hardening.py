@@ -106,7 +106,7 @@ FC_SOLVE_DAMAGE = {
 def test_fc_solve_import_of_damaged_output(name: str, lcn: Callable[..., Ran],
                                            tmp_path: Path) -> None:
     from lcnotation.freecell import import_fc_solve
-    from lcnotation.text.errors import NotationError
+    from lcnotation.core.diagnostics import NotationError
 
     text = FC_SOLVE_DAMAGE[name]
     with pytest.raises(NotationError) as caught:  # and nothing else
@@ -148,7 +148,7 @@ CHIKINN = ROOT / "tests" / "data" / "formats" / "chikinn" / "chikinn-seed01-kenn
 def test_a_chikinn_transcript_with_a_number_too_long(where: str, lcn: Callable[..., Ran],
                                                      tmp_path: Path) -> None:
     from lcnotation.formats import import_games
-    from lcnotation.text.errors import NotationError
+    from lcnotation.core.diagnostics import NotationError
 
     text = CHIKINN.read_text(encoding="utf-8")
     big = "9" * 5000
@@ -365,7 +365,7 @@ def test_the_feature_readers_raise_only_notation_errors_on_any_text() -> None:
 
     from lcnotation import freecell
     from lcnotation.formats import FORMATS, import_games
-    from lcnotation.text.errors import NotationError
+    from lcnotation.core.diagnostics import NotationError
 
     seeds = _seeds()
 
@@ -402,7 +402,7 @@ def test_fc_solve_moves_in_words_with_any_numbers() -> None:
     from hypothesis import given, settings, strategies as st
 
     from lcnotation.freecell import import_fc_solve
-    from lcnotation.text.errors import NotationError
+    from lcnotation.core.diagnostics import NotationError
 
     number = st.one_of(st.integers(0, 15).map(str), st.just("9" * 5000), st.just("007"))
     sentence = st.one_of(

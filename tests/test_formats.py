@@ -23,8 +23,8 @@ from formatwriters import chikinn_round, chikinn_transcript, replay, replay_of
 from lcnotation.formats import (FORMATS, Format, UnknownFormatError, detect_format,
                                 export_game, import_games, load_plugins)
 from lcnotation.formats.metapyziks import engine_scores
-from lcnotation.text.ast import HANDSHAKE, Card
-from lcnotation.text.lineends import as_lf
+from lcnotation.lostcities.text.ast import HANDSHAKE, Card
+from lcnotation.core.lineends import as_lf
 from strategies import examples
 
 DATA = Path(__file__).parent / "data" / "formats"

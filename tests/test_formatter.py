@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from lcnotation.text.ast import HANDSHAKE, Card, Comment, Draw, Game, Header, Move, Placement
-from lcnotation.text.dialects import DIALECTS, Dialect, get_dialect
-from lcnotation.text.formatter import (format_card, format_comment, format_game, format_games,
+from lcnotation.lostcities.text.ast import HANDSHAKE, Card, Comment, Draw, Game, Header, Move, Placement
+from lcnotation.lostcities.text.dialects import DIALECTS, Dialect, get_dialect
+from lcnotation.lostcities.text.formatter import (format_card, format_comment, format_game, format_games,
                                   format_header, format_move)
-from lcnotation.text.reader import parse_game, parse_games, parse_move
+from lcnotation.lostcities.text.reader import parse_game, parse_games, parse_move
 
 
 def move(card: str, discard: bool = False, draw=None, comments=()) -> Move:

@@ -16,7 +16,7 @@ from lcnotation.freecell.deals import deal as deal_columns
 from lcnotation.freecell.formatter import layout_text
 from lcnotation.freecell.parser import parse
 from lcnotation.freecell.state import IllegalMove, Position, horne_safe
-from lcnotation.text.errors import NotationError
+from lcnotation.core.diagnostics import NotationError
 
 DATA = Path(__file__).resolve().parent / "data" / "freecell"
 

@@ -13,7 +13,7 @@ import pytest
 from lcnotation import freecell
 from lcnotation.freecell.deals import deal
 from lcnotation.freecell.fcsolve import import_fc_solve, read_fc_solve
-from lcnotation.text.errors import NotationError
+from lcnotation.core.diagnostics import NotationError
 from tools import require
 
 DATA = Path(__file__).resolve().parent / "data" / "freecell"

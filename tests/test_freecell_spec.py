@@ -11,7 +11,7 @@ import pytest
 
 from lcnotation import freecell
 from lcnotation.freecell.codes import FREECELL_CODES
-from lcnotation.text.errors import NotationError
+from lcnotation.core.diagnostics import NotationError
 
 SPEC = Path(__file__).resolve().parent.parent / "spec" / "freecell.md"
 _FENCE = re.compile(r"^```([^\n`]*)\n(.*?)^```[ \t]*$", re.M | re.S)

@@ -30,16 +30,16 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from lcnotation.text.ast import Game
-from lcnotation.game.checker import check, score
-from lcnotation.tools.convert import convert_lines, convert_text, detect_dialect, dialect_names
-from lcnotation.text.errors import NotationError
-from lcnotation.tools.files import decode_source
-from lcnotation.text.formatter import format_game, format_games
-from lcnotation.game.generator import generate_game, generate_match
-from lcnotation.tools.jsonform import from_json, to_json
+from lcnotation.lostcities.text.ast import Game
+from lcnotation.lostcities.game.checker import check, score
+from lcnotation.lostcities.convert import convert_lines, convert_text, detect_dialect, dialect_names
+from lcnotation.core.diagnostics import NotationError
+from lcnotation.core.files import decode_source
+from lcnotation.lostcities.text.formatter import format_game, format_games
+from lcnotation.lostcities.game.generator import generate_game, generate_match
+from lcnotation.lostcities.jsonform import from_json, to_json
 from lcnotation.tools.lint import fix_text, lint_text
-from lcnotation.text.reader import parse_game, parse_games, parse_move, read_games
+from lcnotation.lostcities.text.reader import parse_game, parse_games, parse_move, read_games
 from strategies import PIECES
 
 

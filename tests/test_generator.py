@@ -6,11 +6,11 @@ from collections import Counter
 
 import pytest
 
-from lcnotation.game.checker import check, match_totals, score
-from lcnotation.text.formatter import format_game, format_games
-from lcnotation.game.generator import generate_game, generate_games, generate_match
-from lcnotation.text.headers import parse_cards, parse_result
-from lcnotation.text.reader import parse_game, parse_games
+from lcnotation.lostcities.game.checker import check, match_totals, score
+from lcnotation.lostcities.text.formatter import format_game, format_games
+from lcnotation.lostcities.game.generator import generate_game, generate_games, generate_match
+from lcnotation.lostcities.text.headers import parse_cards, parse_result
+from lcnotation.lostcities.text.reader import parse_game, parse_games
 
 
 def pile_draws(game) -> int:

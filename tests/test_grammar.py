@@ -14,14 +14,15 @@ import pytest
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedInput
 
-from lcnotation.text import reader
-from lcnotation.text.parser import START_SYMBOLS, grammar_text
+from lcnotation.lostcities.text import reader
+from lcnotation.core.grammar import grammar_text
+from lcnotation.lostcities.text.parser import START_SYMBOLS
 
 SOURCE = Path(__file__).resolve().parent.parent / "grammar" / "lcnotation.lark"
 
 
 def build(start, **options) -> Lark:
-    return Lark(grammar_text(), parser="lalr", lexer="contextual", start=start,
+    return Lark(grammar_text("lcnotation.lark"), parser="lalr", lexer="contextual", start=start,
                 strict=True, **options)
 
 
@@ -62,7 +63,7 @@ def test_the_grammar_builds_strictly_for_all_start_symbols_at_once():
 
 
 def test_the_packaged_grammar_is_the_source_grammar():
-    assert grammar_text() == SOURCE.read_text("utf-8")
+    assert grammar_text("lcnotation.lark") == SOURCE.read_text("utf-8")
 
 
 # ---------------------------------------------------------------- terminals

@@ -35,20 +35,20 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from lcnotation import NotationError
-from lcnotation.tools.style import first_discard_marker
-from lcnotation.text import messages
-from lcnotation.tools import files
-from lcnotation.text import parser as parser_module
-from lcnotation.game.checker import check
+from lcnotation.lostcities.style import first_discard_marker
+from lcnotation.lostcities.text import messages
+from lcnotation.core import files
+from lcnotation.lostcities.text import parser as parser_module
+from lcnotation.lostcities.game.checker import check
 from lcnotation.cli import main
-from lcnotation.tools.convert import convert_text, detect_dialect
-from lcnotation.text.dialects import ConversionError
-from lcnotation.tools.files import decode_source
-from lcnotation.text.formatter import format_games
-from lcnotation.tools.jsonform import from_json
+from lcnotation.lostcities.convert import convert_text, detect_dialect
+from lcnotation.lostcities.text.dialects import ConversionError
+from lcnotation.core.files import decode_source
+from lcnotation.lostcities.text.formatter import format_games
+from lcnotation.lostcities.jsonform import from_json
 from lcnotation.tools.lint import lint_file, lint_text
-from lcnotation.text.parser import parser
-from lcnotation.text.reader import parse_game, parse_games, parse_move, read_games
+from lcnotation.lostcities.text.parser import parser
+from lcnotation.lostcities.text.reader import parse_game, parse_games, parse_move, read_games
 from paths import read_game
 from running import Ran
 from strategies import PIECES, examples

@@ -28,8 +28,8 @@ CHECK = textwrap.dedent("""
     import json, sys
     from importlib import resources
     import lcnotation
-    from lcnotation.text.reader import parse_move, read_games
-    from lcnotation.text.formatter import format_move
+    from lcnotation.lostcities.text.reader import parse_move, read_games
+    from lcnotation.lostcities.text.formatter import format_move
 
     move = parse_move("bhx-d")
     games = list(read_games(sys.argv[1]))
@@ -75,7 +75,7 @@ def test_the_wheel_holds_the_grammar_and_the_type_marker(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
     assert "lcnotation/grammar/lcnotation.lark" in names
     assert "lcnotation/py.typed" in names
-    assert "lcnotation/text/reader.py" in names
+    assert "lcnotation/lostcities/text/reader.py" in names
     assert {"lcnotation/archive/scan.py", "lcnotation/arrow/schema.py",
             "lcnotation/dask/api.py", "lcnotation/spec/parquet.md"} <= names
     assert {f"lcnotation/view/page.{ext}" for ext in ("html", "css", "js")} <= names

@@ -19,12 +19,12 @@ from typing import Any, Dict, List
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from lcnotation.text.ast import HANDSHAKE, Card, Comment, Draw, Game, Header, Move, Placement
-from lcnotation.tools.convert import convert_text, detect_dialect
-from lcnotation.text.dialects import ConversionError
-from lcnotation.text.formatter import format_games
-from lcnotation.tools.jsonform import (JSONFormError, from_json, iter_json, locate, to_json)
-from lcnotation.text.reader import parse_game, parse_games, read_games
+from lcnotation.lostcities.text.ast import HANDSHAKE, Card, Comment, Draw, Game, Header, Move, Placement
+from lcnotation.lostcities.convert import convert_text, detect_dialect
+from lcnotation.lostcities.text.dialects import ConversionError
+from lcnotation.lostcities.text.formatter import format_games
+from lcnotation.lostcities.jsonform import (JSONFormError, from_json, iter_json, locate, to_json)
+from lcnotation.lostcities.text.reader import parse_game, parse_games, read_games
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMA = json.loads((ROOT / "spec" / "lcnotation-json.schema.json").read_text("utf-8"))
@@ -519,7 +519,7 @@ def test_the_refused_example_of_the_spec_gives_the_errors_it_shows():
 def test_the_codes_of_the_spec_are_the_codes_used():
     text = (ROOT / "spec" / "json-form.md").read_text("utf-8")
     documented = set(re.findall(r"^\| `(J\d{3})` \|", text, re.M))
-    used = set(re.findall(r'"(J\d{3})"', (ROOT / "lcnotation" / "tools" / "jsonform.py").read_text("utf-8")))
+    used = set(re.findall(r'"(J\d{3})"', (ROOT / "lcnotation" / "lostcities" / "jsonform.py").read_text("utf-8")))
     assert documented == used == {f"J10{i}" for i in range(1, 8)}
 
 

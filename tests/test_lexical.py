@@ -1,6 +1,6 @@
 """The notation's lexical facts are written once, in the grammar.
 
-lcnotation.text.lexical derives every table and expression from the
+lcnotation.lostcities.text.lexical derives every table and expression from the
 grammar's terminals.  These tests pin what it derives from the installed
 grammar, and change the grammar (a new colour letter, a new blank
 character) in a copy of the package to see every reader follow.
@@ -19,10 +19,11 @@ from pathlib import Path
 import pytest
 
 import lcnotation
-from lcnotation.text import lexical
-from lcnotation.text.fastpath import terminal_patterns
-from lcnotation.text.lexical import LEXICON, Lexicon, grammar_text
-from lcnotation.text.parser import parser
+from lcnotation.lostcities.text import lexical
+from lcnotation.lostcities.text.fastpath import terminal_patterns
+from lcnotation.core.grammar import grammar_text
+from lcnotation.lostcities.text.lexical import LEXICON, Lexicon
+from lcnotation.lostcities.text.parser import parser
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -53,7 +54,7 @@ def test_the_facts_of_the_installed_grammar():
 
 
 def test_one_table_of_colour_letters():
-    from lcnotation.text import dialects, headers
+    from lcnotation.lostcities.text import dialects, headers
 
     assert dialects.COLOR_LETTERS is LEXICON.color_letters
     assert headers._COLOR_CHOICES is LEXICON.color_letters
@@ -62,7 +63,7 @@ def test_one_table_of_colour_letters():
 def test_a_grammar_without_its_terminals_is_refused():
     with pytest.raises(ValueError, match="lacks the terminals"):
         Lexicon("COLOR: /[A-Z]/\n")
-    broken = grammar_text().replace(r"(?![ \t\f\v\ufeff]*\[)", "")
+    broken = grammar_text("lcnotation.lark").replace(r"(?![ \t\f\v\ufeff]*\[)", "")
     with pytest.raises(ValueError, match="BRACE_COMMENT"):
         Lexicon(broken)
 
@@ -76,14 +77,14 @@ _NEW_BLANK = [(r"WS: /[\s\ufeff]+/", r"WS: /[\s\ufeff\u200b]+/"),
 _READERS = textwrap.dedent('''
     import io, json
     import lcnotation as lcn
-    from lcnotation.text.lexical import grammar_text
-    from lcnotation.text.parser import parser
-    from lcnotation.text.reader import parse_game
-    from lcnotation.tools.jsonform import from_json, to_json
+    from lcnotation.core.grammar import grammar_text
+    from lcnotation.lostcities.text.parser import parser
+    from lcnotation.lostcities.text.reader import parse_game
+    from lcnotation.lostcities.jsonform import from_json, to_json
     from lcnotation.tools.lint import lint_text
 
     ZW = "\\u200b"
-    found = {"grammar changed": "\\u00d8" in grammar_text()}
+    found = {"grammar changed": "\\u00d8" in grammar_text("lcnotation.lark")}
     # The fast path, and Lark (an error in the game sends it there).
     clean = parse_game("R3-D" + ZW + "\\u00f84-\\u00f8 1." + ZW + "B5-D")
     found["fast"] = ([str(m.card.color) + str(m.draw.color) for m in clean.moves],
@@ -127,7 +128,7 @@ def _run_readers(grammar: str, tmp_path: Path) -> dict:
 
 @pytest.fixture(scope="module")
 def changed(tmp_path_factory: pytest.TempPathFactory) -> dict:
-    grammar = grammar_text()
+    grammar = grammar_text("lcnotation.lark")
     assert grammar.count(_NEW_COLOR[0]) == 1  # COLOR (DRAW_COLOR is made from it)
     grammar = grammar.replace(*_NEW_COLOR)
     for old, new in _NEW_BLANK:

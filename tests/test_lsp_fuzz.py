@@ -11,9 +11,9 @@ from hypothesis import given, strategies as st
 from lsprotocol import types as lsp
 
 from lcnotation.lsp.analysis import Linter
-from lcnotation.text.ast import Game
-from lcnotation.lsp.positions import LineIndex
-from lcnotation.text.reader import parse_games
+from lcnotation.lostcities.text.ast import Game
+from lcnotation.core.positions import LineIndex
+from lcnotation.lostcities.text.reader import parse_games
 from lcnotation.tools.lint import LintConfig, lint_text
 
 from lspclient import SERVER, Session, capabilities, offset_of, position_of

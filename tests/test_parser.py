@@ -12,12 +12,12 @@ import threading
 
 import pytest
 
-from lcnotation.text.ast import HANDSHAKE, Card, Comment, Draw, Game, Header, Move, Placement, Span
-from lcnotation.text.errors import Diagnostic, NotationError, Severity
-from lcnotation.text.formatter import format_move
-from lcnotation.text.messages import SYNTAX_CODES
-from lcnotation.text.reader import parse_game, parse_move
-from lcnotation.text.span import NO_SPAN
+from lcnotation.lostcities.text.ast import HANDSHAKE, Card, Comment, Draw, Game, Header, Move, Placement, Span
+from lcnotation.core.diagnostics import Diagnostic, NotationError, Severity
+from lcnotation.lostcities.text.formatter import format_move
+from lcnotation.lostcities.text.messages import SYNTAX_CODES
+from lcnotation.lostcities.text.reader import parse_game, parse_move
+from lcnotation.core.span import NO_SPAN
 from paths import read_game
 
 

@@ -13,8 +13,8 @@ import pytest
 import lcnotation as lcn
 from lcnotation import (Card, Comment, Draw, Game, Header, Move, Placement, Span,
                         format_game, parse_game, parse_move)
-from lcnotation.text.span import NO_SPAN
-from lcnotation.tools.style import check_style
+from lcnotation.core.span import NO_SPAN
+from lcnotation.lostcities.style import check_style
 
 TEXT = """[Event "Club"]
 [Event "Again"]
@@ -116,7 +116,7 @@ def test_no_span_is_a_span_of_zeros_and_known_only_from_text():
 def test_the_discard_marker_of_a_game_without_positions_is_not_known(kind):
     # The style code reads the marker from the text; without positions there
     # is no text to read (it used to fail: ''.index('-')).
-    from lcnotation.tools.style import discard_marker, first_discard_marker
+    from lcnotation.lostcities.style import discard_marker, first_discard_marker
 
     game = KINDS[kind]
     discard = next(m for m in game.moves if m.placement.discard)

@@ -21,12 +21,12 @@ from hypothesis import strategies as st
 from lark import Lark
 from lark.exceptions import UnexpectedInput
 
-from lcnotation.text.ast import Card, Comment, Draw, Game, Header, Move, Placement
-from lcnotation.text.errors import NotationError
-from lcnotation.text.formatter import format_game, format_games, format_move
-from lcnotation.text.headers import parse_cards, parse_colors, parse_result
-from lcnotation.text.parser import grammar_text
-from lcnotation.text.reader import parse_game, parse_games, parse_move, read_games
+from lcnotation.lostcities.text.ast import Card, Comment, Draw, Game, Header, Move, Placement
+from lcnotation.core.diagnostics import NotationError
+from lcnotation.lostcities.text.formatter import format_game, format_games, format_move
+from lcnotation.lostcities.text.headers import parse_cards, parse_colors, parse_result
+from lcnotation.core.grammar import grammar_text
+from lcnotation.lostcities.text.reader import parse_game, parse_games, parse_move, read_games
 from strategies import examples, game_lists, games, notation_text, written_games
 
 DIALECTS = ("v1", "x-discard", "lower")
@@ -224,7 +224,7 @@ def test_header_values_raise_only_notation_errors(text):
             assert_inside(text, err.span, lone_cr_ends_a_line=False)
 
 
-_GRAMMAR = Lark(grammar_text(), parser="lalr", lexer="contextual", start=["game", "file"])
+_GRAMMAR = Lark(grammar_text("lcnotation.lark"), parser="lalr", lexer="contextual", start=["game", "file"])
 
 
 def _accepts(start: str, text: str) -> bool:

@@ -1,6 +1,6 @@
 """Reading files: parse_games, read_games and split_games (several games,
 positions in the file, sources of every kind, encodings, line ends,
-streaming), and the typed header values of lcnotation.text.headers."""
+streaming), and the typed header values of lcnotation.lostcities.text.headers."""
 
 from __future__ import annotations
 
@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from lcnotation.text.ast import Card, HANDSHAKE
-from lcnotation.text.errors import NotationError
-from lcnotation.text.formatter import format_move
-from lcnotation.text.headers import (DEFAULT_COLORS, KNOWN_TAGS, RESERVED_LETTERS, game_colors,
+from lcnotation.lostcities.text.ast import Card, HANDSHAKE
+from lcnotation.core.diagnostics import NotationError
+from lcnotation.lostcities.text.formatter import format_move
+from lcnotation.lostcities.text.headers import (DEFAULT_COLORS, KNOWN_TAGS, RESERVED_LETTERS, game_colors,
                                 parse_cards, parse_colors, parse_result)
-from lcnotation.text.reader import GameText, parse_game, parse_games, read_games, split_games
+from lcnotation.lostcities.text.reader import GameText, parse_game, parse_games, read_games, split_games
 
 MATCH = ('; a match\n'
          '[Round "1"]\n'

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from lcnotation.text.ast import HANDSHAKE, Card
-from lcnotation.text.reader import parse_game, parse_games
-from lcnotation.game.checker import match_totals, score
-from lcnotation.game.scoring import GameScore, score_expedition
+from lcnotation.lostcities.text.ast import HANDSHAKE, Card
+from lcnotation.lostcities.text.reader import parse_game, parse_games
+from lcnotation.lostcities.game.checker import match_totals, score
+from lcnotation.lostcities.game.scoring import GameScore, score_expedition
 
 # Every vector of /work/shared/RULES.md (expedition -> score).
 VECTORS = [

@@ -38,15 +38,15 @@ from typing import Callable, Dict, Iterable, List, NamedTuple, Optional, Tuple, 
 
 import pytest
 
-from lcnotation.text.ast import Game, Header
-from lcnotation.tools.convert import convert_text
-from lcnotation.text.dialects import ConversionError
-from lcnotation.text.errors import NotationError
-from lcnotation.text.formatter import format_comment, format_games, format_header, format_move
-from lcnotation.text.headers import parse_cards, parse_colors, parse_result
+from lcnotation.lostcities.text.ast import Game, Header
+from lcnotation.lostcities.convert import convert_text
+from lcnotation.lostcities.text.dialects import ConversionError
+from lcnotation.core.diagnostics import NotationError
+from lcnotation.lostcities.text.formatter import format_comment, format_games, format_header, format_move
+from lcnotation.lostcities.text.headers import parse_cards, parse_colors, parse_result
 from lcnotation.tools.lint import LintConfig, fix_text, lint_text
-from lcnotation.text.messages import SYNTAX_CODES
-from lcnotation.text.reader import parse_game, parse_move, read_games
+from lcnotation.lostcities.text.messages import SYNTAX_CODES
+from lcnotation.lostcities.text.reader import parse_game, parse_move, read_games
 
 SPEC = Path(__file__).resolve().parent.parent / "spec"
 # The documents whose examples this file runs (rules.md and json-form.md have their own tests).
@@ -356,7 +356,7 @@ def _section(text: str, heading: str) -> str:
 
 
 def test_every_style_code_is_documented_with_a_checked_example() -> None:
-    from lcnotation.tools.style import STYLE_CODES
+    from lcnotation.lostcities.style import STYLE_CODES
 
     text = (SPEC / "diagnostics.md").read_text("utf-8")
     section = _section(text, "Family S: style")
@@ -384,6 +384,6 @@ def test_conversion_codes_are_listed() -> None:
     text = (SPEC / "diagnostics.md").read_text("utf-8")
     listed = set(re.findall(r"^\| `(C\d{3})` \|", _section(text, "Family C: conversion"),
                             re.M))
-    source = (Path(__file__).resolve().parent.parent / "lcnotation" / "tools" / "convert.py").read_text(
+    source = (Path(__file__).resolve().parent.parent / "lcnotation" / "lostcities" / "convert.py").read_text(
         "utf-8")
     assert listed == set(re.findall(r'"(C\d{3})"', source)) and listed

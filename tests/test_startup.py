@@ -18,8 +18,8 @@ from typing import Any, Dict, List, Tuple
 
 import pytest
 
-from lcnotation.text.errors import Severity
-from lcnotation.tools.codes import CodeRegistry
+from lcnotation.core.diagnostics import Severity
+from lcnotation.core.codes import CodeRegistry, Family
 
 MATCH = str(Path(__file__).resolve().parent.parent / "examples" / "match.lcn")
 
@@ -94,11 +94,12 @@ def test_the_registry_in_full_holds_the_freecell_family() -> None:
 def make_registry() -> Tuple[CodeRegistry, List[str]]:
     calls: List[str] = []
 
-    def load() -> Dict[str, Tuple[Severity, str]]:
+    def load() -> Family:
         calls.append("B")
-        return {"B101": (Severity.WARNING, "b")}
+        return Family("B", "b codes", "b.md", {"B101": (Severity.WARNING, "b")})
 
-    registry = CodeRegistry({"A101": (Severity.INFO, "a")})
+    registry = CodeRegistry()
+    registry.add(Family("A", "a codes", "a.md", {"A101": (Severity.INFO, "a")}))
     registry.defer("B", load)
     return registry, calls
 

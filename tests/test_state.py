@@ -8,14 +8,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lcnotation.text.ast import HANDSHAKE, Card, Draw, Move, Placement
-from lcnotation.text.formatter import format_move
-from lcnotation.game.generator import generate_game
-from lcnotation.text.headers import parse_cards
-from lcnotation.text.reader import parse_game, parse_move
-from lcnotation.game.setup import draw_pile_start, read_setup
-from lcnotation.game.state import GameState, Location
-from lcnotation.game.violations import card_name, color_name
+from lcnotation.lostcities.text.ast import HANDSHAKE, Card, Draw, Move, Placement
+from lcnotation.lostcities.text.formatter import format_move
+from lcnotation.lostcities.game.generator import generate_game
+from lcnotation.lostcities.text.headers import parse_cards
+from lcnotation.lostcities.text.reader import parse_game, parse_move
+from lcnotation.lostcities.game.setup import draw_pile_start, read_setup
+from lcnotation.lostcities.game.state import GameState, Location
+from lcnotation.lostcities.game.violations import card_name, color_name
 
 RANKS = (HANDSHAKE, 2, 3, 4, 5, 6, 7, 8, 9, 10)
 

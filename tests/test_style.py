@@ -12,9 +12,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from lcnotation.tools import style
-from lcnotation.text.reader import parse_game
-from lcnotation.tools.style import StyleState, check_style
+from lcnotation.lostcities import style
+from lcnotation.lostcities.text.reader import parse_game
+from lcnotation.lostcities.style import StyleState, check_style
 from strategies import examples, written_games
 
 

@@ -22,7 +22,7 @@ from hypothesis import given, settings, strategies as st
 
 from lcnotation import (Card, GameState, Move, check, generate_game, parse_game, parse_move,
                         read_games)
-from lcnotation.game.violations import card_name
+from lcnotation.lostcities.game.violations import card_name
 from lcnotation.svg import (BACK, NOTEBOOK_SIZE, PALETTE, board_html, board_svg, card_code,
                             move_words)
 

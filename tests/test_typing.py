@@ -1,7 +1,7 @@
 """The package type-checks under ``mypy --strict`` and ``pyright`` (both pinned
 in the test extra), and so does a user's script that reads a position without
 a None check (positions of nodes read from text are always there; see
-lcnotation/text/span.py)."""
+lcnotation/core/span.py)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Violations: the rules broken as data (lcnotation/game/violations.py), worded once."""
+"""Violations: the rules broken as data (lcnotation/lostcities/game/violations.py), worded once."""
 
 from __future__ import annotations
 
@@ -6,12 +6,12 @@ import pickle
 
 import pytest
 
-from lcnotation.game import violations as v
-from lcnotation.game.checker import check
-from lcnotation.game.state import GameState
-from lcnotation.text.ast import Card
-from lcnotation.text.reader import parse_game, parse_move
-from lcnotation.text.span import NO_SPAN
+from lcnotation.lostcities.game import violations as v
+from lcnotation.lostcities.game.checker import check
+from lcnotation.lostcities.game.state import GameState
+from lcnotation.lostcities.text.ast import Card
+from lcnotation.lostcities.text.reader import parse_game, parse_move
+from lcnotation.core.span import NO_SPAN
 
 KINDS = [k for k in vars(v).values()
          if isinstance(k, type) and issubclass(k, v.Violation) and k is not v.Violation]
@@ -55,9 +55,9 @@ def test_a_clean_record_never_loads_the_wording() -> None:
     import sys
 
     code = ("import sys, lcnotation as l; g = l.generate_game(seed=3, deal=True); "
-            "r = l.check(g); print(r.ok, 'lcnotation.game.violations' in sys.modules); "
+            "r = l.check(g); print(r.ok, 'lcnotation.lostcities.game.violations' in sys.modules); "
             "l.check(l.parse_game('R7-D BHD-D R4-B')); "
-            "print('lcnotation.game.violations' in sys.modules)")
+            "print('lcnotation.lostcities.game.violations' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout.split()
     assert out == ["True", "False", "True"]

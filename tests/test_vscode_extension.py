@@ -28,8 +28,9 @@ from strategies import PIECES, examples, notation_text, written_games
 from tools import require
 
 import lcnotation as lcn
-from lcnotation.text.dialects import DIALECTS
-from lcnotation.text.lexical import LEXICON, Lexicon, grammar_text
+from lcnotation.lostcities.text.dialects import DIALECTS
+from lcnotation.core.grammar import grammar_text
+from lcnotation.lostcities.text.lexical import LEXICON, Lexicon
 
 ROOT = Path(__file__).resolve().parents[1]
 EXT = ROOT / "editors" / "vscode"
@@ -69,7 +70,7 @@ def test_the_generator_follows_the_lark_grammar() -> None:
     """A colour letter taken out of COLOR, a new rank: the TextMate grammar
     changes with them, with no edit of its own."""
     build = _grammar_builder()
-    text = grammar_text()
+    text = grammar_text("lcnotation.lark")
     changed = text.replace("COLOR: /[A-CE-GI-WYZa-ce-gi-wyz]/", "COLOR: /[A-CE-GI-PR-WYZa-ce-gi-pr-wyz]/")
     changed = changed.replace("(?:10|[2-9]|[Hh])", "(?:11|10|[2-9]|[Hh])")
     assert "GI-PR" in changed and "11|10" in changed

@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from lcnotation.game.generator import generate_games
-from lcnotation.text.formatter import format_games
+from lcnotation.lostcities.game.generator import generate_games
+from lcnotation.lostcities.text.formatter import format_games
 from lcnotation.tools.lint import LintConfig, fix_text, lint_text
-from lcnotation.tools.style import Edit, Fix, apply_fixes
+from lcnotation.core.findings import Edit, Fix, apply_fixes
 
 ROOT = Path(__file__).resolve().parent.parent
 MISTAKES = (ROOT / "examples" / "mistakes.lcn").read_text("utf-8")
@@ -88,7 +88,7 @@ _SPELLING = {"S101", "S102", "S103"}
 @settings(max_examples=40, deadline=None)
 @given(written_games(), st.sampled_from([None, "v1", "x-discard", "lower"]))
 def test_fmt_output_is_clean_under_lint_and_fix_output_is_kept_by_fmt(written, dialect):
-    from lcnotation.tools.reformat import format_source
+    from lcnotation.lostcities.reformat import format_source
     _, text = written
     config = LintConfig(dialect=dialect)
     formatted = format_source(text, dialect=dialect).text

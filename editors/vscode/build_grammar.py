@@ -1,10 +1,10 @@
 """Write the extension's TextMate grammar, syntaxes/lcn.tmLanguage.json.
 
 The grammar is derived, not written by hand: every lexical rule comes from
-``grammar/lcnotation.lark`` through ``lcnotation.text.lexical.LEXICON`` (the
+``grammar/lcnotation.lark`` through ``lcnotation.lostcities.text.lexical.LEXICON`` (the
 colour letters, ranks, discard markers, draw sources, move numbers, headers
-and comments), the colour names from ``lcnotation.game.violations.color_name``, the
-tags with a structured value from ``lcnotation.text.headers.KNOWN_TAGS`` and
+and comments), the colour names from ``lcnotation.lostcities.game.violations.color_name``, the
+tags with a structured value from ``lcnotation.lostcities.text.headers.KNOWN_TAGS`` and
 the suppression comment from the linter.  A change there is a rerun here:
 
     python editors/vscode/build_grammar.py          # rewrite the file
@@ -23,10 +23,10 @@ import sys
 from pathlib import Path
 from typing import Dict, List, Union
 
-from lcnotation.game.violations import color_name
-from lcnotation.text.ast import HANDSHAKE
-from lcnotation.text.headers import KNOWN_TAGS
-from lcnotation.text.lexical import LEXICON, Lexicon, without_lookbehind
+from lcnotation.lostcities.game.violations import color_name
+from lcnotation.lostcities.text.ast import HANDSHAKE
+from lcnotation.lostcities.text.headers import KNOWN_TAGS
+from lcnotation.lostcities.text.lexical import LEXICON, Lexicon, without_lookbehind
 from lcnotation.tools.lint import _SUPPRESSION
 
 OUTPUT = Path(__file__).resolve().parent / "syntaxes" / "lcn.tmLanguage.json"

@@ -19,7 +19,7 @@ that makes it):
   (``combine``), for figures computed per chunk.
 """
 
-from ..game.digest import DIGEST_VERSION, deal_digest, game_digest, play_key
+from ..lostcities.game.digest import DIGEST_VERSION, deal_digest, game_digest, play_key
 from .scan import BOM, GameEntry, Source, position_at, read_at, scan
 from .stats import (PERCENTILES, STATS_VERSION, ExpeditionStats, GameStats, StatsAccumulator,
                     entry_stats, game_stats, wilson_interval)

@@ -38,18 +38,19 @@ import threading
 from typing import (TYPE_CHECKING, Any, Callable, Dict, Iterable, List, NamedTuple, Optional, Sequence,
                     Tuple, Union)
 
-from ..game.checker import CheckReport, check
-from ..game.digest import game_digest, move_text
-from ..text.ast import HANDSHAKE, Game
-from ..text.headers import DEFAULT_COLORS
-from ..text.lexical import COLOR_LETTERS, grammar_text
+from ..lostcities.game.checker import CheckReport, check
+from ..lostcities.game.digest import game_digest, move_text
+from ..lostcities.text.ast import HANDSHAKE, Game
+from ..lostcities.text.headers import DEFAULT_COLORS
+from ..lostcities.text.lexical import COLOR_LETTERS, grammar_text
 from .scan import GameEntry
 
 if TYPE_CHECKING:
     from lark import Lark, Token, Tree
 
     from ..tools.lint import LintConfig
-    from ..tools.style import Finding, StyleState
+    from ..core.findings import Finding
+    from ..lostcities.style import StyleState
 
 __all__ = ["Level", "Query", "QueryError", "GameView", "parse_query", "query_from_json",
            "compile_query", "FIELDS"]
@@ -334,8 +335,8 @@ def _field_getter(name: str, sel: _Selectors, attribute: Optional[str]) -> Gette
 def _game_colors(view: GameView) -> Tuple[str, ...]:
     if view._game is not None or view._report is not None:
         return view.report().score.colors
-    from ..game.setup import read_setup
-    from ..text.ast import Header
+    from ..lostcities.game.setup import read_setup
+    from ..lostcities.text.ast import Header
 
     value = view.tags().get("Colors")
     headers = () if value is None else (Header("Colors", value),)

@@ -35,13 +35,13 @@ import os
 import re
 from typing import IO, Dict, Iterable, Iterator, List, NamedTuple, Optional, Tuple, Union, cast
 
-from ..text.ast import Comment, Game, Header
-from ..text.builder import GameBuilder
-from ..text.errors import NotationError
-from ..text.lexical import LEXICON
-from ..text.lineends import as_lf
-from ..text.parser import parser
-from ..text.reader import (_BLANK, GameText, _Decoder, _line_blocks, _parse, byte_lines,
+from ..lostcities.text.ast import Comment, Game, Header
+from ..lostcities.text.builder import GameBuilder
+from ..core.diagnostics import NotationError
+from ..lostcities.text.lexical import LEXICON
+from ..core.lineends import as_lf
+from ..lostcities.text.parser import parser
+from ..lostcities.text.reader import (_BLANK, GameText, _Decoder, _line_blocks, _parse, byte_lines,
                            split_games)
 
 __all__ = ["Source", "GameEntry", "scan", "read_at", "position_at", "BOM"]

@@ -35,11 +35,11 @@ import math
 from dataclasses import dataclass, field
 from typing import Dict, Iterable, List, NamedTuple, Optional, Tuple
 
-from ..game.checker import check
-from ..game.scoring import BONUS_LENGTH
-from ..text.ast import HANDSHAKE, Game
-from ..text.errors import Diagnostic, Severity
-from ..text.headers import DEFAULT_COLORS
+from ..lostcities.game.checker import check
+from ..lostcities.game.scoring import BONUS_LENGTH
+from ..lostcities.text.ast import HANDSHAKE, Game
+from ..core.diagnostics import Diagnostic, Severity
+from ..lostcities.text.headers import DEFAULT_COLORS
 from .scan import GameEntry
 
 __all__ = ["ExpeditionStats", "GameStats", "game_stats", "entry_stats", "StatsAccumulator", "wilson_interval",

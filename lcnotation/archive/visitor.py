@@ -42,10 +42,10 @@ import os
 from typing import (IO, Callable, Generic, Iterable, Iterator, List, Optional, Protocol, Tuple, TypeVar,
                     Union, cast)
 
-from ..text.ast import Comment, Game, Header, Move
-from ..text.builder import _span_in
-from ..text.errors import NotationError
-from ..text.span import NO_SPAN
+from ..lostcities.text.ast import Comment, Game, Header, Move
+from ..lostcities.text.builder import _span_in
+from ..core.diagnostics import NotationError
+from ..core.span import NO_SPAN
 from .scan import GameEntry, Source, scan
 
 __all__ = ["Skip", "SKIP", "Visitor", "BaseVisitor", "visit", "visit_entry", "TreeBuilder",
@@ -278,7 +278,7 @@ class WriteBack(BaseVisitor[int]):
     def begin_game(self, entry: GameEntry) -> Optional[Skip]:
         data = entry.raw
         if self._dialect is not None:
-            from ..tools.convert import convert_text
+            from ..lostcities.convert import convert_text
 
             text = convert_text(entry.text().text, self._dialect, path=entry.path)
             if b"\r\n" in data:

@@ -14,15 +14,15 @@ import re
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from ..archive.scan import GameEntry
-from ..game.checker import CheckReport, check
-from ..game.digest import move_text
-from ..game.scoring import score_ranks
-from ..game.setup import read_setup
-from ..game.state import GameState
-from ..text.ast import HANDSHAKE, Card, Game
-from ..text.errors import NotationError, Severity
-from ..text.formatter import format_card
-from ..text.headers import DEFAULT_COLORS, parse_result
+from ..lostcities.game.checker import CheckReport, check
+from ..lostcities.game.digest import move_text
+from ..lostcities.game.scoring import score_ranks
+from ..lostcities.game.setup import read_setup
+from ..lostcities.game.state import GameState
+from ..lostcities.text.ast import HANDSHAKE, Card, Game
+from ..core.diagnostics import NotationError, Severity
+from ..lostcities.text.formatter import format_card
+from ..lostcities.text.headers import DEFAULT_COLORS, parse_result
 
 __all__ = ["GameRows", "Digest", "game_rows", "parse_date", "parse_round"]
 

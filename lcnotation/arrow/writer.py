@@ -27,10 +27,10 @@ from urllib.parse import quote
 import pyarrow as pa  # type: ignore[import-not-found, import-untyped, unused-ignore]
 import pyarrow.parquet as pq  # type: ignore[import-not-found, import-untyped, unused-ignore]
 
-from ..text.errors import NotationError
-from ..text.headers import DEFAULT_COLORS
+from ..core.diagnostics import NotationError
+from ..lostcities.text.headers import DEFAULT_COLORS
 from ..archive.scan import scan
-from ..game.digest import game_digest
+from ..lostcities.game.digest import game_digest
 from .rows import Digest, game_rows
 from .schema import (FORMAT_NAME, GAMES, MANIFEST, PARTITIONABLE, PLIES, SCHEMA_VERSION,
                      games_schema, header_column, plies_schema)

@@ -21,27 +21,13 @@ import threading
 from types import FrameType
 from typing import Iterator, List, Optional, Sequence
 
-from .. import __version__
-from ..tools.codes import Codes, defer_codes
+from ..core.version import __version__
 from ..tools.config import ConfigError
 from . import (completion, convert, dedupe, explain, exportcmd, filtercmd, fmt, freecell,
                importcmd, lint, render, score, server, split, stats, view)
 from .common import EXIT_FINDINGS, EXIT_USAGE, Parser, UsageError, err, usage_error
 
 __all__ = ["COMMANDS", "main"]
-
-
-
-def _freecell_codes() -> Codes:
-    from ..freecell.codes import FREECELL_CODES
-
-    return FREECELL_CODES
-
-
-# FreeCell's code family joins the registry (lcnotation.tools.codes): the
-# command reports and selects it, and explains it; its table (and the FreeCell
-# package) is imported only when the registry is needed in full.
-defer_codes("F", "FreeCell notation", _freecell_codes)
 
 COMMANDS = (lint, fmt, convert, score, filtercmd, dedupe, split, stats, importcmd, exportcmd,
             render, view, freecell, explain, completion, server)

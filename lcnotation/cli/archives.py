@@ -17,7 +17,7 @@ from .common import Settings, err
 
 if TYPE_CHECKING:
     from ..archive.scan import GameEntry
-    from ..text.ast import Game
+    from ..lostcities.text.ast import Game
 
 
 def add_paths(parser: argparse.ArgumentParser) -> None:
@@ -45,7 +45,7 @@ def entries(path: str, name: str) -> Iterator["GameEntry"]:
     """The games of ``path`` (``-``: standard input) as entries; a failure to
     read raises :class:`ReadFailed` (see :func:`read_failed`)."""
     from ..archive.scan import scan
-    from ..tools.files import not_regular
+    from ..core.files import not_regular
 
     refused = not_regular(path)
     if refused is not None:
@@ -143,7 +143,7 @@ def _has_moves(raw: bytes) -> bool:
     """Whether a game's text holds a move, as the splitter sees it (a header
     line after it begins another game)."""
     from ..archive.scan import shadow
-    from ..text.reader import _GameStart
+    from ..lostcities.text.reader import _GameStart
 
     start = _GameStart()
     start.feed(shadow(raw))
@@ -153,8 +153,8 @@ def _has_moves(raw: bytes) -> bool:
 def _begins_with_header(raw: bytes) -> bool:
     """Whether a game's text holds no move before its first header line."""
     from ..archive.scan import shadow
-    from ..text.lexical import LEXICON
-    from ..text.reader import _GameStart
+    from ..lostcities.text.lexical import LEXICON
+    from ..lostcities.text.reader import _GameStart
 
     text = shadow(raw)
     if LEXICON.header_first.match(text):

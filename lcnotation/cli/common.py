@@ -8,16 +8,16 @@ import stat
 import sys
 from typing import IO, Callable, Iterator, List, Optional, Sequence, Tuple
 
-from ..text.ast import Game
-from ..text.errors import NotationError
-from ..text.reader import _decoded_lines, parse_games, split_games
+from ..lostcities.text.ast import Game
+from ..core.diagnostics import NotationError
+from ..lostcities.text.reader import _decoded_lines, parse_games, split_games
 from ..tools.config import (ConfigCache, ConfigError, ProjectConfig, config_for_file, parse_codes,
                             project_for)
-from ..tools.files import SourceFile, decode_source, not_regular, write_atomic
+from ..core.files import SourceFile, decode_source, not_regular, write_atomic
 from ..tools.lint import LintConfig
-from ..tools.walk import iter_lcn_files
-from ..tools.newlines import LINE_END_NAMES
-from ..tools.output import printable, printable_diff
+from ..core.walk import iter_lcn_files
+from ..core.lineends import LINE_END_NAMES
+from ..core.terminal import printable, printable_diff
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 

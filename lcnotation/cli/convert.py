@@ -10,11 +10,11 @@ import sys
 import tempfile
 from typing import IO, Optional
 
-from ..text.dialects import ConversionError
-from ..text.errors import NotationError
-from ..tools.convert import JSON, convert_file, dialect_names
-from ..tools.files import atomic_writer
-from ..tools.output import printable
+from ..lostcities.text.dialects import ConversionError
+from ..core.diagnostics import NotationError
+from ..lostcities.convert import JSON, convert_file, dialect_names
+from ..core.files import atomic_writer
+from ..core.terminal import printable
 from .common import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Parser, add_command, err, usage_error
 
 _CONVERT_EXAMPLES = """\
@@ -144,7 +144,7 @@ class _Output:
 def _convert_to(args: argparse.Namespace, out: _Output) -> int:
     """Convert ``args.path`` into ``out``; the exit status (messages on stderr).
 
-    :func:`~lcnotation.tools.convert.convert_file` decides how the file is
+    :func:`~lcnotation.lostcities.convert.convert_file` decides how the file is
     read (as a stream, or whole) and what becomes of a byte-order mark.
     """
     path = args.path

@@ -14,7 +14,7 @@ from .common import EXIT_OK, EXIT_USAGE, Parser, Settings, add_command, err
 
 if TYPE_CHECKING:
     from ..archive.scan import GameEntry
-    from ..text.ast import Game
+    from ..lostcities.text.ast import Game
 
 _DEDUPE_EXAMPLES = """\
 examples:
@@ -119,7 +119,7 @@ def run(args: argparse.Namespace) -> int:
 def _to_output(args: argparse.Namespace, paths: List[str], report: IO[str]) -> int:
     if args.output is None:
         return _Dedupe(args, paths, report).run(sys.stdout.buffer)
-    from ..tools.files import atomic_writer
+    from ..core.files import atomic_writer
 
     try:
         with atomic_writer(args.output) as handle:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, List, Optional, Tuple
 
-from ..text.errors import NotationError
+from ..core.diagnostics import NotationError
 from .common import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Parser, Settings, UsageError,
                      add_command, err, read_records, write_output)
 from .importcmd import overwrites_input, say_error

@@ -74,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
         out = getattr(sys.stdout, "buffer", None)
         status = run_.over(paths, out)
         return status
-    from ..tools.files import atomic_writer
+    from ..core.files import atomic_writer
 
     try:
         with atomic_writer(args.output) as handle:

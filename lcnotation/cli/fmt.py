@@ -6,11 +6,11 @@ import argparse
 import sys
 from typing import Optional, Tuple
 
-from ..text.dialects import DIALECTS
-from ..text.errors import NotationError
-from ..tools.files import WriteFailed, atomic_writer, guarded
-from ..tools.output import printable
-from ..tools.reformat import FormatRefused, Streamed, format_source, format_stream
+from ..lostcities.text.dialects import DIALECTS
+from ..core.diagnostics import NotationError
+from ..core.files import WriteFailed, atomic_writer, guarded
+from ..core.terminal import printable
+from ..lostcities.reformat import FormatRefused, Streamed, format_source, format_stream
 from .common import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Parser, Settings, add_command,
                      add_config_options, cannot_read, deliver_formatted, err, read_input,
                      readable_games, streamable)

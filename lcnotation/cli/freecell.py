@@ -97,7 +97,8 @@ def _file_json(result: CheckResult) -> Dict[str, Any]:
 
 def _text(result: CheckResult) -> str:
     from ..freecell.formatter import layout_text
-    from ..tools.output import printable, text_line
+    from ..core.terminal import printable
+    from ..tools.output import text_line
 
     lines = [text_line(d) for d in result.diagnostics]
     verdict = result.verdict.replace("_", " ")
@@ -109,11 +110,11 @@ def _text(result: CheckResult) -> str:
 
 
 def _check(args: argparse.Namespace) -> int:
-    from .. import __version__
+    from ..core.version import __version__
     from ..freecell import check, parse
     from ..tools.lint import FileReport
     from ..tools.output import github_line, json_text, to_sarif
-    from ..tools.style import Finding
+    from ..core.findings import Finding
 
     status = EXIT_OK
     results: List[CheckResult] = []
@@ -141,7 +142,7 @@ def _check(args: argparse.Namespace) -> int:
 
 def _import(args: argparse.Namespace) -> int:
     from ..freecell import import_fc_solve
-    from ..text.errors import NotationError
+    from ..core.diagnostics import NotationError
 
     source = read_input(args.path)
     if source is None:
@@ -161,7 +162,7 @@ def _import(args: argparse.Namespace) -> int:
 
 def _fmt(args: argparse.Namespace) -> int:
     from ..freecell import format, parse
-    from ..text.errors import Severity
+    from ..core.diagnostics import Severity
 
     status = EXIT_OK
     for path in args.paths:

@@ -7,8 +7,8 @@ import argparse
 import os
 from typing import TYPE_CHECKING, Iterator, List, Optional, Sequence
 
-from ..text.ast import Game
-from ..text.errors import NotationError
+from ..lostcities.text.ast import Game
+from ..core.diagnostics import NotationError
 from .common import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Parser, UsageError, add_command,
                      err, read_input, write_output)
 
@@ -126,7 +126,7 @@ def say_error(exc: NotationError) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..text.formatter import format_games
+    from ..lostcities.text.formatter import format_games
 
     try:
         fmt = chosen_format(args.from_format)
@@ -164,9 +164,9 @@ def imported_reports(paths: Sequence[str], name: str,
                      config: "LintConfig") -> Iterator["FileReport"]:
     """``lcn lint --from``: the rules findings of each imported file; a file
     that cannot be imported is reported unreadable."""
-    from ..game.checker import check
+    from ..lostcities.game.checker import check
     from ..tools.lint import FileReport
-    from ..tools.style import Finding
+    from ..core.findings import Finding
 
     fmt = chosen_format(name)
     for path in paths:

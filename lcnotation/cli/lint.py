@@ -8,17 +8,18 @@ import os
 import sys
 from typing import IO, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
-from .. import __version__
-from ..text.errors import NotationError, Severity
-from ..text.reader import _decoded_lines
+from ..core.version import __version__
+from ..core.diagnostics import Diagnostic, NotationError, Severity
+from ..lostcities.text.reader import _decoded_lines
 from ..tools.codes import ALL_CODES
 from ..tools.colour import CHOICES, Palette, wants_colour
-from ..tools.files import (LineEndCounter, TextWriter, WriteFailed, atomic_writer, guarded,
+from ..core.files import (LineEndCounter, TextWriter, WriteFailed, atomic_writer, guarded,
                            not_regular)
 from ..tools.lint import (FileReport, FixResult, LintConfig, fix_stream, fix_text, lint_file,
                           lint_stream)
-from ..tools.newlines import LINE_END_NAMES
-from ..tools.output import (Tally, github_line, printable, printable_diff, source_excerpt, statistics,
+from ..core.lineends import LINE_END_NAMES
+from ..core.terminal import printable, printable_diff
+from ..tools.output import (Tally, github_line, source_excerpt, statistics,
                             summary, text_line, to_json, to_sarif)
 from ..tools.progress import Progress
 from .importcmd import chosen_format, imported_reports
@@ -387,10 +388,7 @@ def _fix(report: FileReport, config: LintConfig, bar: Progress,
     if syntax and not args.force:
         # Where the reader lost its way (a '{' never closed), what it read as
         # moves may be the author's prose: no fix is certain there.
-        first = syntax[0]
-        state.note(f"{report.path}:{first.line}:{first.column}: not fixed: {len(syntax)} "
-                   f"syntax error{'s' if len(syntax) != 1 else ''} (first: {first.message}); "
-                   "fix them or use --force")
+        state.note(not_fixed(report.path, syntax[0], len(syntax)))
         return report, True
     newline = source.newline
     if newline is None:
@@ -502,6 +500,15 @@ def _fix_file(path: str, config: LintConfig, bar: Progress,
     return result.report, True
 
 
+def not_fixed(path: str, first: "Diagnostic | NotationError", count: int) -> str:
+    """Why a file with syntax errors is not fixed (without --force): where the
+    reader lost its way (a '{' never closed), what it read as moves may be the
+    author's prose, and no fix is certain there."""
+    return (f"{path}:{first.line}:{first.column}: not fixed: {count} syntax "
+            f"error{'s' if count != 1 else ''} (first: {first.message}); "
+            "fix them or use --force")
+
+
 def _may_fix(result: FixResult, path: str, bar: Progress, force: bool) -> bool:
     """Whether the fixed text may replace the file (else why not, on stderr)."""
     first = result.first_error
@@ -510,9 +517,6 @@ def _may_fix(result: FixResult, path: str, bar: Progress, force: bool) -> bool:
             # Where the reader lost its way (a '{' never closed), what it read
             # as moves may be the author's prose: no fix is certain there.
             bar.clear()
-            n = result.error_count
-            err(f"{path}:{first.line}:{first.column}: not fixed: {n} syntax "
-                f"error{'s' if n != 1 else ''} (first: {first.message}); "
-                "fix them or use --force")
+            err(not_fixed(path, first, result.error_count))
         return False  # bytes that are not UTF-8 are never rewritten
     return True

@@ -58,8 +58,8 @@ def register(sub: "argparse._SubParsersAction[Parser]") -> None:
 
 def run(args: argparse.Namespace) -> int:
     # The pictures and the game state, only for this command.
-    from ..game.setup import read_setup
-    from ..game.state import GameState
+    from ..lostcities.game.setup import read_setup
+    from ..lostcities.game.state import GameState
     from ..svg import board_svg
 
     games = drawn_games(args.path, args.output)

@@ -8,12 +8,13 @@ import sys
 import textwrap
 from typing import Dict, Iterable, Iterator, List, Optional, TextIO, Tuple
 
-from ..game.checker import check, match_totals
-from ..game.scoring import GameScore
-from ..text.ast import Game
-from ..text.errors import Diagnostic, NotationError, Severity
-from ..text.reader import parse_games, read_games
-from ..tools.output import json_text, printable
+from ..lostcities.game.checker import check, match_totals
+from ..lostcities.game.scoring import GameScore
+from ..lostcities.text.ast import Game
+from ..core.diagnostics import Diagnostic, NotationError, Severity
+from ..lostcities.text.reader import parse_games, read_games
+from ..core.terminal import printable
+from ..tools.output import json_text
 from .importcmd import imported_or_none
 from .common import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Parser, Settings, add_command,
                      add_config_options, cannot_read, err, read_input, readable_games,

@@ -176,7 +176,7 @@ def run(args: argparse.Namespace) -> int:
 def _split(args: argparse.Namespace, path: str, name: str, stem: str, width: int,
            outputs: _Outputs) -> int:
     from ..archive import deal_digest
-    from ..text.ast import Game
+    from ..lostcities.text.ast import Game
 
     by: Optional[str] = args.by
     bom = _bom_of(path)

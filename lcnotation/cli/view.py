@@ -6,7 +6,7 @@ import argparse
 import os
 from typing import List, Optional
 
-from ..text.ast import Game
+from ..lostcities.text.ast import Game
 from .common import (EXIT_USAGE, Parser, add_command, configured_colors, read_records,
                      write_output)
 from .importcmd import overwrites_input

@@ -17,11 +17,11 @@ from typing import (TYPE_CHECKING, Any, Callable, Dict, Iterator, List, NamedTup
                     Sequence, Tuple, cast)
 
 from ..archive.stats import GameStats, StatsAccumulator
-from ..text.errors import NotationError
-from ..text.headers import DEFAULT_COLORS
-from ..tools.files import not_regular
+from ..core.diagnostics import NotationError
+from ..lostcities.text.headers import DEFAULT_COLORS
+from ..core.files import not_regular
 from ..tools.lint import FileReport, LintConfig, _add_line_ends
-from ..tools.newlines import CountingReader
+from ..core.lineends import CountingReader
 from . import tasks
 from .cluster import connect
 from .ranges import RANGE_SIZE, split_ranges

@@ -24,10 +24,10 @@ import re
 from typing import IO, Iterator, List, NamedTuple, Optional, Tuple, cast
 
 from ..archive.scan import _sync_point
-from ..text.lexical import LEXICON
-from ..text.lineends import as_lf
-from ..text.reader import _BLANK, Piece, _Decoder, _GameStart, _line_blocks, split_games
-from ..tools.newlines import CountingReader
+from ..lostcities.text.lexical import LEXICON
+from ..core.lineends import as_lf
+from ..lostcities.text.reader import _BLANK, Piece, _Decoder, _GameStart, _line_blocks, split_games
+from ..core.lineends import CountingReader
 
 __all__ = ["Range", "RangeCounts", "split_ranges", "next_boundary", "measure_range",
            "RANGE_SIZE"]

@@ -14,10 +14,10 @@ from typing import List, NamedTuple, Optional, Sequence, Tuple
 
 from ..archive.scan import GameEntry, scan
 from ..archive.stats import GameStats, StatsAccumulator, game_stats
-from ..text.errors import NotationError
-from ..text.reader import GameText, _Decoder
+from ..core.diagnostics import NotationError
+from ..lostcities.text.reader import GameText, _Decoder
 from ..tools.lint import LintConfig, lint_game, style_state
-from ..tools.style import Finding
+from ..core.findings import Finding
 from .ranges import RangeCounts, measure_range
 
 __all__ = ["Measured", "LintPart", "StatsPart", "measure", "lint_range", "stats_range",

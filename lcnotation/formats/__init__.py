@@ -7,7 +7,7 @@ returning one), loaded the first time a format is looked up.
 
 >>> sorted(FORMATS)
 ['chikinn', 'metapyziks', 'parquet']
->>> from lcnotation.game.generator import generate_game
+>>> from lcnotation.lostcities.game.generator import generate_game
 >>> game = generate_game(seed=1, colors="RGWBYP", deal=True)
 >>> replay = export_game(game, format="metapyziks")
 >>> import_games(replay)[0].moves == game.moves   # the format is recognised
@@ -20,9 +20,9 @@ import os
 import warnings
 from typing import Dict, List, Optional, Union
 
-from ..text.ast import Game
-from ..text.errors import NotationError
-from ..text.lineends import as_lf
+from ..lostcities.text.ast import Game
+from ..core.diagnostics import NotationError
+from ..core.lineends import as_lf
 from . import chikinn, metapyziks, parquet
 from .base import (FORMAT_CODES, ExportOptions, ExportSummary, Format, FormatUnavailable,
                    ImportOptions, ImportSummary, UnknownFormatError)
@@ -122,7 +122,7 @@ def _recognises(fmt: Format, text: str) -> bool:
 
 def _text_of(source: Union[str, bytes, "os.PathLike[str]"],
              path: Optional[str]) -> "tuple[str, Optional[str]]":
-    from ..tools.files import decode_source, read_source
+    from ..core.files import decode_source, read_source
 
     if isinstance(source, os.PathLike) or (
             isinstance(source, str) and "\n" not in source and source.strip() == source
@@ -143,7 +143,7 @@ def import_games(source: Union[str, bytes, "os.PathLike[str]"],
     that names an existing file and has no line break).  ``format`` names
     the format; without it the format is recognised, or
     :class:`UnknownFormatError` raised when that is not certain.  Malformed
-    input raises :class:`~lcnotation.text.errors.NotationError` with its
+    input raises :class:`~lcnotation.core.diagnostics.NotationError` with its
     line and column (``path`` names the file in it).  The games carry the
     positions of their moves in the text, so that the checker's findings
     point into it.

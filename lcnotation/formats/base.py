@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 from itertools import accumulate
 from typing import Callable, List, Optional, Sequence, Tuple
 
-from ..text.ast import Game, Span
-from ..text.errors import NotationError
-from ..text.headers import DEFAULT_COLORS
+from ..lostcities.text.ast import Game, Span
+from ..core.diagnostics import NotationError
+from ..lostcities.text.headers import DEFAULT_COLORS
 from ..tools.codes import FORMAT_CODES
 
 __all__ = ["Format", "FORMAT_CODES", "Reader", "Writer", "Detector", "TextLines",

@@ -20,11 +20,11 @@ import re
 from collections import Counter
 from typing import Iterable, List, NamedTuple, Optional, Sequence, Tuple
 
-from ..game.setup import COPIES
-from ..text.ast import Card, Comment, Draw, Game, Header, Move, Placement, Span
-from ..text.formatter import format_card
-from ..text.lexical import RANKS
-from ..text.numbers import read_decimal, too_long
+from ..lostcities.game.setup import COPIES
+from ..lostcities.text.ast import Card, Comment, Draw, Game, Header, Move, Placement, Span
+from ..lostcities.text.formatter import format_card
+from ..lostcities.text.lexical import RANKS
+from ..core.numbers import read_decimal, too_long
 from .base import Format, TextLines
 
 __all__ = ["FORMAT", "SUITS", "COLORS", "DIGITS", "read", "detect", "engine_card"]

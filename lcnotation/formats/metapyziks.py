@@ -15,7 +15,7 @@ A file holds one replay string per line, or is the engine's JSON output
 (its ``--output`` file, or its ``End: {...}`` lines), which holds them in
 ``"Replay"`` members; each string becomes a game.
 
->>> from lcnotation.game.generator import generate_game
+>>> from lcnotation.lostcities.game.generator import generate_game
 >>> game = generate_game(seed=3, colors="RGWBY", deal=True)
 >>> text = write(game)
 >>> again = read(text)[0]
@@ -31,14 +31,14 @@ import re
 import struct
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from ..game.checker import check, score
-from ..game.scoring import BONUS, BONUS_LENGTH, score_expedition
-from ..text.ast import Card, Comment, Draw, Game, Header, Move, Placement, Span
-from ..text.errors import NotationError
-from ..text.formatter import format_card
-from ..text.headers import DEFAULT_COLORS, game_colors, parse_cards
-from ..text.lexical import RANKS
-from ..text.span import NO_SPAN, first_known
+from ..lostcities.game.checker import check, score
+from ..lostcities.game.scoring import BONUS, BONUS_LENGTH, score_expedition
+from ..lostcities.text.ast import Card, Comment, Draw, Game, Header, Move, Placement, Span
+from ..core.diagnostics import NotationError
+from ..lostcities.text.formatter import format_card
+from ..lostcities.text.headers import DEFAULT_COLORS, game_colors, parse_cards
+from ..lostcities.text.lexical import RANKS
+from ..core.span import NO_SPAN, first_known
 from .base import Format, TextLines
 
 __all__ = ["FORMAT", "VERSION", "ENGINE_COLORS", "read", "write", "detect", "decode_replay"]

@@ -15,8 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import List, Optional, Tuple, Union
 
-from ..text.ast import Span
-from ..text.errors import Diagnostic
+from ..core.span import Span
+from ..core.diagnostics import Diagnostic
 from .cards import Card
 
 __all__ = ["Span", "GameLine", "Freecell", "HomeLine", "Placed", "Move", "EndMarker",

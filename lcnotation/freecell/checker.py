@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from ..text.errors import Diagnostic, Severity
+from ..core.diagnostics import Diagnostic, Severity
 from .ast import WKR, Move, Record, Span
 from .cards import FULL_DECK, SUITS, Card
 from .codes import FREECELL_CODES

@@ -15,10 +15,10 @@ from __future__ import annotations
 
 from typing import Dict, Tuple
 
-from ..text.errors import Severity
-from ..tools.codes import register_codes
+from ..core.diagnostics import Severity
+from ..core.codes import Family
 
-__all__ = ["FREECELL_CODES"]
+__all__ = ["FREECELL_CODES", "FREECELL"]
 
 _E, _W, _I = Severity.ERROR, Severity.WARNING, Severity.INFO
 
@@ -53,4 +53,5 @@ FREECELL_CODES: Dict[str, Tuple[Severity, str]] = {
     "F402": (_E, "a move of the other program cannot be made or written in the notation"),
 }
 
-register_codes("F", "FreeCell notation", FREECELL_CODES)
+#: The family F: FreeCell notation, documented in ``spec/freecell.md``.
+FREECELL = Family("F", "FreeCell notation", "freecell.md", FREECELL_CODES)

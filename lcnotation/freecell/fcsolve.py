@@ -28,7 +28,7 @@ import re
 from dataclasses import dataclass
 from typing import List, Optional, Sequence, Tuple
 
-from ..text.errors import NotationError
+from ..core.diagnostics import NotationError
 from .ast import Span
 from .cards import RANKS, SUITS, Card, parse_card
 from .deals import COLUMNS, deal

@@ -4,7 +4,7 @@ The file is read line by line: a line's place decides which kinds it may be
 (``grammar/freecell.lark`` has a start rule for each), and the grammar reads
 it.  Reading is lax: every problem becomes a diagnostic in ``record.errors``
 and the rest of the file is still read; ``strict=True`` raises the first as a
-:class:`~lcnotation.text.errors.NotationError` instead.
+:class:`~lcnotation.core.diagnostics.NotationError` instead.
 
 >>> record = parse("Game #1\\n  -  -  -  +\\nJD 2D 9H JC 5D 7H 7C 5H\\n 5a 5b")
 >>> record.game.number, len(record.columns[0]), [str(m) for m in record.moves]
@@ -20,8 +20,8 @@ from typing import List, NamedTuple, Optional, Tuple, Union
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedInput
 
-from ..text.errors import Diagnostic, NotationError
-from ..text.lexical import grammar_text
+from ..core.diagnostics import Diagnostic, NotationError
+from ..core.grammar import grammar_text
 from .ast import (HORNE, WKR, CommentLine, EndMarker, Freecell, GameLine, HomeLine, Move,
                   Placed, Record, SolutionLine, Span, BodyLine)
 from .cards import RANKS, SUITS, Card, parse_card

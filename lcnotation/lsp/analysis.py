@@ -21,12 +21,12 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Dict, Iterator, List, NamedTuple, Optional, Tuple
 
-from ..text.ast import Comment, Game, Span
-from ..text.errors import NotationError
-from ..text.lineends import lone_cr_as_lf
-from ..text.reader import GameText, split_games
+from ..lostcities.text.ast import Comment, Game, Span
+from ..core.diagnostics import NotationError
+from ..core.lineends import lone_cr_as_lf
+from ..lostcities.text.reader import GameText, split_games
 from ..tools.lint import FileReport, LintConfig, add_text_findings, lint_game, style_state
-from ..tools.style import Edit, Finding, Fix
+from ..core.findings import Edit, Finding, Fix
 
 __all__ = ["GamePart", "Analysis", "Linter"]
 

@@ -2,7 +2,7 @@
 and a diagnostic code's explanation.  Plain functions of the tree and the
 game state (Markdown out), so they are tested without a client.
 
->>> from lcnotation.text.reader import parse_game
+>>> from lcnotation.lostcities.text.reader import parse_game
 >>> game = parse_game('[Player1 "Ann"]\\n[Player2 "Bob"]\\n1. R3-D 2. BHD-D 3. G4-B')
 >>> print(describe_move(game, 2))
 **3. G4-B**: Ann plays Green 4 on their Green expedition, and takes the Blue handshake from the Blue discard pile.
@@ -19,14 +19,14 @@ from __future__ import annotations
 
 from typing import List, Optional, Tuple
 
-from ..game.scoring import GameScore
-from ..game.setup import read_setup
-from ..game.state import GameState
-from ..game.violations import card_name, color_name
-from ..text.ast import HANDSHAKE, Card, Game, Move
-from ..text.formatter import format_move
-from ..text.headers import DEFAULT_COLORS
-from ..tools.codes import ALL_CODES, FAMILIES
+from ..lostcities.game.scoring import GameScore
+from ..lostcities.game.setup import read_setup
+from ..lostcities.game.state import GameState
+from ..lostcities.game.violations import card_name, color_name
+from ..lostcities.text.ast import HANDSHAKE, Card, Game, Move
+from ..lostcities.text.formatter import format_move
+from ..lostcities.text.headers import DEFAULT_COLORS
+from ..tools.codes import ALL_CODES
 
 __all__ = ["describe_move", "describe_code", "code_href"]
 
@@ -103,10 +103,6 @@ def _cards_by_color(cards: Tuple[Card, ...]) -> str:
     return ", ".join(card_name(c.color, c.rank) for c in cards) or "empty"
 
 
-#: Where the codes are explained, relative to the specification's folder.
-_CODE_PAGES = {"R": "rules.md"}
-
-
 def code_href(code: str, base: Optional[str]) -> Optional[str]:
     """The address of ``code``'s section in the specification under ``base``
     (a folder's URI ending in ``/``), None without a base.
@@ -116,7 +112,7 @@ def code_href(code: str, base: Optional[str]) -> Optional[str]:
     """
     if base is None:
         return None
-    return f"{base}{_CODE_PAGES.get(code[:1], 'diagnostics.md')}#{code.lower()}"
+    return f"{base}{ALL_CODES.page(code)}#{code.lower()}"
 
 
 def describe_code(code: str, base: Optional[str] = None) -> Optional[str]:
@@ -129,7 +125,7 @@ def describe_code(code: str, base: Optional[str] = None) -> Optional[str]:
     if known is None:
         return None
     severity, summary = known
-    family = FAMILIES.get(code[:1], "").split(" ")[0]
+    family = ALL_CODES.name(code).split(" ")[0]
     text = f"**{code}** ({family}, {severity}): {summary}"
     href = code_href(code, base)
     return text if href is None else f"{text}\n\n[{code} in the specification]({href})"

@@ -5,7 +5,7 @@ Every answer comes from the modules ``lcn`` itself uses: findings from
 :func:`lcnotation.tools.lint.lint_game` (through :class:`~.analysis.Linter`,
 which lints again only the games that changed), fixes from the findings,
 fix-all from :func:`~lcnotation.tools.lint.fix_text`, formatting from
-:func:`~lcnotation.text.formatter.format_games` (as ``lcn fmt``), hover from
+:func:`~lcnotation.lostcities.text.formatter.format_games` (as ``lcn fmt``), hover from
 the game state the checker replays.
 
 The server keeps its own copy of each open document, and pygls none
@@ -29,20 +29,20 @@ from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
 from pygls.uris import from_fs_path, to_fs_path
 
-from .. import __version__
-from ..game.checker import score
-from ..game.scoring import GameScore
-from ..text.ast import Comment, Span
-from ..text.errors import NotationError, Severity
+from ..core.version import __version__
+from ..lostcities.game.checker import score
+from ..lostcities.game.scoring import GameScore
+from ..lostcities.text.ast import Comment, Span
+from ..core.diagnostics import NotationError, Severity
 from ..tools.config import ConfigCache, ConfigError, config_for_file
-from ..tools.files import decode_source
-from ..tools.reformat import FormatRefused, format_source
-from ..tools.lint import _SUPPRESSION, LintConfig, fix_text
-from ..tools.lint import _all_comments as all_comments
-from ..tools.style import Finding
+from ..core.files import decode_source
+from ..lostcities.reformat import FormatRefused, format_source
+from ..core.suppression import find_suppression, suppression_comment
+from ..tools.lint import LintConfig, all_comments, fix_text
+from ..core.findings import Finding
 from .analysis import Analysis, GamePart, Linter
 from .describe import code_href, describe_code, describe_move
-from .positions import LineIndex
+from ..core.positions import LineIndex
 from .tokens import TOKEN_MODIFIERS, TOKEN_TYPES, encode, game_tokens
 
 __all__ = ["LcnLanguageServer", "make_server", "FIX_ALL"]
@@ -268,7 +268,7 @@ def _edit(doc: Document, new: str) -> List[lsp.TextEdit]:
 
 
 def formatted(text: str, path: str, config: LintConfig) -> Optional[str]:
-    """The text ``lcn fmt`` writes for ``text`` (:func:`~lcnotation.tools.reformat.format_source`);
+    """The text ``lcn fmt`` writes for ``text`` (:func:`~lcnotation.lostcities.reformat.format_source`);
     None where it refuses (syntax errors, mixed line ends, a game a dialect
     cannot write)."""
     try:
@@ -590,14 +590,13 @@ def _ignore_edit(doc: Document, part: GamePart, line: int,
         if s.start < end < s.end:
             return None  # the line ends inside a comment: nothing can be added there
         if s.line == line:
-            m = _SUPPRESSION.search(c.text)
-            if m is not None and m.group(1) is not None:
-                # the comment's text starts one character after the comment
-                close = s.start + 1 + m.end() - 1
-                sep = ", " if m.group(1).strip() else ""
-                return lsp.TextEdit(doc.range(close, close), f"{sep}{code}")
+            # the comment's text starts one character after the comment
+            found = find_suppression(c.text, s.start + 1, s.line, s)
+            if found is not None and found.close is not None:
+                sep = ", " if found.named else ""
+                return lsp.TextEdit(doc.range(found.close, found.close), f"{sep}{code}")
     gap = "" if doc.text[end - 1] in " \t" else " "
-    return lsp.TextEdit(doc.range(end, end), f"{gap}; lcn: ignore[{code}]")
+    return lsp.TextEdit(doc.range(end, end), f"{gap}; {suppression_comment(code)}")
 
 
 def _hover(ls: LcnLanguageServer, doc: Document, part: GamePart,
@@ -611,19 +610,11 @@ def _hover(ls: LcnLanguageServer, doc: Document, part: GamePart,
         s = c.span
         if s is None or not s.start <= at < s.end:
             continue
-        m = _SUPPRESSION.search(c.text)
-        if m is None or m.group(1) is None:
-            return None
-        codes_at = s.start + 1 + m.start(1)
-        for piece in m.group(1).split(","):
-            word = piece.strip()
-            begin = codes_at + piece.index(word) if word else codes_at
-            if word and begin <= at < begin + len(word):
-                text = describe_code(word.upper(), ls.spec_base)
-                if text is None:
-                    return None
-                return text, begin, begin + len(word)
-            codes_at += len(piece) + 1
+        found = find_suppression(c.text, s.start + 1, s.line, s)
+        for named in (found.named or ()) if found is not None else ():
+            if named.start <= at < named.end:
+                text = describe_code(named.code, ls.spec_base)
+                return None if text is None else (text, named.start, named.end)
         return None
     return None
 

@@ -5,7 +5,7 @@ parts follow from its own position (:attr:`Move.card_span` and friends).
 Move numbers are found in the text between them.
 
 >>> from lcnotation.lsp.analysis import Linter
->>> from lcnotation.lsp.positions import LineIndex
+>>> from lcnotation.core.positions import LineIndex
 >>> text = '[Event "x"]\\n1. R3-D {ok}\\n2. bhx-g\\n'
 >>> doc = Linter().lint(text)
 >>> [(TOKEN_TYPES[t], [m for i, m in enumerate(TOKEN_MODIFIERS) if mods >> i & 1],
@@ -21,11 +21,11 @@ from __future__ import annotations
 import re
 from typing import Iterable, List, Optional, Tuple
 
-from ..game.violations import color_name
-from ..text.ast import HANDSHAKE, Game, Span
-from ..tools.lint import _all_comments as all_comments
+from ..lostcities.game.violations import color_name
+from ..lostcities.text.ast import HANDSHAKE, Game, Span
+from ..tools.lint import all_comments
 from .analysis import GamePart
-from .positions import LineIndex
+from ..core.positions import LineIndex
 
 __all__ = ["TOKEN_TYPES", "TOKEN_MODIFIERS", "game_tokens", "encode"]
 

@@ -1,7 +1,7 @@
 """Every diagnostic code lcnotation reports, by family.
 
 - ``N``: notation (syntax), from the reader and the header-value parsers
-  (``N100``, the default code of a :class:`~lcnotation.text.errors.NotationError`
+  (``N100``, the default code of a :class:`~lcnotation.core.diagnostics.NotationError`
   a program makes itself, is never reported by lcnotation and not listed);
 - ``R``: rules, from the checker;
 - ``S``: style, from the linter;
@@ -10,15 +10,13 @@
 - ``F``: FreeCell notation (reading, layout, moves, import), from ``lcnotation.freecell``;
 - ``I``: importing and exporting other programs' formats, from ``lcnotation.formats``.
 
-Each family's table lives with the code that reports it, and this module
-gathers them.  A family may be deferred (:func:`defer_codes`): its table is
-imported the first time the registry is needed in full (iterated, or asked
-for a code it does not hold yet), so that ``lcn lint`` loads neither the JSON
-form (``J``) nor the FreeCell package (``F``, which sits above this layer:
-the ``lcn`` command defers it; importing ``lcnotation.freecell`` registers it
-with :func:`register_codes`).  The ``I`` table is kept here, for
-:mod:`lcnotation.formats` to use, so that the command reports and selects it
-without loading every importer.  ``lcn lint --select`` and ``--ignore``
+Each family (:class:`~lcnotation.core.codes.Family`: letter, what it covers,
+its specification page, its codes) is declared beside the code that reports
+it, and this module gathers them.  J and F are deferred: their modules are
+imported the first time the registry is needed in full, so that ``lcn lint``
+of a Lost Cities file loads neither the JSON form nor the FreeCell package.
+The ``I`` table is kept here, for :mod:`lcnotation.formats` to use, so that
+the command reports and selects it without loading every importer.  ``lcn lint --select`` and ``--ignore``
 accept these codes and their prefixes, and the SARIF output describes each.
 
 >>> ALL_CODES["N103"][0], ALL_CODES["R101"][0], ALL_CODES["S102"][0], ALL_CODES["C101"][0]
@@ -27,20 +25,16 @@ accept these codes and their prefixes, and the SARIF output describes each.
 
 from __future__ import annotations
 
-from typing import Callable, Dict, Iterator, Mapping, MutableMapping, Tuple
+from typing import Dict, Iterator, Mapping
 
-from ..game.codes import RULE_CODES
-from ..text.errors import Severity
-from ..text.messages import SYNTAX_CODES
-from .convert import CONVERSION_CODES
-from .style import STYLE_CODES
+from ..core.codes import CodeRegistry, Codes, Family
+from ..core.diagnostics import Severity
+from ..lostcities.convert import CONVERSION
+from ..lostcities.game.codes import RULES
+from ..lostcities.style import STYLE
+from ..lostcities.text.messages import SYNTAX
 
-__all__ = ["ALL_CODES", "FAMILIES", "FORMAT_CODES", "CodeRegistry", "defer_codes",
-           "register_codes"]
-
-#: The families, by code prefix.
-FAMILIES: Dict[str, str] = {"N": "notation (syntax)", "R": "rules", "S": "style",
-                             "C": "conversion", "J": "JSON form", "I": "import and export"}
+__all__ = ["ALL_CODES", "FAMILIES", "FORMAT_CODES", "FORMATS_FAMILY", "Codes", "CodeRegistry"]
 
 #: Every code of an import or export error: what it reports.
 FORMAT_CODES: Dict[str, str] = {
@@ -62,121 +56,46 @@ FORMAT_CODES: Dict[str, str] = {
             "hold, rule errors, syntax errors)",
 }
 
-_ERROR = Severity.ERROR
+#: The family I: importing and exporting other programs' formats
+#: (:mod:`lcnotation.formats`), documented in ``spec/diagnostics.md``.
+FORMATS_FAMILY = Family("I", "import and export", "diagnostics.md",
+                        {code: (Severity.ERROR, summary) for code, summary in FORMAT_CODES.items()})
 
-Codes = Mapping[str, Tuple[Severity, str]]
+
+def _json_form() -> Family:
+    from ..lostcities.jsonform import JSON_FORM  # the JSON form's module, only when asked
+
+    return JSON_FORM
 
 
-class CodeRegistry(MutableMapping[str, Tuple[Severity, str]]):
-    """code -> (severity, summary): a dictionary whose deferred families
-    (:func:`defer_codes`) are loaded the first time it is needed in full: when
-    it is iterated or measured, or asked for a code it does not hold yet.
+def _freecell() -> Family:
+    from ..freecell.codes import FREECELL  # the FreeCell package, only when asked
 
-    >>> r = CodeRegistry({"A101": (Severity.INFO, "a")})
-    >>> r.defer("B", lambda: {"B101": (Severity.INFO, "b")})
-    >>> r.pending, "B101" in r, r.pending
-    (('B',), True, ())
-    """
+    return FREECELL
 
-    def __init__(self, codes: Codes) -> None:
-        self._codes: Dict[str, Tuple[Severity, str]] = dict(codes)
-        self._pending: Dict[str, Callable[[], Codes]] = {}
 
-    @property
-    def pending(self) -> Tuple[str, ...]:
-        """The prefixes of the families not loaded yet."""
-        return tuple(self._pending)
+#: code -> (severity, summary), over every family.  The J and F tables (and the
+#: modules that hold them) are imported the first time they are needed, so that
+#: ``lcn lint`` of a Lost Cities file loads neither.
+ALL_CODES = CodeRegistry()
+for _family in (SYNTAX, RULES, STYLE, CONVERSION, FORMATS_FAMILY):
+    ALL_CODES.add(_family)
+ALL_CODES.defer("J", _json_form)
+ALL_CODES.defer("F", _freecell)
 
-    def defer(self, prefix: str, load: Callable[[], Codes]) -> None:
-        self._pending[prefix] = load
 
-    def load(self) -> None:
-        """Load every deferred family now."""
-        while self._pending:
-            prefix, load = next(iter(self._pending.items()))
-            del self._pending[prefix]
-            self._codes.update(load())
+class _Names(Mapping[str, str]):
+    """prefix -> what the family covers, for every family of :data:`ALL_CODES`."""
 
-    def __getitem__(self, code: str) -> Tuple[Severity, str]:
-        try:
-            return self._codes[code]
-        except KeyError:
-            if not self._pending:
-                raise
-        self.load()
-        return self._codes[code]
-
-    def __setitem__(self, code: str, value: Tuple[Severity, str]) -> None:
-        self._codes[code] = value
-
-    def __delitem__(self, code: str) -> None:
-        self.load()
-        del self._codes[code]
+    def __getitem__(self, prefix: str) -> str:
+        return ALL_CODES.families[prefix].name
 
     def __iter__(self) -> Iterator[str]:
-        self.load()
-        return iter(self._codes)
+        return iter(ALL_CODES.families)
 
     def __len__(self) -> int:
-        self.load()
-        return len(self._codes)
-
-    def __repr__(self) -> str:
-        self.load()
-        return repr(self._codes)
+        return len(ALL_CODES.families)
 
 
-#: code -> (severity, summary)
-ALL_CODES = CodeRegistry({
-    **{code: (_ERROR, summary) for code, summary in SYNTAX_CODES.items()},
-    **RULE_CODES,
-    **STYLE_CODES,
-    **{code: (_ERROR, summary) for code, summary in CONVERSION_CODES.items()},
-    **{code: (_ERROR, summary) for code, summary in FORMAT_CODES.items()},
-})
-
-
-def register_codes(prefix: str, family: str, codes: Codes) -> None:
-    """Add the family ``prefix`` (``family`` says what it covers) and its ``codes``
-    (code -> (severity, summary)) to the registry.
-
-    >>> register_codes("Z", "an example", {"Z101": (Severity.INFO, "a note")})
-    >>> FAMILIES["Z"], ALL_CODES["Z101"][1]
-    ('an example', 'a note')
-    >>> del FAMILIES["Z"], ALL_CODES["Z101"]
-    """
-    wrong = [code for code in codes if not code.startswith(prefix)]
-    if wrong:
-        raise ValueError(f"codes of family {prefix} must start with {prefix}: {wrong}")
-    FAMILIES[prefix] = family
-    ALL_CODES.update(codes)
-
-
-def _json_codes() -> Codes:
-    from .jsonform import JSON_CODES  # the JSON form's module, only when asked
-
-    return {code: (_ERROR, summary) for code, summary in JSON_CODES.items()}
-
-
-ALL_CODES.defer("J", _json_codes)
-
-
-def defer_codes(prefix: str, family: str, load: Callable[[], Codes]) -> None:
-    """Add the family ``prefix`` now and its codes (what ``load()`` returns, as
-    :func:`register_codes` takes them) the first time :data:`ALL_CODES` is
-    needed in full: a package above this layer names its family without being
-    imported until then.
-
-    >>> defer_codes("Z", "an example", lambda: {"Z101": (Severity.INFO, "a note")})
-    >>> FAMILIES["Z"], "Z" in ALL_CODES.pending, ALL_CODES["Z101"][1], ALL_CODES.pending
-    ('an example', True, 'a note', ())
-    >>> del FAMILIES["Z"], ALL_CODES["Z101"]
-    """
-    FAMILIES[prefix] = family
-
-    def checked() -> Codes:
-        codes = load()
-        register_codes(prefix, family, codes)
-        return codes
-
-    ALL_CODES.defer(prefix, checked)
+#: The families, by code prefix: what each covers.
+FAMILIES: Mapping[str, str] = _Names()

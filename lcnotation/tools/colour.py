@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Mapping
 
-from ..text.errors import Severity
+from ..core.diagnostics import Severity
 
 __all__ = ["CHOICES", "wants_colour", "Palette"]
 

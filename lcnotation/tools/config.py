@@ -17,12 +17,12 @@ from fnmatch import fnmatchcase
 from typing import Any, Dict, Mapping, Optional, Sequence, Tuple
 
 from .codes import ALL_CODES
-from ..text.dialects import DIALECTS, Dialect
-from ..text.errors import NotationError
-from ..text.headers import parse_colors
+from ..lostcities.text.dialects import DIALECTS, Dialect
+from ..core.diagnostics import NotationError
+from ..lostcities.text.headers import parse_colors
 from .lint import LintConfig
-from ..text.reader import _parse, split_games
-from .style import first_discard_marker, resolve_dialect
+from ..lostcities.text.reader import _parse, split_games
+from ..lostcities.style import first_discard_marker, resolve_dialect
 
 if sys.version_info >= (3, 11):
     import tomllib

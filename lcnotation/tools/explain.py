@@ -21,10 +21,13 @@ from typing import Dict, List, NamedTuple, Optional, Tuple
 from .codes import ALL_CODES, FAMILIES
 from .output import documentation_url
 
-__all__ = ["Example", "example_of", "explain", "explain_all", "spec_text", "SPEC_DOCUMENTS"]
+__all__ = ["Example", "example_of", "explain", "explain_all", "spec_text", "spec_documents"]
 
-#: The documents of the specification that hold a section per code.
-SPEC_DOCUMENTS = ("diagnostics.md", "rules.md", "freecell.md")
+
+def spec_documents() -> Tuple[str, ...]:
+    """The documents of the specification that hold a section per code: each
+    family's page (:class:`~lcnotation.core.codes.Family`)."""
+    return tuple(dict.fromkeys(f.page for f in ALL_CODES.families.values()))
 
 
 def spec_text(name: str) -> Optional[str]:
@@ -54,7 +57,7 @@ _BLOCK = re.compile(r"^```([^\n]*)\n(.*?)^```\s*$", re.M | re.S)
 
 def _sections() -> Dict[str, str]:
     sections: Dict[str, str] = {}
-    for name in SPEC_DOCUMENTS:
+    for name in spec_documents():
         text = spec_text(name)
         if text is None:
             continue

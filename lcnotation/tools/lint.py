@@ -12,29 +12,27 @@ from __future__ import annotations
 
 import dataclasses
 import io
-import re
 from dataclasses import dataclass, field
-from typing import IO, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
+from typing import IO, Callable, Iterable, Iterator, List, Optional, Tuple
 
-from ..text.ast import Comment, Game
-from ..game.checker import check
-from ..text.dialects import get_dialect
-from ..text.errors import Diagnostic, NotationError, Severity
-from ..text.headers import DEFAULT_COLORS
-from ..text.lineends import as_lf, lone_cr_as_lf, newline_style
-from ..text.reader import GameText, Piece, _decoded_lines, _parse, split_games
-from .files import not_regular
-from .style import Edit, Finding, Fix, StyleState, apply_fixes, check_style
-from .walk import iter_lcn_files
-from .newlines import CountingReader, mixed_line_ends
+from ..lostcities.text.ast import Comment, Game
+from ..lostcities.game.checker import check
+from ..lostcities.text.dialects import get_dialect
+from ..core.diagnostics import Diagnostic, NotationError, Severity
+from ..lostcities.text.headers import DEFAULT_COLORS
+from ..core.lineends import as_lf, lone_cr_as_lf, newline_style
+from ..lostcities.text.reader import GameText, Piece, _decoded_lines, _parse, split_games
+from ..core.files import not_regular
+from ..core.findings import Finding, Fix, fix_loop
+from ..core.suppression import MARK, Suppression, apply_suppressions, find_suppression, warning
+from ..lostcities.style import StyleState, check_style
+from ..core.walk import iter_lcn_files
+from ..core.lineends import CountingReader
+from ..lostcities.style import mixed_line_ends
 
 __all__ = ["LintConfig", "FileReport", "FixResult", "lint_text", "lint_file", "lint_stream",
            "lint_lines", "lint_game", "style_state", "add_text_findings", "fix_text", "fix_stream",
-           "iter_lcn_files"]
-
-# "lcn: ignore" alone silences every finding of its line; "lcn: ignore[R101, S1]" those
-# codes or prefixes.  Not "lcn: ignored" nor "xlcn: ignore".
-_SUPPRESSION = re.compile(r"(?<![\w-])lcn:[ \t]*ignore(?![\w-])(?:[ \t]*\[([^\]]*)\])?")
+           "iter_lcn_files", "all_comments", "suppressions"]
 
 
 @dataclass(frozen=True)
@@ -185,7 +183,7 @@ def lint_game(part: GameText, style: StyleState, config: LintConfig,
     findings.extend(check_style(game, part.text, part.offset, style))
     if len(findings) > 1:
         findings.sort(key=lambda f: (f.diagnostic.span.start, f.diagnostic.code))
-    if "lcn:" in part.text:  # only then can a comment suppress anything
+    if MARK in part.text:  # only then can a comment suppress anything
         findings = _suppressed(findings, game, config)
     return game, list(_filtered(findings, config, path)) if findings else []
 
@@ -220,34 +218,20 @@ def fix_stream(lines: Iterable[Piece], path: str, config: Optional[LintConfig],
         if game.errors:
             result.error_count += len(game.errors)
             result.first_error = result.first_error or game.errors[0]
-        text = part.text
-        for _ in range(FIX_ROUNDS):
-            fixes = [f.fix for f in findings if f.fix is not None]
-            if not fixes:
-                break
-            fixed, count = apply_fixes(text, _moved(fixes, -part.offset))
-            if fixed == text:
-                break
-            text, result.applied = fixed, result.applied + count
-            style = dataclasses.replace(start)
-            game, findings = lint_game(part._replace(text=text), style, config, path)
+        def relint(text: str) -> Tuple[Game, List[Finding], StyleState]:
+            again = dataclasses.replace(start)
+            return (*lint_game(part._replace(text=text), again, config, path), again)
+
+        text, count, (game, findings, style) = fix_loop(
+            part.text, (game, findings, style), relint,
+            lambda done: [f.fix for f in done[1] if f.fix is not None], part.offset)
+        result.applied += count
         shift += len(text) - len(part.text)
         write(text)
         report.games += 1
         report.moves += len(game.moves)
         report.findings.extend(findings)
     return result
-
-
-def _moved(fixes: Sequence[Fix], by: int) -> List[Fix]:
-    """``fixes`` with their edits moved by ``by`` characters."""
-    return [Fix(f.description, tuple(Edit(e.start + by, e.end + by, e.replacement)
-                                     for e in f.edits)) for f in fixes]
-
-
-#: How many times :func:`fix_text` lints and fixes again: the fixes of one
-#: finding may overlap those of another (a move's case and its discard marker).
-FIX_ROUNDS = 8
 
 
 def fix_text(text: str, path: str = "<string>", config: Optional[LintConfig] = None,
@@ -262,16 +246,8 @@ def fix_text(text: str, path: str = "<string>", config: Optional[LintConfig] = N
     ('1. R3-D 2. B4X-D 3. G5X-D', 5, ['R110'])
     """
     report = report if report is not None else lint_text(text, path, config)
-    applied = 0
-    for _ in range(FIX_ROUNDS):
-        fixes = report.fixes
-        if not fixes:
-            break
-        fixed, count = apply_fixes(text, fixes)
-        if fixed == text:
-            break
-        text, applied = fixed, applied + count
-        report = lint_text(text, path, config)
+    text, applied, report = fix_loop(text, report, lambda t: lint_text(t, path, config),
+                                     lambda r: r.fixes)
     newline = next((f.newline for f in report.fixes if f.newline is not None), None)
     if newline is not None and newline_style(text) is None:
         # S107: a text that mixes line ends gets the majority's (a file's text
@@ -290,7 +266,8 @@ def _filtered(findings: Iterable[Finding], config: LintConfig,
             yield Finding(f.diagnostic.with_path(path), f.fix)
 
 
-def _all_comments(game: Game) -> Iterator[Comment]:
+def all_comments(game: Game) -> Iterator[Comment]:
+    """Every comment of ``game``: its own, its headers', its moves'."""
     yield from game.comments
     for h in game.headers:
         yield from h.comments
@@ -298,41 +275,20 @@ def _all_comments(game: Game) -> Iterator[Comment]:
         yield from m.comments
 
 
+def suppressions(game: Game) -> Iterator[Suppression]:
+    """The ``lcn: ignore`` comments of ``game`` (a comment's text starts one
+    character after the comment: after its ``;`` or ``{``)."""
+    for c in all_comments(game):
+        if c.span.known:
+            found = find_suppression(c.text, c.span.start + 1, c.span.line, c.span)
+            if found is not None:
+                yield found
+
+
+_UNUSED = warning("S100")
+
+
 def _suppressed(findings: List[Finding], game: Game, config: LintConfig) -> List[Finding]:
     """Drop findings silenced by ``lcn: ignore[CODES]`` comments on their line, and
     report (S100) suppressions that silence nothing."""
-    rules: Dict[int, List[Tuple[Comment, Optional[Sequence[str]]]]] = {}
-    for c in _all_comments(game):
-        m = _SUPPRESSION.search(c.text)
-        if m is not None and c.span.known:
-            codes: Optional[Sequence[str]] = None if m.group(1) is None else [
-                code.strip().upper() for code in m.group(1).split(",") if code.strip()]
-            rules.setdefault(c.span.line, []).append((c, codes))
-    if not rules:
-        return findings
-    used: Dict[Tuple[int, str], bool] = {}
-    kept: List[Finding] = []
-    for f in findings:
-        silenced = False
-        for comment, named in rules.get(f.diagnostic.line, ()):
-            for code in (named if named is not None else ["*"]):
-                if code == "*" or f.diagnostic.code.startswith(code):
-                    used[(id(comment), code)] = True
-                    silenced = True
-        if not silenced:
-            kept.append(f)
-    for line_rules in rules.values():
-        for comment, named in line_rules:
-            if named == []:
-                kept.append(Finding(Diagnostic(
-                    "S100", "this suppression names no code: write lcn: ignore[CODE] "
-                    "(or lcn: ignore for every code)", comment.span, Severity.WARNING)))
-            for code in (named if named is not None else ["*"]):
-                if not used.get((id(comment), code)):
-                    what = "anything" if code == "*" else code
-                    kept.append(Finding(Diagnostic(
-                        "S100", f"this suppression does not suppress {what}: nothing on "
-                        f"line {comment.span.line} reports it", comment.span,
-                        Severity.WARNING)))
-    kept.sort(key=lambda f: (f.diagnostic.span.start, f.diagnostic.code))
-    return kept
+    return apply_suppressions(findings, suppressions(game), _UNUSED)

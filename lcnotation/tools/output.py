@@ -1,6 +1,6 @@
 """Writing lint findings: plain text, JSON, GitHub annotations and SARIF 2.1.0.
 
->>> from lcnotation.text.ast import Span
+>>> from lcnotation.lostcities.text.ast import Span
 >>> d = Diagnostic("N103", "bad rank", Span(2, 4, 2, 6, 10, 12), path="a.lcn")
 >>> print(text_line(d))
 a.lcn:2:4: N103 bad rank
@@ -12,16 +12,17 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Any, Dict, Iterator, List, Optional, Sequence
+from typing import Any, Dict, List, Optional, Sequence
 
 from .codes import ALL_CODES
-from ..text.ast import Span  # noqa: F401 (the doctests)
-from ..text.errors import Diagnostic, Severity
+from ..lostcities.text.ast import Span  # noqa: F401 (the doctests)
+from ..core.diagnostics import Diagnostic, Severity
+from ..core.terminal import printable
 from .colour import Palette
 from .lint import FileReport
-from .style import Fix
+from ..core.findings import Fix
 
-__all__ = ["printable", "printable_diff", "text_line", "source_excerpt", "github_line", "diagnostic_json",
+__all__ = ["text_line", "source_excerpt", "github_line", "diagnostic_json",
            "json_text", "to_json", "to_sarif", "summary", "Tally", "statistics",
            "documentation_url", "fix_record"]
 
@@ -29,41 +30,6 @@ SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 INFORMATION_URI = "https://github.com/lcnotation/lcnotation"
 _GITHUB_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
 _SARIF_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
-
-
-def printable(text: str) -> str:
-    r"""``text`` with control characters written as escapes, so that a message
-    quoting a hostile file (or a file name holding a line break) stays one
-    line and cannot drive the terminal.
-
-    >>> printable("a\x1b[2Jb\nc\td")
-    'a\\x1b[2Jb\\nc\td'
-    """
-    if _CONTROL.search(text) is None:
-        return text
-    return _CONTROL.sub(lambda m: _ESCAPES.get(m.group(), f"\\x{ord(m.group()):02x}"), text)
-
-
-_CONTROL = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f]")
-_ESCAPES = {"\n": "\\n", "\r": "\\r"}
-
-
-def printable_diff(old: str, new: str, path: str) -> Iterator[str]:
-    r"""The unified diff of two texts of the file ``path``, line by line,
-    each escaped as :func:`printable` does (the file name and the record's
-    text are shown, never obeyed).
-
-    >>> print("".join(printable_diff("R3-D\n", "R4-D\n", "a\x1b.lcn")), end="")
-    --- a\x1b.lcn
-    +++ a\x1b.lcn
-    @@ -1 +1 @@
-    -R3-D
-    +R4-D
-    """
-    import difflib  # only to show changes (not for findings)
-
-    for line in difflib.unified_diff(old.splitlines(True), new.splitlines(True), path, path):
-        yield printable(line[:-1] if line.endswith("\n") else line) + "\n"
 
 
 def text_line(d: Diagnostic, fixable: bool = False, palette: Optional[Palette] = None) -> str:
@@ -119,12 +85,7 @@ def documentation_url(code: str) -> str:
     >>> documentation_url("S102")
     'https://github.com/lcnotation/lcnotation/blob/main/spec/diagnostics.md#s102'
     """
-    document = _DOCUMENTS.get(code[:1], "diagnostics.md")
-    return f"{INFORMATION_URI}/blob/main/spec/{document}#{code.lower()}"
-
-
-# Where a family's codes are catalogued (spec/diagnostics.md names the documents).
-_DOCUMENTS = {"R": "rules.md", "F": "freecell.md"}
+    return f"{INFORMATION_URI}/blob/main/spec/{ALL_CODES.page(code)}#{code.lower()}"
 
 
 def fix_record(d: Diagnostic, fix: Optional[Fix]) -> Optional[Dict[str, Any]]:

@@ -1,6 +1,6 @@
 """The replay page: one self-contained HTML file that replays the games of a record.
 
-Python replays each game with the checker's :class:`~lcnotation.game.state.GameState`
+Python replays each game with the checker's :class:`~lcnotation.lostcities.game.state.GameState`
 and describes every position as a :class:`~lcnotation.svg.Picture`; the page
 holds, per game, the first picture and for each move only the parts that
 changed (so the file grows with the moves, not with moves times positions),
@@ -25,13 +25,13 @@ import re
 from importlib import resources
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from ..game.checker import check
-from ..game.setup import read_setup
-from ..game.state import GameState
+from ..lostcities.game.checker import check
+from ..lostcities.game.setup import read_setup
+from ..lostcities.game.state import GameState
 from ..svg import Layout, Picture, layout, markup_text, move_words, picture
-from ..text.ast import Game
-from ..text.formatter import format_move
-from ..text.headers import DEFAULT_COLORS
+from ..lostcities.text.ast import Game
+from ..lostcities.text.formatter import format_move
+from ..lostcities.text.headers import DEFAULT_COLORS
 
 __all__ = ["view_html", "game_data"]
 
@@ -46,7 +46,7 @@ def game_data(game: Game, layout_index: int, *, path: Optional[str] = None,
     (numbered notation, words, the changed slots and texts, the marks) and the
     diagnostics with the position they belong to (0 is the start, ``k`` the
     position after the ``k``-th move).  ``path`` and ``default_colors`` are
-    :func:`~lcnotation.game.checker.check`'s."""
+    :func:`~lcnotation.lostcities.game.checker.check`'s."""
     report = check(game, path=path, default_colors=default_colors)
     state = GameState.from_setup(read_setup(game, default_colors))
     first = before = picture(state)

@@ -1,0 +1,66 @@
+"""Grammars: where the package's Lark grammars are, and their terminals.
+
+Every notation keeps its words in a Lark grammar under ``grammar/``; this
+module finds the file (in the installed package, or in a source checkout)
+and reads the terminals that are plain regular expressions, so that each
+notation derives its lexical tables from its grammar alone.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from pathlib import Path
+from typing import Dict
+
+__all__ = ["grammar_text", "grammar_terminals"]
+
+# A terminal on its own line: NAME: then regular expressions (/.../flags) and
+# names of terminals defined before it, one after the other.
+_TERMINAL = re.compile(r"^([A-Z][A-Z0-9_]*)[ \t]*:[ \t]*(.*?)[ \t]*$", re.M)
+_PIECE = re.compile(r"[ \t]*(?:/((?:[^/\\\n]|\\.)*)/([imslux]*)|([A-Z][A-Z0-9_]*))")
+
+def grammar_text(name: str) -> str:
+    """The text of the Lark grammar ``name`` of the installed package
+    (``"lcnotation.lark"``, ``"freecell.lark"``).
+
+    >>> "move:" in grammar_text("lcnotation.lark")
+    True
+    """
+    try:
+        grammar = importlib.import_module("..grammar", __package__)
+    except ImportError:  # a source checkout that was not installed
+        folder = Path(__file__).resolve().parents[2] / "grammar"
+    else:
+        folder = Path(str(grammar.__file__)).parent
+    return (folder / name).read_text("utf-8")
+
+
+def grammar_terminals(text: str) -> Dict[str, str]:
+    """The terminals of the grammar ``text`` made of regular expressions and
+    terminals defined before them, by name, as Python patterns (flags as an
+    inline group).  Terminals of another form are left out.
+
+    >>> grammar_terminals("MINUS: /-/\\nWORD: /ab/i\\nBOTH: /(?<=x)/ MINUS /y/")
+    {'MINUS': '-', 'WORD': '(?i:ab)', 'BOTH': '(?<=x)-y'}
+    """
+    found: Dict[str, str] = {}
+    for m in _TERMINAL.finditer(text):
+        name, body = m.groups()
+        pieces = []
+        at = 0
+        while at < len(body):
+            piece = _PIECE.match(body, at)
+            if piece is None or (piece.group(3) and piece.group(3) not in found):
+                break
+            regexp, flags, other = piece.groups()
+            if other:
+                pieces.append(found[other])
+            else:
+                regexp = regexp.replace("\\/", "/")
+                pieces.append(f"(?{flags}:{regexp})" if flags else regexp)
+            at = piece.end()
+        else:
+            if pieces:
+                found[name] = "".join(pieces)
+    return found

@@ -1,0 +1,48 @@
+"""Text for terminals: what a message may quote of a file, safely.
+
+A record, a file name or a header value can hold control characters; every
+message that quotes one goes through :func:`printable`, so that it stays on
+one line and cannot drive the terminal.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Iterator
+
+__all__ = ["printable", "printable_diff"]
+
+
+def printable(text: str) -> str:
+    r"""``text`` with control characters written as escapes, so that a message
+    quoting a hostile file (or a file name holding a line break) stays one
+    line and cannot drive the terminal.
+
+    >>> printable("a\x1b[2Jb\nc\td")
+    'a\\x1b[2Jb\\nc\td'
+    """
+    if _CONTROL.search(text) is None:
+        return text
+    return _CONTROL.sub(lambda m: _ESCAPES.get(m.group(), f"\\x{ord(m.group()):02x}"), text)
+
+
+_CONTROL = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f]")
+_ESCAPES = {"\n": "\\n", "\r": "\\r"}
+
+
+def printable_diff(old: str, new: str, path: str) -> Iterator[str]:
+    r"""The unified diff of two texts of the file ``path``, line by line,
+    each escaped as :func:`printable` does (the file name and the record's
+    text are shown, never obeyed).
+
+    >>> print("".join(printable_diff("R3-D\n", "R4-D\n", "a\x1b.lcn")), end="")
+    --- a\x1b.lcn
+    +++ a\x1b.lcn
+    @@ -1 +1 @@
+    -R3-D
+    +R4-D
+    """
+    import difflib  # only to show changes (not for findings)
+
+    for line in difflib.unified_diff(old.splitlines(True), new.splitlines(True), path, path):
+        yield printable(line[:-1] if line.endswith("\n") else line) + "\n"

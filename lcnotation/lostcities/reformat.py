@@ -1,0 +1,162 @@
+"""Formatting whole files, game by game, as ``lcn fmt`` does.
+
+Each game is written in the canonical layout (:func:`~lcnotation.lostcities.text.formatter.format_game`)
+in the dialect :func:`~lcnotation.lostcities.style.resolve_dialect` chooses for the
+file: the configured one, else the file's own spelling, so that ``lcn fmt``
+and ``lcn lint`` always expect the same text.
+
+A game with syntax errors is never rewritten: the formatter cannot know
+what its unreadable text meant, and dropping it would hand every later move
+to the other player.  Unless ``force`` is given such a file is refused
+(:class:`FormatRefused`); with ``force`` the game is kept exactly as written
+(only its trailing white space goes) and a note says so.
+
+>>> text = '[Round "1"]\\n1. r3-d 2. bhx-d\\n'
+>>> print(format_source(text).text, end="")
+[Round "1"]
+<BLANKLINE>
+1. R3-D
+2. BHX-D
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+from dataclasses import dataclass, field
+from typing import IO, Callable, Iterable, Iterator, List, Optional
+
+from .text.formatter import format_game
+from .text.reader import _BLANK, GameText, _decoded_lines, _parse, split_games
+from ..core.files import LineEndCounter, SourceKind, TextWriter
+from .style import first_discard_marker, resolve_dialect
+
+__all__ = ["FormatRefused", "Formatted", "Streamed", "format_source", "format_parts",
+           "format_stream"]
+
+
+class FormatRefused(ValueError):
+    """A file that cannot be formatted; the message says why, after the
+    ``line:column:`` of the problem when it has one."""
+
+
+@dataclass
+class Formatted:
+    """The formatted text and notes about games kept as written."""
+
+    text: str
+    #: One line per game kept as written (``line:column: ...``).
+    kept: List[str] = field(default_factory=list)
+
+
+def format_source(text: str, path: str = "<string>", dialect: Optional[str] = None,
+                  force: bool = False) -> Formatted:
+    """Format the text of a record (LF line ends); see the module docstring.
+
+    ``dialect`` is the configured dialect (None: the file's own spelling).
+    """
+    kept: List[str] = []
+    pieces = format_parts(split_games([text]), path, dialect, force, kept)
+    return Formatted("".join(pieces), kept)
+
+
+def format_parts(parts: Iterable[GameText], path: str, dialect: Optional[str], force: bool,
+                 kept: List[str]) -> Iterator[str]:
+    """The formatted text of the games ``parts`` (from :func:`split_games`),
+    piece by piece, so that a large file can be written as it is read.
+
+    Raises :class:`FormatRefused` at the first game that cannot be formatted;
+    appends to ``kept`` a note for each game kept as written.
+    """
+    marker: Optional[str] = None
+    previous_moves = True
+    index = 0
+    for part in parts:
+        if not part.problems and _BLANK.match(part.text):
+            continue  # white space alone is not a game
+        game = _parse(part, False, path)
+        index += 1
+        if index > 1:
+            if not previous_moves:
+                raise FormatRefused(f"not formatted: game {index - 1} has no moves and is "
+                                    "followed by another game")
+            yield "\n"
+        previous_moves = bool(game.moves)
+        if game.errors:
+            first = game.errors[0]
+            where = f"{first.line}:{first.column}"
+            if not force:
+                count = len(game.errors)
+                raise FormatRefused(f"{where}: not formatted: {count} syntax error{'s' if count != 1 else ''}"
+                                    f" (first: {first.message}); fix them or use --force")
+            kept.append(f"{where}: game {index} kept as written: it has a syntax error "
+                        f"({first.message})")
+            yield part.text.rstrip() + "\n"
+            continue
+        if marker is None:
+            marker = first_discard_marker(game, part.text, part.offset)
+        try:
+            yield format_game(game, resolve_dialect(dialect, marker))
+        except ValueError as exc:
+            line = game.span.line if game.span.known else part.line
+            raise FormatRefused(f"{line}:1: not formatted: game {index} cannot be written: "
+                                f"{exc}") from None
+
+
+
+
+@dataclass
+class Streamed:
+    """What :func:`format_stream` found."""
+
+    #: Whether the canonical text differs from the file's text (LF line ends).
+    changed: bool
+    #: The file's line ends and byte-order mark (``newline`` None: it mixes them).
+    kind: SourceKind
+    #: Whether what was written is the canonical text in the file's own line
+    #: ends (False when they mix: then the file is formatted whole, as S107 says).
+    faithful: bool
+    #: One line per game kept as written (see :class:`Formatted`).
+    kept: List[str] = field(default_factory=list)
+
+
+def format_stream(handle: IO[bytes], path: str, dialect: Optional[str], force: bool,
+                  write: Optional[Callable[[bytes], object]] = None) -> Streamed:
+    """Format the binary file ``handle`` game by game, as :func:`format_source`
+    formats its whole text: memory holds one game, not the file.
+
+    Each game's canonical text goes to ``write`` as soon as it is made, in
+    the file's line ends (as far as read; see
+    :class:`~lcnotation.core.files.TextWriter`) and after its byte-order
+    mark.  Whether the file changed is found by comparing digests of the text
+    read and the text made.  Raises :class:`FormatRefused` as
+    :func:`format_parts` does, NotationError at bytes that are not UTF-8 and
+    OSError when reading fails (the reader's bounds included).
+
+    >>> out = io.BytesIO()
+    >>> found = format_stream(io.BytesIO(b"r3-d  b4-d\\r\\n"), "a.lcn", None, False, out.write)
+    >>> found.changed, found.faithful, out.getvalue()
+    (True, True, b'1. R3-D\\r\\n2. B4-D\\r\\n')
+    """
+    counter = LineEndCounter(handle)
+    lines = _decoded_lines(io.BufferedReader(counter, 1 << 16))
+    old, new = hashlib.blake2b(), hashlib.blake2b()
+
+    def parts() -> Iterator[GameText]:
+        for part in split_games(lines):
+            unreadable = next((p for p in part.problems if p.code == "N001"), None)
+            if unreadable is not None:
+                raise unreadable
+            old.update(part.text.encode("utf-8", "surrogatepass"))
+            yield part
+
+    writer = TextWriter(counter, write) if write is not None else None
+    kept: List[str] = []
+    for piece in format_parts(parts(), path, dialect, force, kept):
+        new.update(piece.encode("utf-8", "surrogatepass"))
+        if writer is not None:
+            writer(piece)
+    if writer is not None and writer.newline is None:
+        writer("")  # nothing written: the byte-order mark alone
+    faithful = writer.faithful if writer is not None else counter.kind.newline is not None
+    return Streamed(old.digest() != new.digest(), counter.kind, faithful, kept)
