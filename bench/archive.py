@@ -28,8 +28,8 @@ import time
 from pathlib import Path
 from typing import List, Optional, Tuple
 
-from lcnotation.game.generator import generate_games
-from lcnotation.text.formatter import format_games
+from lcnotation.lostcities.game.generator import generate_games
+from lcnotation.lostcities.text.formatter import format_games
 
 SCAN = ("from lcnotation.archive import scan\n"
         "n = sum(len(e.tags()) for e in scan({file!r}))\n")

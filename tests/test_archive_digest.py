@@ -13,8 +13,8 @@ from hypothesis import given, strategies as st
 
 from lcnotation import convert_text, format_game, generate_game, parse_game, read_games
 from lcnotation.archive import deal_digest, game_digest, play_key
-from lcnotation.game.digest import canonical_meaning
-from lcnotation.text.ast import Comment, Game, Header, Move
+from lcnotation.lostcities.game.digest import canonical_meaning
+from lcnotation.lostcities.text.ast import Comment, Game, Header, Move
 
 from strategies import examples
 

@@ -18,7 +18,7 @@ from lcnotation import check, format_games, generate_games, read_games
 from lcnotation.archive import game_digest, scan
 from lcnotation.archive.query import (FIELDS, FileFindings, GameView, Level, QueryError,
                                       compile_query, parse_query, query_from_json)
-from lcnotation.game.digest import move_text
+from lcnotation.lostcities.game.digest import move_text
 from lcnotation.tools.lint import lint_text
 
 from strategies import examples

@@ -20,9 +20,9 @@ from lcnotation import format_games, generate_games, read_games
 from lcnotation.archive import (BOM, SKIP, BaseVisitor, HeadersOnly, SkipGame, TreeBuilder,
                                 WriteBack, position_at, read_at, scan, visit)
 from lcnotation.archive.scan import GameEntry, shadow
-from lcnotation.text.ast import Comment, Game, Header, Move
-from lcnotation.text.errors import NotationError
-from lcnotation.text.lexical import LEXICON
+from lcnotation.lostcities.text.ast import Comment, Game, Header, Move
+from lcnotation.core.diagnostics import NotationError
+from lcnotation.lostcities.text.lexical import LEXICON
 
 from strategies import examples, notation_text
 

@@ -35,11 +35,11 @@ from lcnotation.archive import StatsAccumulator, entry_stats, scan  # noqa: E402
 from lcnotation.arrow.reader import import_parquet  # noqa: E402
 from lcnotation.arrow.writer import export_parquet  # noqa: E402
 from lcnotation.dask.ranges import measure_range, split_ranges  # noqa: E402
-from lcnotation.game.generator import generate_game  # noqa: E402
-from lcnotation.text.formatter import format_game  # noqa: E402
-from lcnotation.text.reader import read_games  # noqa: E402
+from lcnotation.lostcities.game.generator import generate_game  # noqa: E402
+from lcnotation.lostcities.text.formatter import format_game  # noqa: E402
+from lcnotation.lostcities.text.reader import read_games  # noqa: E402
 from lcnotation.tools.lint import LintConfig, lint_file  # noqa: E402
-from lcnotation.tools.newlines import CountingReader  # noqa: E402
+from lcnotation.core.lineends import CountingReader  # noqa: E402
 from strategies import examples, record_files  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -30,9 +30,9 @@ from lcnotation.arrow.reader import ExportError, import_parquet  # noqa: E402
 from lcnotation.arrow.schema import (GAMES, MANIFEST, PLIES, SCHEMA_VERSION,  # noqa: E402
                                      games_schema, plies_schema, type_text)
 from lcnotation.arrow.writer import export_parquet  # noqa: E402
-from lcnotation.game.checker import check  # noqa: E402
-from lcnotation.game.generator import generate_game  # noqa: E402
-from lcnotation.text.formatter import format_game, format_move  # noqa: E402
+from lcnotation.lostcities.game.checker import check  # noqa: E402
+from lcnotation.lostcities.game.generator import generate_game  # noqa: E402
+from lcnotation.lostcities.text.formatter import format_game, format_move  # noqa: E402
 from strategies import examples, record_files  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -42,7 +42,8 @@ from ..lostcities.game.checker import CheckReport, check
 from ..lostcities.game.digest import game_digest, move_text
 from ..lostcities.text.ast import HANDSHAKE, Game
 from ..lostcities.text.headers import DEFAULT_COLORS
-from ..lostcities.text.lexical import COLOR_LETTERS, grammar_text
+from ..core.grammar import grammar_text
+from ..lostcities.text.lexical import COLOR_LETTERS
 from .scan import GameEntry
 
 if TYPE_CHECKING:

@@ -111,7 +111,7 @@ def _columns(value: Optional[str]) -> Tuple[str, ...]:
 def _export_collection(args: argparse.Namespace, fmt: "Format") -> int:
     """``lcn export --to parquet PATH... -o DIR``."""
     from ..formats import ExportOptions, FormatUnavailable
-    from ..tools.files import not_regular
+    from ..core.files import not_regular
 
     assert fmt.export_files is not None
     if args.output is None:

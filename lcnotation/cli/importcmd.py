@@ -200,7 +200,7 @@ def _import_collection(args: argparse.Namespace, fmt: "Format") -> int:
     import sys
 
     from ..formats import FormatUnavailable, ImportOptions, ImportSummary
-    from ..tools.files import atomic_writer
+    from ..core.files import atomic_writer
 
     assert fmt.import_records is not None
     if "-" in args.paths:

@@ -123,7 +123,7 @@ def _num(value: object, digits: int = 1) -> str:
 
 def tables(s: Dict[str, object]) -> str:
     """The summary as text tables."""
-    from ..tools.output import printable
+    from ..core.terminal import printable
 
     out = io.StringIO()
     w = out.write
