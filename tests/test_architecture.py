@@ -280,6 +280,28 @@ def test_the_notations_never_import_each_other() -> None:
     assert not crossing, "\n".join(crossing)
 
 
+def test_commands_never_import_each_other() -> None:
+    # What two commands share lives in a module that is no command (common, inputs).
+    commands = {f"{PACKAGE}.cli.{name}" for name in (
+        "lint", "fmt", "convert", "score", "importcmd", "exportcmd", "render", "view",
+        "freecell", "explain", "completion", "server")}
+    found = sorted(f"{m} imports {t}" for m in commands for t in GRAPH[m] if t in commands)
+    assert not found, found
+
+
+def test_no_private_names_cross_modules() -> None:
+    found = []
+    for name, path in MODULES.items():
+        if path.is_dir():
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.level or (node.module or "").startswith(
+                    PACKAGE)):
+                found += [f"{name} imports {a.name}" for a in node.names
+                          if a.name.startswith("_") and not a.name.startswith("__")]
+    assert not found, found
+
+
 def test_the_core_imports_nothing_above_it() -> None:
     above = sorted(f"{m} imports {t}" for m in GRAPH if m.startswith(PACKAGE + ".core")
                    for t in GRAPH[m] if not t.startswith(PACKAGE + ".core"))

@@ -517,7 +517,7 @@ def test_numbers_too_long_to_read_in_other_programs_records():
 
 
 def stream_fixed(text: str):
-    from lcnotation.tools.lint import fix_stream
+    from lcnotation.lostcities.lint import fix_stream
 
     pieces: list = []
     result = fix_stream([text], "a.lcn", None, pieces.append)

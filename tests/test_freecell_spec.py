@@ -9,7 +9,7 @@ from typing import List, NamedTuple, Tuple
 
 import pytest
 
-from lcnotation import freecell
+from lcnotation import freecell, lint_text
 from lcnotation.freecell.codes import FREECELL_CODES
 from lcnotation.core.diagnostics import NotationError
 
@@ -17,7 +17,7 @@ SPEC = Path(__file__).resolve().parent.parent / "spec" / "freecell.md"
 _FENCE = re.compile(r"^```([^\n`]*)\n(.*?)^```[ \t]*$", re.M | re.S)
 
 
-RESULTS = ("check", "canonical", "import")
+RESULTS = ("check", "canonical", "import", "lint")
 
 
 class Example(NamedTuple):
@@ -60,6 +60,12 @@ def render_check(text: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+def render_lint(text: str) -> str:
+    report = lint_text(text, "record.sfn")
+    return "".join(f"{d.line}:{d.column}-{d.end_line}:{d.end_column} {d.code} {d.message}\n"
+                   for d in report.diagnostics)
+
+
 def render_import(text: str, number: int) -> str:
     try:
         return freecell.import_fc_solve(text, number)
@@ -73,6 +79,8 @@ def render(example: Example) -> str:
         return render_check(example.text)
     if kind == "canonical":
         return freecell.format(freecell.parse(example.text))
+    if kind == "lint":
+        return render_lint(example.text)
     if kind == "import":
         return render_import(example.text, int(example.info.split()[1]))
     raise AssertionError(f"line {example.line}: {example.info!r} has no result block")

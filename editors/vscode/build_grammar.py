@@ -27,7 +27,7 @@ from lcnotation.lostcities.game.violations import color_name
 from lcnotation.lostcities.text.ast import HANDSHAKE
 from lcnotation.lostcities.text.headers import KNOWN_TAGS
 from lcnotation.lostcities.text.lexical import LEXICON, Lexicon, without_lookbehind
-from lcnotation.tools.lint import _SUPPRESSION
+from lcnotation.core.suppression import PATTERN as SUPPRESSION
 
 OUTPUT = Path(__file__).resolve().parent / "syntaxes" / "lcn.tmLanguage.json"
 SCOPE = "source.lcn"
@@ -201,7 +201,7 @@ def build(lexicon: Lexicon = LEXICON) -> Rule:
                  "beginCaptures": {"0": {"name": "punctuation.definition.comment.lcn"}},
                  "patterns": [{"include": "#suppression"}]}]},
             "suppression": {
-                "match": onig(_SUPPRESSION.pattern), "name": "meta.directive.suppression.lcn",
+                "match": onig(SUPPRESSION.pattern), "name": "meta.directive.suppression.lcn",
                 "captures": {"1": {"patterns": [codes]}}},
             "header": {"patterns": [
                 header(COLORS_TAG, [escape, {"include": "#color"},

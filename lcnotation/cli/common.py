@@ -9,13 +9,15 @@ import sys
 from typing import IO, Callable, Iterator, List, Optional, Sequence, Tuple
 
 from ..lostcities.text.ast import Game
+from ..lostcities.lint import colors_of
 from ..core.diagnostics import NotationError
-from ..lostcities.text.reader import _decoded_lines, parse_games, split_games
+from ..lostcities.text.reader import decoded_lines, parse_games, split_games
 from ..tools.config import (ConfigCache, ConfigError, ProjectConfig, config_for_file, parse_codes,
                             project_for)
 from ..core.files import SourceFile, decode_source, not_regular, write_atomic
-from ..tools.lint import LintConfig
-from ..core.walk import iter_lcn_files
+from ..core.lint import LintConfig
+from ..tools.notations import DEFAULT, NOTATIONS
+from ..core.walk import iter_record_files
 from ..core.lineends import LINE_END_NAMES
 from ..core.terminal import printable, printable_diff
 
@@ -71,7 +73,15 @@ def add_config_options(parser: argparse.ArgumentParser) -> None:
                         "nearest one above each file, as ruff finds its own)")
     parser.add_argument("--stdin-filename", metavar="PATH",
                         help="the name of the file read from standard input (-): its "
-                        "configuration, per-file ignores and the name in messages")
+                        "configuration, per-file ignores, notation and the name in messages")
+
+
+def add_notation_option(parser: argparse.ArgumentParser) -> None:
+    """``--notation``, for the commands that work on every notation (lint, fmt)."""
+    parser.add_argument("--notation", choices=list(NOTATIONS), default=None,
+                        help="read every file in this notation (default: by its extension, "
+                        + ", ".join(f"{ext} {name}" for ext, name in NOTATIONS.by_extensions())
+                        + "; other files and standard input: " + DEFAULT + ")")
 
 
 class Settings:
@@ -89,6 +99,7 @@ class Settings:
         self.extend_ignore = code_list(getattr(args, "extend_ignore", None),
                                        "--extend-ignore") or ()
         self.dialect: Optional[str] = getattr(args, "dialect", None)
+        self.notation: Optional[str] = getattr(args, "notation", None)
         self.stdin_filename: Optional[str] = getattr(args, "stdin_filename", None)
         self.cache = ConfigCache()
 
@@ -102,23 +113,33 @@ class Settings:
     def lint(self, path: str) -> LintConfig:
         """The lint settings of the file ``path``."""
         config = self.project(path).for_file(self.named(path))
-        select = (self.select if self.select is not None else config.select) \
-            + self.extend_select
+        select = self.select if self.select is not None else config.select
+        if select is not None:  # None selects every code: extending it adds nothing
+            select = select + self.extend_select
         ignore = (self.ignore if self.ignore is not None else config.ignore) \
             + self.extend_ignore
         dialect = self.dialect if self.dialect is not None else config.dialect
-        if (select, ignore, dialect) == (config.select, config.ignore, config.dialect):
+        notation = self.notation if self.notation is not None else config.notation
+        if (select, ignore, dialect, notation) == (config.select, config.ignore, config.dialect,
+                                                   config.notation):
             return config
-        return LintConfig(select, ignore, config.colors, dialect)
+        return LintConfig(select, ignore, config.colors, dialect, notation)
 
-    def expand(self, paths: Sequence[str]) -> Iterator[str]:
-        """The files to work on: folders expanded (skipping what the configuration
-        excludes and what .gitignore ignores), ``-`` (standard input) kept."""
+    def expand(self, paths: Sequence[str], notations: Optional[Sequence[str]] = None
+               ) -> Iterator[str]:
+        """The files to work on: folders expanded into the files of ``notations``
+        (default: every notation; with ``--notation``, that one's), skipping what
+        the configuration excludes and what .gitignore ignores; ``-`` (standard
+        input) kept."""
+        if notations is None and self.notation is not None:
+            notations = [self.notation]
+        wanted = tuple(ext for ext, name in NOTATIONS.by_extensions()
+                       if notations is None or name in notations)
         for path in paths:
             if path == "-":
                 yield path
             else:
-                yield from iter_lcn_files([path], skip=self._excluded)
+                yield from iter_record_files([path], wanted, skip=self._excluded)
 
     def _excluded(self, path: str) -> bool:
         return self.project(path).excludes(path)
@@ -173,7 +194,7 @@ def readable_games(path: str) -> bool:
     Memory holds one game: the first of two passes of a command that streams."""
     try:
         with open(path, "rb") as handle:
-            for part in split_games(_decoded_lines(handle)):
+            for part in split_games(decoded_lines(handle)):
                 unreadable = next((p for p in part.problems if p.code == "N001"), None)
                 if unreadable is not None:
                     raise unreadable
@@ -272,7 +293,7 @@ def configured_colors(path: str) -> Tuple[str, ...]:
     standard input, configured from the working folder), as ``lcn lint`` takes
     them: from the file's own ``[tool.lcnotation]`` table (raises ConfigError
     when it is wrong)."""
-    return config_for_file("." if path == "-" else path).colors
+    return colors_of(config_for_file("." if path == "-" else path))
 
 
 def read_records(path: str) -> Optional[List[Game]]:

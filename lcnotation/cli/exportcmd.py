@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, List, Optional, Tuple
 from ..core.diagnostics import NotationError
 from .common import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Parser, Settings, UsageError,
                      add_command, err, read_records, write_output)
-from .importcmd import overwrites_input, say_error
+from .inputs import overwrites_input, say_error
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..formats import Format

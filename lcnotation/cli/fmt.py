@@ -10,9 +10,11 @@ from ..lostcities.text.dialects import DIALECTS
 from ..core.diagnostics import NotationError
 from ..core.files import WriteFailed, atomic_writer, guarded
 from ..core.terminal import printable
-from ..lostcities.reformat import FormatRefused, Streamed, format_source, format_stream
+from ..core.lint import LintConfig
+from ..core.notation import FormatRefused, Streamed, Streaming
+from ..tools.notations import notation_for
 from .common import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Parser, Settings, add_command,
-                     add_config_options, cannot_read, deliver_formatted, err, read_input,
+                     add_config_options, add_notation_option, cannot_read, deliver_formatted, err, read_input,
                      readable_games, streamable)
 
 _FMT_EXAMPLES = """\
@@ -45,6 +47,7 @@ def register(sub: "argparse._SubParsersAction[Parser]") -> None:
                      help="format files with syntax errors too (each game with an error "
                      "is kept as written)")
     add_config_options(fmt)
+    add_notation_option(fmt)
     fmt.add_argument("-q", "--quiet", action="store_true",
                      help="say nothing but errors (no summary)")
     fmt.set_defaults(handler=run)
@@ -59,8 +62,10 @@ def run(args: argparse.Namespace) -> int:
     for path in settings.expand(paths):
         seen = True
         name = settings.named(path)
-        dialect = settings.lint(path).dialect
-        streamed = _format_file(path, name, dialect, args) if streamable(path) else None
+        config = settings.lint(path)
+        notation = notation_for(name, config.notation)
+        streamed = (_format_file(path, name, notation, config, args)
+                    if streamable(path) and isinstance(notation, Streaming) else None)
         if streamed is not None:
             file_status, file_changed = streamed
             status = max(status, file_status)
@@ -72,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
             status = EXIT_USAGE
             continue
         try:
-            result = format_source(source.text, name, dialect, args.force)
+            result = notation.format_text(source.text, name, config, args.force)
         except FormatRefused as exc:
             err(f"{name}:{exc}" if str(exc)[:1].isdigit() else f"{name}: {exc}")
             status = max(status, EXIT_FINDINGS)
@@ -100,7 +105,7 @@ class _Unchanged(Exception):
     """Leaves the file as it was (the atomic writer removes its temporary file)."""
 
 
-def _format_file(path: str, name: str, dialect: Optional[str],
+def _format_file(path: str, name: str, notation: Streaming, config: LintConfig,
                  args: argparse.Namespace) -> Optional[Tuple[int, Optional[bool]]]:
     """Format the regular file ``path`` as a stream (memory holds one game):
     its exit status and whether it changed (None: it was refused or could not
@@ -112,12 +117,12 @@ def _format_file(path: str, name: str, dialect: Optional[str],
     try:
         with open(path, "rb") as handle:
             if not in_place:
-                found = format_stream(handle, name, dialect, args.force)
+                found = notation.format_stream(handle, name, config, args.force)
             else:
                 try:
                     with atomic_writer(path) as out:
-                        found = format_stream(handle, name, dialect, args.force,
-                                              guarded(out.write))
+                        found = notation.format_stream(handle, name, config, args.force,
+                                                       guarded(out.write))
                         if not (found.changed and found.faithful):
                             raise _Unchanged()
                 except _Unchanged:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Dict, List
 # that use them, not with the command line (``lcn lint`` does not need them).
 from .common import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Parser, add_command,
                      deliver_formatted, err, read_input)
-from .importcmd import say_error
+from .inputs import deal_number, translated
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..freecell.checker import CheckResult
@@ -27,20 +27,6 @@ spec/freecell.md describes the notation and every F code.
 """
 
 
-def _deal_number(value: str) -> int:
-    """An argparse type: a deal number as the notation writes it (ASCII digits,
-    0 to 2**33 - 1)."""
-    from ..freecell.deals import DEAL_LIMIT
-
-    number = (int(value) if value.isascii() and value.isdigit()
-              and len(value.lstrip("0")) <= 12 else -1)
-    if not 0 <= number < DEAL_LIMIT:
-        shown = repr(value) if len(value) <= 20 else f"a text of {len(value):,} characters"
-        raise argparse.ArgumentTypeError(f"a deal number is 0 to {DEAL_LIMIT - 1}, "
-                                         f"not {shown}")
-    return number
-
-
 def register(sub: "argparse._SubParsersAction[Parser]") -> None:
     parser = add_command(sub, "freecell", "Standard FreeCell Notation: deal, check, import, "
                          "format", _EXAMPLES)
@@ -49,7 +35,7 @@ def register(sub: "argparse._SubParsersAction[Parser]") -> None:
     actions.required = True
     dealer = add_command(actions, "deal", "print a Microsoft deal as a standard layout",
                          "example:\n  lcn freecell deal 1\n")
-    dealer.add_argument("number", type=_deal_number, metavar="N", help="0 to 2**33 - 1")
+    dealer.add_argument("number", type=deal_number, metavar="N", help="0 to 2**33 - 1")
     dealer.set_defaults(handler=_deal)
     checker = add_command(actions, "check", "replay solutions with Horne automoves",
                           "exit status: 0 every file won, 1 otherwise, 2 a file unreadable\n")
@@ -62,7 +48,7 @@ def register(sub: "argparse._SubParsersAction[Parser]") -> None:
                            "  lcn freecell import --from fc-solve sol.txt --deal 617\n")
     importer.add_argument("--from", dest="source", choices=["fc-solve"], required=True)
     importer.add_argument("path", metavar="FILE", help="the solver's output, or -")
-    importer.add_argument("--deal", type=_deal_number, metavar="N",
+    importer.add_argument("--deal", type=deal_number, metavar="N",
                           help="the deal solved (else the board in the output)")
     importer.set_defaults(handler=_import)
     formatter = add_command(actions, "fmt", "rewrite records in the canonical layout",
@@ -112,12 +98,13 @@ def _text(result: CheckResult) -> str:
 def _check(args: argparse.Namespace) -> int:
     from ..core.version import __version__
     from ..freecell import check, parse
-    from ..tools.lint import FileReport
+    from ..core.lint import FileReport, LintConfig
+    from ..freecell.notation import NOTATION
     from ..tools.output import github_line, json_text, to_sarif
-    from ..core.findings import Finding
 
     status = EXIT_OK
     results: List[CheckResult] = []
+    reports: List[FileReport] = []
     for path in args.paths:
         source = read_input(path)
         if source is None:
@@ -125,6 +112,8 @@ def _check(args: argparse.Namespace) -> int:
             continue
         result = check(parse(source.text, path=path), path)
         results.append(result)
+        # The findings of the check, as lcn lint reports them (less the layout's style).
+        reports.append(NOTATION.lint_text(source.text, path, LintConfig(ignore=("F5",))))
         if not result.ok:
             status = max(status, EXIT_FINDINGS)
         if args.format == "text":
@@ -134,35 +123,22 @@ def _check(args: argparse.Namespace) -> int:
     if args.format == "json":
         sys.stdout.write(json_text({"files": [_file_json(r) for r in results]}) + "\n")
     elif args.format == "sarif":
-        reports = [FileReport(r.path or "-", [Finding(d) for d in r.diagnostics], 1, r.moves)
-                   for r in results]
         sys.stdout.write(to_sarif(reports, __version__) + "\n")
     return status
 
 
 def _import(args: argparse.Namespace) -> int:
-    from ..freecell import import_fc_solve
-    from ..core.diagnostics import NotationError
+    """``lcn freecell import``: ``lcn import --from fc-solve`` (the Format registry's)."""
+    from ..formats import get_format
 
-    source = read_input(args.path)
-    if source is None:
-        return EXIT_USAGE
-    try:
-        text = import_fc_solve(source.text, args.deal)
-    except NotationError as exc:
-        exc.path = args.path
-        say_error(exc)
-        return EXIT_FINDINGS
-    except ValueError as exc:
-        err(f"{args.path}: {exc}")
-        return EXIT_FINDINGS
-    sys.stdout.write(text)
-    return EXIT_OK
+    return translated(get_format(args.source), args.path, args.deal, None)
 
 
 def _fmt(args: argparse.Namespace) -> int:
-    from ..freecell import format, parse
-    from ..core.diagnostics import Severity
+    """``lcn freecell fmt``: ``lcn fmt --notation freecell`` of each file."""
+    from ..core.lint import LintConfig
+    from ..core.notation import FormatRefused
+    from ..freecell.notation import NOTATION
 
     status = EXIT_OK
     for path in args.paths:
@@ -170,15 +146,11 @@ def _fmt(args: argparse.Namespace) -> int:
         if source is None:
             status = EXIT_USAGE
             continue
-        record = parse(source.text, path=path)
-        errors = [d for d in record.errors if d.severity is Severity.ERROR]
-        if errors:
-            first = errors[0]
-            err(f"{path}:{first.line}:{first.column}: not formatted: {len(errors)} reading "
-                f"error{'s' if len(errors) != 1 else ''} (first: {first.code} "
-                f"{first.message})")
+        try:
+            text = NOTATION.format_text(source.text, path, LintConfig()).text
+        except FormatRefused as exc:
+            err(f"{path}:{exc}")
             status = max(status, EXIT_FINDINGS)
             continue
-        status = max(status, deliver_formatted(path, source, format(record), args.check,
-                                               args.diff))
+        status = max(status, deliver_formatted(path, source, text, args.check, args.diff))
     return status

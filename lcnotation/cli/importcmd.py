@@ -5,19 +5,17 @@ from __future__ import annotations
 
 import argparse
 import os
-from typing import TYPE_CHECKING, Iterator, List, Optional, Sequence
+from typing import TYPE_CHECKING, List
 
 from ..lostcities.text.ast import Game
 from ..core.diagnostics import NotationError
-from .common import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Parser, UsageError, add_command,
-                     err, read_input, write_output)
+from .common import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Parser, UsageError, add_command, err,
+                     usage_error, write_output)
+from .inputs import (AUTO, Unreadable, chosen_format, deal_number, imported, overwrites_input,
+                     say_error, translated)
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..formats import Format
-    from ..tools.lint import FileReport, LintConfig
-
-#: The --from value that asks for the format to be recognised.
-AUTO = "auto"
 
 _IMPORT_EXAMPLES = """\
 examples:
@@ -26,12 +24,15 @@ examples:
   lcn import --from metapyziks replays.txt     one replay string per line
   lcn lint --from chikinn round.txt            check a transcript directly
   lcn score --from metapyziks replays.txt
+  fc-solve -m -snx board.txt | lcn import --from fc-solve - --deal 617 -o 617.sfn
   lcn import --from parquet games.parquet -o games.lcn   the records exported
 
 Formats: chikinn (transcripts of chikinn/lost-cities), metapyziks (replay
-strings of Metapyziks/lost-cities, version 3), parquet (a folder that lcn
-export --to parquet wrote, or a table with the columns source, byte_offset
-and record: the records byte for byte), and those of installed plugins.
+strings of Metapyziks/lost-cities, version 3), fc-solve (solutions of
+Freecell Solver, as FreeCell records: one file at a time, --deal N or the
+board in its output), parquet (a folder that lcn export --to parquet wrote,
+or a table with the columns source, byte_offset and record: the records
+byte for byte), and those of installed plugins.
 exit status: 0 imported, 1 an input is malformed, or an export does not give
 back the files it was made from (nothing is written), 2 usage error,
 unreadable file, or a format that cannot be recognised.
@@ -47,82 +48,13 @@ def register(sub: "argparse._SubParsersAction[Parser]") -> None:
                      "that is not certain)")
     cmd.add_argument("-o", "--output", metavar="OUT",
                      help="write the games here instead of standard output")
+    cmd.add_argument("--deal", type=deal_number, metavar="N",
+                     help="fc-solve: the deal solved, 0 to 2**33 - 1 (else the board in its "
+                     "output)")
     cmd.add_argument("--source", action="append", metavar="NAME",
                      help="parquet: only the records of the file NAME (its source column; "
                      "again for more)")
     cmd.set_defaults(handler=run)
-
-
-def chosen_format(name: str) -> "Optional[Format]":
-    """The format named on the command line (None for ``auto``); raises
-    ValueError for an unknown name."""
-    from ..formats import get_format
-
-    return None if name == AUTO else get_format(name)
-
-
-class Unreadable(Exception):
-    """A file that cannot be imported, with what to say (exit status 2)."""
-
-
-def imported(path: str, fmt: "Optional[Format]") -> List[Game]:
-    """The games of ``path`` (``-``: standard input); raises NotationError for
-    malformed input and :class:`Unreadable` (message said) for the rest."""
-    from ..formats import UnknownFormatError, detect_format
-
-    source = read_input(path)
-    if source is None:
-        raise Unreadable()
-    try:
-        chosen = fmt if fmt is not None else detect_format(source.text, path)
-    except UnknownFormatError as exc:
-        err(f"{path}: {exc.message}: use --from FORMAT")
-        raise Unreadable() from None
-    if chosen.read is None:
-        err(f"{path}: the format {chosen.name!r} cannot be read")
-        raise Unreadable()
-    try:
-        return chosen.read(source.text, path)
-    except NotationError as exc:
-        exc.path = path
-        raise
-
-
-def imported_or_none(path: str, name: str) -> Optional[Iterator[Game]]:
-    """The games of ``path`` in the format ``name`` (or ``auto``); None, with
-    a message, when the file cannot be imported."""
-    try:
-        return iter(imported(path, chosen_format(name)))
-    except ValueError as exc:
-        if not isinstance(exc, NotationError):
-            err(str(exc))  # an unknown format name
-            return None
-        err(f"{path}:{exc.line}:{exc.column}: cannot read: {exc.code} {exc.message}")
-    except Unreadable:
-        pass
-    return None
-
-
-def overwrites_input(output: Optional[str], inputs: Sequence[str]) -> bool:
-    """Whether ``-o output`` names one of the files read (said on stderr): the
-    commands that write another kind of file (import, export, render, view)
-    would replace the record with it."""
-    if output is None:
-        return False
-    for path in inputs:
-        try:
-            same = path != "-" and os.path.samefile(path, output)
-        except OSError:  # the output does not exist yet (or the input cannot be read)
-            same = False
-        if same:
-            err(f"{output}: not written: it is the input {path}; name another file")
-            return True
-    return False
-
-
-def say_error(exc: NotationError) -> None:
-    """``path:line:column: CODE message`` on standard error."""
-    err(f"{exc.path}:{exc.line}:{exc.column}: {exc.code} {exc.message}")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -138,7 +70,14 @@ def run(args: argparse.Namespace) -> int:
     if fmt is not None and fmt.import_records is not None:
         return _import_collection(args, fmt)
     if args.source:
-        raise UsageError("--source is for collection formats (parquet)")
+        return usage_error("import", "--source is for collection formats (parquet)")
+    if fmt is not None and fmt.translate is not None:
+        if len(args.paths) != 1:
+            return usage_error("import", f"--from {fmt.name} reads one file at a time "
+                               f"(a {fmt.notation} record each)")
+        return translated(fmt, args.paths[0], args.deal, args.output)
+    if args.deal is not None:
+        return usage_error("import", "--deal is for fc-solve's solutions (--from fc-solve)")
     games: List[Game] = []
     status = EXIT_OK
     for path in args.paths:
@@ -158,34 +97,6 @@ def run(args: argparse.Namespace) -> int:
         err(f"cannot write the games as one file: {exc}; nothing written")
         return EXIT_FINDINGS
     return write_output(args.output, text.encode("utf-8"))
-
-
-def imported_reports(paths: Sequence[str], name: str,
-                     config: "LintConfig") -> Iterator["FileReport"]:
-    """``lcn lint --from``: the rules findings of each imported file; a file
-    that cannot be imported is reported unreadable."""
-    from ..lostcities.game.checker import check
-    from ..tools.lint import FileReport
-    from ..core.findings import Finding
-
-    fmt = chosen_format(name)
-    for path in paths:
-        try:
-            games = imported(path, fmt)
-        except Unreadable:
-            yield FileReport(path, unreadable="see above")
-            continue
-        except NotationError as exc:
-            yield FileReport(path, unreadable=f"{exc.line}:{exc.column}: {exc.code} "
-                             f"{exc.message}")
-            continue
-        report = FileReport(path, games=len(games), moves=sum(len(g.moves) for g in games))
-        for game in games:
-            report.findings += [Finding(d) for d in check(game, path=path,
-                                                          default_colors=config.colors
-                                                          ).diagnostics
-                                if config.wants(d.code)]
-        yield report
 
 
 class _Mismatch(Exception):

@@ -10,21 +10,22 @@ from typing import IO, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 from ..core.version import __version__
 from ..core.diagnostics import Diagnostic, NotationError, Severity
-from ..lostcities.text.reader import _decoded_lines
 from ..tools.codes import ALL_CODES
 from ..tools.colour import CHOICES, Palette, wants_colour
 from ..core.files import (LineEndCounter, TextWriter, WriteFailed, atomic_writer, guarded,
                            not_regular)
-from ..tools.lint import (FileReport, FixResult, LintConfig, fix_stream, fix_text, lint_file,
-                          lint_stream)
+from ..core.lint import FixResult
+from ..core.notation import Streaming
+from ..tools.notations import notation_for
+from ..tools.lint import FileReport, LintConfig, fix_text, lint_file, lint_games, lint_stream
 from ..core.lineends import LINE_END_NAMES
 from ..core.terminal import printable, printable_diff
 from ..tools.output import (Tally, github_line, source_excerpt, statistics,
                             summary, text_line, to_json, to_sarif)
 from ..tools.progress import Progress
-from .importcmd import chosen_format, imported_reports
+from .inputs import Unreadable, chosen_format, imported
 from .common import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Parser, Settings, add_command,
-                     add_config_options, err, process_count, read_input, usage_error,
+                     add_config_options, add_notation_option, err, process_count, read_input, usage_error,
                      write_file)
 
 _LINT_EXAMPLES = """\
@@ -91,6 +92,7 @@ def register(sub: "argparse._SubParsersAction[Parser]") -> None:
     lint.add_argument("--extend-ignore", metavar="CODES",
                       help="codes or prefixes not to report, besides the ignored ones")
     add_config_options(lint)
+    add_notation_option(lint)
     lint.add_argument("-j", "--jobs", type=process_count, default=1, metavar="N",
                       help="lint files in N processes (0: one per core)")
     lint.add_argument("--color", choices=CHOICES, default="auto",
@@ -255,6 +257,24 @@ class _SourceLines:
         if self.handle is not None:
             self.handle.close()
             self.handle = None
+
+
+def imported_reports(paths: Sequence[str], name: str,
+                     config: LintConfig) -> Iterator[FileReport]:
+    """``lcn lint --from``: the rules findings of each imported file; a file
+    that cannot be imported is reported unreadable."""
+    fmt = chosen_format(name)
+    for path in paths:
+        try:
+            games = imported(path, fmt)
+        except Unreadable:
+            yield FileReport(path, unreadable="see above")
+            continue
+        except NotationError as exc:
+            yield FileReport(path, unreadable=f"{exc.line}:{exc.column}: {exc.code} "
+                             f"{exc.message}")
+            continue
+        yield lint_games(games, path, config)
 
 
 def _isatty(stream: IO[str]) -> bool:
@@ -442,17 +462,20 @@ def _fixed_reports(files: Sequence[str], settings: Settings, bar: Progress,
                    state: _Run) -> Iterator[Tuple[FileReport, LintConfig]]:
     """Each file fixed as a stream (see :func:`_fix_file`), with its settings.
     A file that mixes line ends goes the way of --diff and --show-fixes: whole
-    (S107 decides its line end)."""
+    (S107 decides its line end); so does a file of a notation that is not read
+    as a stream."""
     for f in files:
         config = settings.lint(f)
-        done = _fix_file(f, config, bar, state.args.force)
+        notation = notation_for(f, config.notation)
+        done = (_fix_file(f, notation, config, bar, state.args.force)
+                if isinstance(notation, Streaming) else None)
         report, written = (done if done is not None
                            else _fix(lint_file(f, config), config, bar, state))
         state.unwritten += not written
         yield report, config
 
 
-def _fix_file(path: str, config: LintConfig, bar: Progress,
+def _fix_file(path: str, notation: Streaming, config: LintConfig, bar: Progress,
               force: bool) -> Optional[Tuple[FileReport, bool]]:
     """Apply the safe fixes to the file ``path`` as a stream, a game at a time,
     straight into the temporary file that replaces it: the report of the fixed
@@ -470,9 +493,9 @@ def _fix_file(path: str, config: LintConfig, bar: Progress,
                 with atomic_writer(path) as out:
                     counter = LineEndCounter(handle)
                     writer = TextWriter(counter, guarded(out.write))
-                    lines = _decoded_lines(io.BufferedReader(counter, 1 << 16))
                     try:
-                        result = fix_stream(lines, path, config, writer)
+                        result = notation.fix_stream(io.BufferedReader(counter, 1 << 16),
+                                                     path, config, writer)
                     except (OSError, NotationError, MemoryError) as exc:
                         # Reading failed: lint the file as it is, which says why.
                         raise _Unchanged() from exc

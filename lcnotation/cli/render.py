@@ -8,7 +8,7 @@ from typing import Optional
 
 from .common import (EXIT_USAGE, Parser, add_command, configured_colors, count, err,
                      write_output)
-from .view import drawn_games
+from .inputs import drawn_games
 
 _RENDER_EXAMPLES = """\
 examples:

@@ -11,11 +11,12 @@ from typing import Dict, Iterable, Iterator, List, Optional, TextIO, Tuple
 from ..lostcities.game.checker import check, match_totals
 from ..lostcities.game.scoring import GameScore
 from ..lostcities.text.ast import Game
+from ..lostcities.lint import colors_of
 from ..core.diagnostics import Diagnostic, NotationError, Severity
 from ..lostcities.text.reader import parse_games, read_games
 from ..core.terminal import printable
 from ..tools.output import json_text
-from .importcmd import imported_or_none
+from .inputs import imported_or_none
 from .common import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Parser, Settings, add_command,
                      add_config_options, cannot_read, err, read_input, readable_games,
                      streamable)
@@ -55,14 +56,14 @@ def run(args: argparse.Namespace) -> int:
     paths = args.paths or (["-"] if args.stdin_filename else ["."])
     seen = False
     imported = args.from_format is not None
-    for path in settings.expand(paths) if not imported else args.paths:
+    for path in settings.expand(paths, ["lostcities"]) if not imported else args.paths:
         seen = True
         name = settings.named(path)
         games = _games(path, name, args.from_format)
         if games is None:
             status = EXIT_USAGE
             continue
-        colors = settings.lint(path).colors
+        colors = colors_of(settings.lint(path))
         try:
             for index, game in enumerate(games, 1):
                 report = check(game, path=name, default_colors=colors)

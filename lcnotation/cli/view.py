@@ -4,12 +4,9 @@ from __future__ import annotations
 
 import argparse
 import os
-from typing import List, Optional
 
-from ..lostcities.text.ast import Game
-from .common import (EXIT_USAGE, Parser, add_command, configured_colors, read_records,
-                     write_output)
-from .importcmd import overwrites_input
+from .inputs import drawn_games
+from .common import (EXIT_USAGE, Parser, add_command, configured_colors, write_output)
 
 _VIEW_EXAMPLES = """\
 examples:
@@ -28,18 +25,6 @@ def register(sub: "argparse._SubParsersAction[Parser]") -> None:
                       help="write here instead of standard output")
     view.add_argument("--title", help="the page's title (default: the file's name)")
     view.set_defaults(handler=run)
-
-
-def drawn_games(path: str, output: Optional[str]) -> Optional[List[Game]]:
-    """The games of ``path`` that ``lcn view`` shows and ``lcn render --game``
-    counts (not the empty ones); None, with a message, when the file cannot
-    be read or ``output`` would overwrite it."""
-    if overwrites_input(output, [path]):
-        return None
-    games = read_records(path)
-    if games is None:
-        return None
-    return [g for g in games if g.moves or g.headers or g.errors]
 
 
 def run(args: argparse.Namespace) -> int:

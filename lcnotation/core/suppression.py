@@ -24,13 +24,14 @@ from .diagnostics import Diagnostic, Severity
 from .findings import Finding
 from .span import Span
 
-__all__ = ["MARK", "Suppression", "Named", "find_suppression", "apply_suppressions",
+__all__ = ["MARK", "PATTERN", "Suppression", "Named", "find_suppression", "apply_suppressions",
            "suppression_comment"]
 
 #: What a text must hold to be able to suppress anything (a quick test).
 MARK = "lcn:"
 
-_SUPPRESSION = re.compile(r"(?<![\w-])lcn:[ \t]*ignore(?![\w-])(?:[ \t]*\[([^\]]*)\])?")
+#: A suppression in a comment's text (group 1: the codes in its brackets).
+PATTERN = re.compile(r"(?<![\w-])lcn:[ \t]*ignore(?![\w-])(?:[ \t]*\[([^\]]*)\])?")
 
 
 class Named(NamedTuple):
@@ -64,11 +65,14 @@ class Suppression(NamedTuple):
 def find_suppression(text: str, at: int, line: int,
                      span: Optional[Span] = None) -> Optional[Suppression]:
     """The suppression in a comment whose text ``text`` starts at file offset
-    ``at`` on line ``line`` (``span``: the whole comment's), or None."""
-    m = _SUPPRESSION.search(text) if MARK in text else None
+    ``at`` on line ``line``, or None.  ``span`` is the whole comment's, where a
+    useless suppression is reported; without it, ``text`` is a whole line and
+    the suppression's own text is the place."""
+    m = PATTERN.search(text) if MARK in text else None
     if m is None:
         return None
-    where = span if span is not None else Span(line, 1, line, 1, at, at + len(text))
+    where = span if span is not None else Span(line, m.start() + 1, line, m.end() + 1,
+                                               at + m.start(), at + m.end())
     if m.group(1) is None:
         return Suppression(line, None, None, where)
     named: List[Named] = []

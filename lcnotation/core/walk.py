@@ -1,4 +1,5 @@
-"""Finding the ``*.lcn`` files below folders, as ruff does: hidden folders,
+"""Finding the record files below folders (``*.lcn``, ``*.sfn``: the extensions
+the caller asks for), as ruff does: hidden folders,
 what ``.gitignore`` files ignore and what the configuration excludes are
 skipped.  Files named on the command line are always taken.
 
@@ -16,12 +17,14 @@ from typing import Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
 from .files import NotRegularFile
 
-__all__ = ["GitIgnored", "iter_lcn_files"]
+__all__ = ["GitIgnored", "iter_record_files"]
 
 
-def iter_lcn_files(paths: Sequence[str], skip: Optional[Callable[[str], bool]] = None,
-                   gitignore: bool = True) -> Iterator[str]:
-    """Expand folders into the ``*.lcn`` files below them (sorted); keep files as given.
+def iter_record_files(paths: Sequence[str], extensions: Tuple[str, ...] = (".lcn",),
+                      skip: Optional[Callable[[str], bool]] = None,
+                      gitignore: bool = True) -> Iterator[str]:
+    """Expand folders into the files below them whose names end in one of
+    ``extensions`` (sorted); keep files as given.
 
     ``skip(path)`` (for files and folders met while walking) leaves a path
     out; so does ``.gitignore`` unless ``gitignore`` is False.  A folder that
@@ -44,7 +47,7 @@ def iter_lcn_files(paths: Sequence[str], skip: Optional[Callable[[str], bool]] =
             dirs[:] = sorted(d for d in dirs if not d.startswith(".")
                              and not left_out(os.path.join(root, d), True))
             found.extend(_regular(p) for p in (os.path.join(root, f) for f in files
-                                                if f.endswith(".lcn"))
+                                                if f.lower().endswith(extensions))
                          if not left_out(p, False))
         yield from sorted(found)
 

@@ -6,7 +6,9 @@ in :data:`FORMATS`; other packages add theirs through the entry-point group
 returning one), loaded the first time a format is looked up.
 
 >>> sorted(FORMATS)
-['chikinn', 'metapyziks', 'parquet']
+['chikinn', 'fc-solve', 'metapyziks', 'parquet']
+>>> FORMATS["fc-solve"].notation
+'freecell'
 >>> from lcnotation.lostcities.game.generator import generate_game
 >>> game = generate_game(seed=1, colors="RGWBYP", deal=True)
 >>> replay = export_game(game, format="metapyziks")
@@ -23,7 +25,7 @@ from typing import Dict, List, Optional, Union
 from ..lostcities.text.ast import Game
 from ..core.diagnostics import NotationError
 from ..core.lineends import as_lf
-from . import chikinn, metapyziks, parquet
+from . import chikinn, fcsolve, metapyziks, parquet
 from .base import (FORMAT_CODES, ExportOptions, ExportSummary, Format, FormatUnavailable,
                    ImportOptions, ImportSummary, UnknownFormatError)
 
@@ -37,7 +39,7 @@ ENTRY_POINT_GROUP = "lcnotation.formats"
 
 #: Every format, by name.
 FORMATS: Dict[str, Format] = {}
-_BUILT_IN = frozenset(("chikinn", "metapyziks", "parquet"))
+_BUILT_IN = frozenset(("chikinn", "metapyziks", "fc-solve", "parquet"))
 _plugins_loaded = False
 
 
@@ -49,7 +51,7 @@ def register_format(fmt: Format) -> Format:
     return fmt
 
 
-for _module in (chikinn, metapyziks, parquet):
+for _module in (chikinn, metapyziks, fcsolve, parquet):
     register_format(_module.FORMAT)
 
 
@@ -154,7 +156,9 @@ def import_games(source: Union[str, bytes, "os.PathLike[str]"],
         if fmt.import_records is not None:
             raise ValueError(f"the format {fmt.name!r} is read from a folder, not a text: "
                              f"lcn import --from {fmt.name} DIR")
-        raise ValueError(f"the format {fmt.name!r} cannot be read, only written")
+        raise ValueError(f"the format {fmt.name!r} holds {fmt.notation} records, not Lost "
+                         "Cities games: lcn import writes them" if fmt.translate is not None
+                         else f"the format {fmt.name!r} cannot be read, only written")
     try:
         return fmt.read(text, path)
     except NotationError as err:

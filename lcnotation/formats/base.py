@@ -13,14 +13,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from itertools import accumulate
-from typing import Callable, List, Optional, Sequence, Tuple
+from typing import Callable, List, Mapping, Optional, Sequence, Tuple
 
 from ..lostcities.text.ast import Game, Span
 from ..core.diagnostics import NotationError
 from ..lostcities.text.headers import DEFAULT_COLORS
 from ..tools.codes import FORMAT_CODES
 
-__all__ = ["Format", "FORMAT_CODES", "Reader", "Writer", "Detector", "TextLines",
+__all__ = ["Format", "FORMAT_CODES", "Reader", "Writer", "Detector", "Translator", "TextLines",
            "UnknownFormatError", "ExportOptions", "ExportSummary", "ImportOptions",
            "ImportSummary", "FilesWriter", "RecordsReader", "FormatUnavailable"]
 
@@ -32,6 +32,10 @@ Reader = Callable[[str, Optional[str]], List[Game]]
 Writer = Callable[[Game], str]
 #: ``detect(text)``: True when ``text`` is surely in the format.
 Detector = Callable[[str], bool]
+#: ``translate(text, options)``: the record of another notation that ``text``
+#: (line ends LF) holds, in that notation's text; ``options`` are the import's
+#: (``deal``: a deal number); raises NotationError for malformed input.
+Translator = Callable[[str, Mapping[str, object]], str]
 
 
 def _default_colors(path: str) -> Tuple[str, ...]:
@@ -107,6 +111,8 @@ class Format:
 
     ``read`` imports, ``write`` exports (either may be None when the format
     is one-way), and ``detect`` recognises the format when none is named.
+    A format of records of another notation than Lost Cities names it
+    (``notation``) and gives ``translate`` instead of ``read``.
     """
 
     name: str
@@ -114,6 +120,8 @@ class Format:
     read: Optional[Reader] = None
     write: Optional[Writer] = None
     detect: Optional[Detector] = None
+    notation: str = "lostcities"
+    translate: Optional[Translator] = None
     export_files: Optional[FilesWriter] = None
     import_records: Optional[RecordsReader] = None
 
@@ -121,8 +129,8 @@ class Format:
         if not self.name or not all(c.isalnum() or c in "-_" for c in self.name):
             raise ValueError(f"format name {self.name!r}: expected letters, digits, "
                              "'-' or '_'")
-        if self.read is None and self.write is None and self.export_files is None \
-                and self.import_records is None:
+        if self.read is None and self.write is None and self.translate is None \
+                and self.export_files is None and self.import_records is None:
             raise ValueError(f"format {self.name!r} can neither read nor write")
 
     @property

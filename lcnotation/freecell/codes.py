@@ -3,7 +3,8 @@
 - ``F1xx``: reading (a line that is not what its place calls for);
 - ``F2xx``: the layout (cards, deal, marker);
 - ``F3xx``: the moves of the solution;
-- ``F4xx``: importing other programs' solutions.
+- ``F4xx``: importing other programs' solutions;
+- ``F5xx``: linting (suppressions, the canonical layout).
 
 ``spec/freecell.md`` shows an example of each.
 
@@ -51,6 +52,8 @@ FREECELL_CODES: Dict[str, Tuple[Severity, str]] = {
     "F320": (_W, "the solution ends before every card is home"),
     "F401": (_E, "the other program's output cannot be read"),
     "F402": (_E, "a move of the other program cannot be made or written in the notation"),
+    "F500": (_W, "a suppression comment that suppresses nothing"),
+    "F501": (_W, "lines not in the canonical layout (lcn fmt writes them otherwise)"),
 }
 
 #: The family F: FreeCell notation, documented in ``spec/freecell.md``.

@@ -22,6 +22,7 @@ from lark.exceptions import UnexpectedInput
 
 from ..core.diagnostics import Diagnostic, NotationError
 from ..core.grammar import grammar_text
+from ..core.suppression import MARK
 from .ast import (HORNE, WKR, CommentLine, EndMarker, Freecell, GameLine, HomeLine, Move,
                   Placed, Record, SolutionLine, Span, BodyLine)
 from .cards import RANKS, SUITS, Card, parse_card
@@ -254,7 +255,7 @@ class _Reader:
                     steps.append(Move(inner[-2], inner[-1], inner[0] == ".", span, True))
             else:
                 comment = text
-                if steps:
+                if steps and MARK not in text:  # a suppression is a comment by intent
                     self.error("F110", f"{text[:3]!r} is not a move: the rest of the line "
                                "is read as a comment", span)
         return SolutionLine(tuple(steps), comment, line.whole)

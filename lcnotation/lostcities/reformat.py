@@ -23,30 +23,16 @@ from __future__ import annotations
 
 import hashlib
 import io
-from dataclasses import dataclass, field
 from typing import IO, Callable, Iterable, Iterator, List, Optional
 
 from .text.formatter import format_game
-from .text.reader import _BLANK, GameText, _decoded_lines, _parse, split_games
-from ..core.files import LineEndCounter, SourceKind, TextWriter
+from .text.reader import BLANK, GameText, decoded_lines, parse_part, split_games
+from ..core.files import LineEndCounter, TextWriter
+from ..core.notation import FormatRefused, Formatted, Streamed
 from .style import first_discard_marker, resolve_dialect
 
 __all__ = ["FormatRefused", "Formatted", "Streamed", "format_source", "format_parts",
            "format_stream"]
-
-
-class FormatRefused(ValueError):
-    """A file that cannot be formatted; the message says why, after the
-    ``line:column:`` of the problem when it has one."""
-
-
-@dataclass
-class Formatted:
-    """The formatted text and notes about games kept as written."""
-
-    text: str
-    #: One line per game kept as written (``line:column: ...``).
-    kept: List[str] = field(default_factory=list)
 
 
 def format_source(text: str, path: str = "<string>", dialect: Optional[str] = None,
@@ -72,9 +58,9 @@ def format_parts(parts: Iterable[GameText], path: str, dialect: Optional[str], f
     previous_moves = True
     index = 0
     for part in parts:
-        if not part.problems and _BLANK.match(part.text):
+        if not part.problems and BLANK.match(part.text):
             continue  # white space alone is not a game
-        game = _parse(part, False, path)
+        game = parse_part(part, False, path)
         index += 1
         if index > 1:
             if not previous_moves:
@@ -105,21 +91,6 @@ def format_parts(parts: Iterable[GameText], path: str, dialect: Optional[str], f
 
 
 
-@dataclass
-class Streamed:
-    """What :func:`format_stream` found."""
-
-    #: Whether the canonical text differs from the file's text (LF line ends).
-    changed: bool
-    #: The file's line ends and byte-order mark (``newline`` None: it mixes them).
-    kind: SourceKind
-    #: Whether what was written is the canonical text in the file's own line
-    #: ends (False when they mix: then the file is formatted whole, as S107 says).
-    faithful: bool
-    #: One line per game kept as written (see :class:`Formatted`).
-    kept: List[str] = field(default_factory=list)
-
-
 def format_stream(handle: IO[bytes], path: str, dialect: Optional[str], force: bool,
                   write: Optional[Callable[[bytes], object]] = None) -> Streamed:
     """Format the binary file ``handle`` game by game, as :func:`format_source`
@@ -139,7 +110,7 @@ def format_stream(handle: IO[bytes], path: str, dialect: Optional[str], force: b
     (True, True, b'1. R3-D\\r\\n2. B4-D\\r\\n')
     """
     counter = LineEndCounter(handle)
-    lines = _decoded_lines(io.BufferedReader(counter, 1 << 16))
+    lines = decoded_lines(io.BufferedReader(counter, 1 << 16))
     old, new = hashlib.blake2b(), hashlib.blake2b()
 
     def parts() -> Iterator[GameText]:

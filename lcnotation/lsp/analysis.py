@@ -25,7 +25,8 @@ from ..lostcities.text.ast import Comment, Game, Span
 from ..core.diagnostics import NotationError
 from ..core.lineends import lone_cr_as_lf
 from ..lostcities.text.reader import GameText, split_games
-from ..tools.lint import FileReport, LintConfig, add_text_findings, lint_game, style_state
+from ..core.lint import FileReport, LintConfig
+from ..lostcities.lint import add_text_findings, lint_game, style_state
 from ..core.findings import Edit, Finding, Fix
 
 __all__ = ["GamePart", "Analysis", "Linter"]

@@ -29,6 +29,7 @@ from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
 from pygls.uris import from_fs_path, to_fs_path
 
+from ..lostcities.lint import all_comments, colors_of
 from ..core.version import __version__
 from ..lostcities.game.checker import score
 from ..lostcities.game.scoring import GameScore
@@ -37,11 +38,16 @@ from ..core.diagnostics import NotationError, Severity
 from ..tools.config import ConfigCache, ConfigError, config_for_file
 from ..core.files import decode_source
 from ..lostcities.reformat import FormatRefused, format_source
-from ..core.suppression import find_suppression, suppression_comment
-from ..tools.lint import LintConfig, all_comments, fix_text
+from ..core.suppression import find_suppression
+from ..core.lint import LintConfig
+from ..tools.lint import fix_text
 from ..core.findings import Finding
 from .analysis import Analysis, GamePart, Linter
-from .describe import code_href, describe_code, describe_move
+from ..lostcities.describe import describe_move
+from ..lostcities.notation import game_symbol, ignore_edit_in
+from ..lostcities.text.reader import GameText
+from ..core.notation import Symbol
+from .describe import code_href, describe_code
 from ..core.positions import LineIndex
 from .tokens import TOKEN_MODIFIERS, TOKEN_TYPES, encode, game_tokens
 
@@ -427,26 +433,10 @@ def make_server() -> LcnLanguageServer:
         doc = ls.documents.get(params.text_document.uri)
         if doc is None:
             return None
-        out = []
-        number = 0
-        for part in doc.lint().games:
-            game = part.game
-            if not part.text.strip():
-                continue
-            number += 1
-            p1, p2 = game.header("Player1") or "Player 1", game.header("Player2") or "Player 2"
-            result = game.header("Result")
-            whole = doc.range(part.offset, part.offset + len(part.text.rstrip()))
-            children = [lsp.DocumentSymbol(h.name, lsp.SymbolKind.Property,
-                                           doc.range(h.span.start, h.span.end),
-                                           doc.range(h.span.start, h.span.end), detail=h.value)
-                        for h in game.headers if h.span is not None]
-            out.append(lsp.DocumentSymbol(
-                f"Game {number}: {p1} v {p2}", lsp.SymbolKind.Module, whole,
-                lsp.Range(whole.start, whole.start),
-                detail=f"result {result}" if result else f"{len(game.moves)} moves",
-                children=children))
-        return out
+        parts = [part for part in doc.lint().games if part.text.strip()]
+        return [_symbol(doc, game_symbol(number, part.game,
+                                         GameText(part.text, part.line, part.offset)))
+                for number, part in enumerate(parts, 1)]
 
     @server.feature(lsp.TEXT_DOCUMENT_FOLDING_RANGE)
     def folding(ls: LcnLanguageServer,
@@ -571,32 +561,34 @@ def _quick_fixes(ls: LcnLanguageServer, doc: Document, part: GamePart,
 
 def _ignore_edit(doc: Document, part: GamePart, line: int,
                  code: str) -> Optional[lsp.TextEdit]:
-    """Add ``code`` to the line's ``lcn: ignore[...]`` comment, or write one at its end.
-
-    None where no comment can silence the finding: a line of another game (a
-    game without moves reports its end there), or a blank line (a comment
-    there would move the game's end, and the finding with it).
-    """
+    """Add ``code`` to the line's ``lcn: ignore[...]`` comment, or write one at
+    its end (:func:`~lcnotation.lostcities.notation.ignore_edit_in`)."""
     index = doc.index
     if line < 1 or line > index.line_count:
         return None
-    start, end = index.starts[line - 1], index.ends[line - 1]
-    if not doc.text[start:end].strip() or start < part.offset or end > part.end:
+    found = ignore_edit_in(doc.text, GameText(part.text, part.line, part.offset),
+                           _all_comments(part), line, index.starts[line - 1],
+                           index.ends[line - 1], code)
+    if found is None:
         return None
-    for c in _all_comments(part):
-        s = c.span
-        if s is None:
-            continue
-        if s.start < end < s.end:
-            return None  # the line ends inside a comment: nothing can be added there
-        if s.line == line:
-            # the comment's text starts one character after the comment
-            found = find_suppression(c.text, s.start + 1, s.line, s)
-            if found is not None and found.close is not None:
-                sep = ", " if found.named else ""
-                return lsp.TextEdit(doc.range(found.close, found.close), f"{sep}{code}")
-    gap = "" if doc.text[end - 1] in " \t" else " "
-    return lsp.TextEdit(doc.range(end, end), f"{gap}; {suppression_comment(code)}")
+    return lsp.TextEdit(doc.range(found.start, found.end), found.replacement)
+
+
+#: The kind an editor shows for each kind of outline entry.
+_SYMBOL_KINDS = {"game": lsp.SymbolKind.Module, "section": lsp.SymbolKind.Namespace,
+                 "header": lsp.SymbolKind.Property, "move": lsp.SymbolKind.Event}
+
+
+def _symbol(doc: Document, symbol: Symbol) -> lsp.DocumentSymbol:
+    """An outline entry as the protocol writes it: the game's whole range, its
+    name selected at its start."""
+    whole = doc.range(symbol.span.start, symbol.span.end)
+    select = lsp.Range(whole.start, whole.start) if symbol.kind in ("game", "section") \
+        else whole
+    return lsp.DocumentSymbol(symbol.name, _SYMBOL_KINDS[symbol.kind], whole, select,
+                              detail=symbol.detail,
+                              children=[_symbol(doc, c) for c in symbol.children]
+                              if symbol.kind in ("game", "section") else None)
 
 
 def _hover(ls: LcnLanguageServer, doc: Document, part: GamePart,
@@ -605,7 +597,7 @@ def _hover(ls: LcnLanguageServer, doc: Document, part: GamePart,
     for i, move in enumerate(game.moves):
         s = move.span
         if s is not None and s.start <= at < s.end:
-            return describe_move(game, i, doc.linter.config.colors), s.start, s.end
+            return describe_move(game, i, colors_of(doc.linter.config)), s.start, s.end
     for c in _all_comments(part):
         s = c.span
         if s is None or not s.start <= at < s.end:

@@ -23,7 +23,7 @@ from typing import Iterable, List, Optional, Tuple
 
 from ..lostcities.game.violations import color_name
 from ..lostcities.text.ast import HANDSHAKE, Game, Span
-from ..tools.lint import all_comments
+from ..lostcities.lint import all_comments
 from .analysis import GamePart
 from ..core.positions import LineIndex
 

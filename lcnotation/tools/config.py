@@ -1,7 +1,7 @@
 """Configuration from ``pyproject.toml``, table ``[tool.lcnotation]``.
 
 >>> config_from_table({"select": ["N", "R"], "ignore": ["R2"], "colors": "RGWBYK"})
-LintConfig(select=('N', 'R'), ignore=('R2',), colors=('R', 'G', 'W', 'B', 'Y', 'K'), dialect=None)
+LintConfig(select=('N', 'R'), ignore=('R2',), colors=('R', 'G', 'W', 'B', 'Y', 'K'), dialect=None, notation=None)
 >>> config_from_table({"ignore": ["R9"]})
 Traceback (most recent call last):
 ...
@@ -20,8 +20,9 @@ from .codes import ALL_CODES
 from ..lostcities.text.dialects import DIALECTS, Dialect
 from ..core.diagnostics import NotationError
 from ..lostcities.text.headers import parse_colors
-from .lint import LintConfig
-from ..lostcities.text.reader import _parse, split_games
+from ..core.lint import LintConfig
+from .notations import NOTATIONS
+from ..lostcities.text.reader import parse_part, split_games
 from ..lostcities.style import first_discard_marker, resolve_dialect
 
 if sys.version_info >= (3, 11):
@@ -33,7 +34,7 @@ __all__ = ["ConfigError", "find_config", "load_config", "config_from_table", "pa
            "ProjectConfig", "ConfigCache", "load_project", "project_for", "config_for_file",
            "dialect_for_file", "resolve_dialect"]
 
-_LINT_KEYS = ("select", "ignore", "colors", "dialect")
+_LINT_KEYS = ("select", "ignore", "colors", "dialect", "notation")
 _KEYS = _LINT_KEYS + ("per-file-ignores", "exclude")
 
 
@@ -201,7 +202,7 @@ def dialect_for_file(path: str, text: str, explicit: Optional[str] = None,
     if configured is not None:
         return resolve_dialect(configured, None)
     for part in split_games([text]):
-        marker = first_discard_marker(_parse(part, False, path), part.text, part.offset)
+        marker = first_discard_marker(parse_part(part, False, path), part.text, part.offset)
         if marker is not None:
             return resolve_dialect(None, marker)
     return resolve_dialect(None, None)
@@ -271,5 +272,8 @@ def config_from_table(table: Mapping[str, Any]) -> LintConfig:
     dialect = table.get("dialect", default.dialect)
     if dialect is not None and (not isinstance(dialect, str) or dialect not in DIALECTS):
         raise ConfigError(f"'dialect' must be one of {', '.join(DIALECTS)}")
-    return LintConfig(_codes(table, "select", default.select),
-                      _codes(table, "ignore", default.ignore), colors, dialect)
+    notation = table.get("notation", default.notation)
+    if notation is not None and (not isinstance(notation, str) or notation not in NOTATIONS):
+        raise ConfigError(f"'notation' must be one of {', '.join(sorted(NOTATIONS))}")
+    select = _codes(table, "select", ()) if "select" in table else default.select
+    return LintConfig(select, _codes(table, "ignore", default.ignore), colors, dialect, notation)

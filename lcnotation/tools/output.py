@@ -19,7 +19,7 @@ from ..lostcities.text.ast import Span  # noqa: F401 (the doctests)
 from ..core.diagnostics import Diagnostic, Severity
 from ..core.terminal import printable
 from .colour import Palette
-from .lint import FileReport
+from ..core.lint import FileReport
 from ..core.findings import Fix
 
 __all__ = ["text_line", "source_excerpt", "github_line", "diagnostic_json",

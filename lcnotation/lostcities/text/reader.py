@@ -28,7 +28,8 @@ from ...core.lineends import as_lf, lone_cr_as_lf, not_utf8
 from .formatter import format_move  # noqa: F401 (the doctests use it)
 from .parser import parser
 
-__all__ = ["parse_move", "parse_game", "parse_games", "read_games", "GameText", "split_games"]
+__all__ = ["parse_move", "parse_game", "parse_games", "read_games", "GameText", "split_games",
+           "parse_part", "decoded_lines", "BLANK", "Piece"]
 
 Source = Union[str, "os.PathLike[str]", IO[str], IO[bytes]]
 #: What the game splitting reads: pieces of text that end at a line end, and
@@ -40,7 +41,8 @@ _TRAILING_SPACE = LEXICON.trailing_blanks
 _SPACES = LEXICON.ws
 _INTERESTING = re.compile(r"[{};\[]")
 # A line of white space, as the grammar's WS has it (a byte-order mark included).
-_BLANK = LEXICON.blank_text
+#: Text of white space alone (a piece between games that holds no game).
+BLANK = LEXICON.blank_text
 
 
 class GameText(NamedTuple):
@@ -103,7 +105,7 @@ def parse_game(text: str, *, strict: bool = False, path: Optional[str] = None,
     >>> game.moves[1].turn
     2
     """
-    return _parse(GameText(lone_cr_as_lf(text), 1, 0), strict, path, fast_path)
+    return parse_part(GameText(lone_cr_as_lf(text), 1, 0), strict, path, fast_path)
 
 
 def parse_games(text: str, *, strict: bool = False, path: Optional[str] = None,
@@ -129,7 +131,7 @@ def read_games(source: Source, *, strict: bool = False,
     if isinstance(source, (str, os.PathLike)):
         path = path if path is not None else os.fspath(source)
         with open(source, "rb") as handle:
-            yield from _games_of(_decoded_lines(handle), strict, path)
+            yield from _games_of(decoded_lines(handle), strict, path)
         return
     if path is None:
         name = getattr(source, "name", None)
@@ -137,17 +139,19 @@ def read_games(source: Source, *, strict: bool = False,
     if isinstance(source, io.TextIOBase) or isinstance(source.read(0), str):
         yield from _games_of(_universal(cast(IO[str], source)), strict, path)
     else:
-        yield from _games_of(_decoded_lines(cast(IO[bytes], source)), strict, path)
+        yield from _games_of(decoded_lines(cast(IO[bytes], source)), strict, path)
 
 
 def _games_of(lines: Iterable[Piece], strict: bool, path: Optional[str],
               fast: bool = True) -> Iterator[Game]:
     for part in split_games(lines):
-        if part.problems or not _BLANK.match(part.text):
-            yield _parse(part, strict, path, fast)
+        if part.problems or not BLANK.match(part.text):
+            yield parse_part(part, strict, path, fast)
 
 
-def _parse(part: GameText, strict: bool, path: Optional[str], fast: bool = True) -> Game:
+def parse_part(part: GameText, strict: bool, path: Optional[str], fast: bool = True) -> Game:
+    """The tree of one game of a file (a piece from :func:`split_games`); with
+    ``strict``, its first error is raised."""
     if strict and part.problems:
         raise _with_path(part.problems[0], path)
     try:
@@ -342,7 +346,7 @@ def byte_lines(raw: bytes) -> List[bytes]:
     return lines
 
 
-def _decoded_lines(handle: IO[bytes]) -> Iterator[Piece]:
+def decoded_lines(handle: IO[bytes]) -> Iterator[Piece]:
     """The text of a binary file, decoded (see :class:`_Decoder`), in blocks of lines."""
     return _Decoder().blocks(handle)
 
@@ -450,7 +454,7 @@ class _GameStart:
                     self.brace_at = len(self.lines) - 1
                 if moves_here:
                     self.has_moves = True
-            elif not _BLANK.match(line):
+            elif not BLANK.match(line):
                 self.has_moves = True
             if self.has_moves:
                 return

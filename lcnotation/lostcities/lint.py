@@ -1,0 +1,216 @@
+"""Linting Lost Cities records: syntax, rules and style findings, streamed game by game.
+
+This is what ``lcn lint`` runs on a Lost Cities file (through
+:mod:`lcnotation.tools.lint`, which picks the notation); the language server
+lints a game at a time with :func:`lint_game`.
+
+>>> report = lint_text("1. R3-D 2. r11-d 3. R2-D", path="demo.lcn")
+>>> [(d.code, d.line, d.column) for d in report.diagnostics]
+[('N103', 1, 13), ('R101', 1, 21), ('R110', 1, 25)]
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+
+from typing import IO, Callable, Iterable, Iterator, List, Optional, Tuple
+
+
+from ..core.findings import Finding, fix_loop
+from ..core.lineends import CountingReader, as_lf, lone_cr_as_lf, newline_style
+from ..core.lint import FileReport, FixResult, LintConfig
+from ..core.suppression import MARK, Suppression, apply_suppressions, find_suppression, warning
+from .game.checker import check
+from .style import StyleState, check_style, mixed_line_ends
+from .text.ast import Comment, Game
+from .text.dialects import get_dialect
+from .text.headers import DEFAULT_COLORS
+from .text.reader import GameText, Piece, decoded_lines, parse_part, split_games
+
+__all__ = ["FixResult", "lint_text", "lint_stream",
+           "lint_lines", "lint_game", "style_state", "add_text_findings", "fix_text", "fix_stream",
+           "all_comments", "suppressions", "colors_of"]
+
+
+def lint_text(text: str, path: str = "<string>", config: Optional[LintConfig] = None) -> FileReport:
+    """Lint the text of a record (one game or more)."""
+    report = lint_lines([lone_cr_as_lf(text)], path, config)
+    add_text_findings(report, text, config or LintConfig())
+    return report
+
+
+def add_text_findings(report: FileReport, text: str, config: LintConfig) -> None:
+    """Add to the report of ``text`` the findings about the text as a whole
+    (S107, mixed line ends), in their place."""
+    if "\r" in text:  # it may mix line ends (S107)
+        counted = CountingReader(io.BytesIO(text.encode("utf-8", "surrogatepass")))
+        while counted.read(1 << 20):
+            pass
+        _add_line_ends(report, counted, config)
+
+
+def lint_stream(handle: IO[bytes], path: str, config: Optional[LintConfig] = None,
+                progress: Optional[Callable[[int], None]] = None) -> FileReport:
+    """Lint a binary stream (a file, standard input) named ``path``, as a stream.
+
+    Besides what :func:`lint_lines` finds, a file that mixes line ends gets S107.
+    A file that stops being readable, or a game beyond the reader's bound,
+    raises OSError; a game too large for memory makes the report
+    ``unreadable``.
+    """
+    config = config or LintConfig()
+    counted = CountingReader(handle, progress)
+    try:
+        report = lint_lines(decoded_lines(counted), path, config)  # type: ignore[arg-type]
+    except MemoryError:
+        return FileReport(path, unreadable="out of memory")
+    _add_line_ends(report, counted, config)
+    return report
+
+
+def _add_line_ends(report: FileReport, counted: CountingReader, config: LintConfig) -> None:
+    """Add S107, in its place, when the text ``counted`` read mixes line ends."""
+    mixed = mixed_line_ends(counted)
+    if mixed is not None and config.wants(mixed.diagnostic.code):
+        line = mixed.diagnostic.line
+        at = next((i for i, f in enumerate(report.findings)
+                   if (f.diagnostic.line, f.diagnostic.column) > (line, 1)),
+                  len(report.findings))
+        report.findings.insert(at, Finding(mixed.diagnostic.with_path(report.path), mixed.fix))
+
+
+def lint_lines(lines: Iterable[Piece], path: str,
+               config: Optional[LintConfig] = None) -> FileReport:
+    """Lint a stream of lines (as read by the reader) of the file ``path``."""
+    config = config or LintConfig()
+    report = FileReport(path)
+    style = style_state(config)
+    for part in split_games(lines):
+        game, findings = lint_game(part, style, config, path)
+        report.games += 1
+        report.moves += len(game.moves)
+        report.findings.extend(findings)
+    return report
+
+
+def colors_of(config: LintConfig) -> Tuple[str, ...]:
+    """The colours of a game without a Colors header, under ``config``."""
+    return config.colors if config.colors is not None else DEFAULT_COLORS
+
+
+def style_state(config: LintConfig) -> StyleState:
+    """What the style checks of a file start from, under ``config``."""
+    return StyleState(dialect=None if config.dialect is None else get_dialect(config.dialect),
+                      default_colors=colors_of(config))
+
+
+def lint_game(part: GameText, style: StyleState, config: LintConfig,
+              path: Optional[str]) -> Tuple[Game, List[Finding]]:
+    """One game of a file (a piece from ``split_games``): its tree and findings.
+
+    ``style`` is the file's :func:`style_state`, passed to every game in turn
+    (it remembers the file's first discard marker).
+    """
+    game = parse_part(part, False, path)
+    findings = [Finding(d) for d in check(game, default_colors=colors_of(config)).diagnostics]
+    findings.extend(check_style(game, part.text, part.offset, style))
+    if len(findings) > 1:
+        findings.sort(key=lambda f: (f.diagnostic.span.start, f.diagnostic.code))
+    if MARK in part.text:  # only then can a comment suppress anything
+        findings = _suppressed(findings, game, config)
+    return game, list(_filtered(findings, config, path)) if findings else []
+
+
+def fix_stream(lines: Iterable[Piece], path: str, config: Optional[LintConfig],
+               write: Callable[[str], object]) -> FixResult:
+    """Apply the safe fixes of ``config``'s findings game by game, as
+    :func:`fix_text` does for a whole text, writing each game's fixed text
+    (LF line ends) to ``write`` as soon as it is done: memory holds one game
+    and the findings left after fixing."""
+    config = config or LintConfig()
+    result = FixResult(FileReport(path))
+    report = result.report
+    style = style_state(config)
+    shift = 0  # how much longer the fixed text is than the text read, so far
+    for part in split_games(lines):
+        part = part._replace(offset=part.offset + shift)
+        start = dataclasses.replace(style)
+        game, findings = lint_game(part, style, config, path)
+        if game.errors:
+            result.error_count += len(game.errors)
+            result.first_error = result.first_error or game.errors[0]
+        def relint(text: str) -> Tuple[Game, List[Finding], StyleState]:
+            again = dataclasses.replace(start)
+            return (*lint_game(part._replace(text=text), again, config, path), again)
+
+        text, count, (game, findings, style) = fix_loop(
+            part.text, (game, findings, style), relint,
+            lambda done: [f.fix for f in done[1] if f.fix is not None], part.offset)
+        result.applied += count
+        shift += len(text) - len(part.text)
+        write(text)
+        report.games += 1
+        report.moves += len(game.moves)
+        report.findings.extend(findings)
+    return result
+
+
+def fix_text(text: str, path: str = "<string>", config: Optional[LintConfig] = None,
+             report: Optional[FileReport] = None) -> Tuple[str, int, FileReport]:
+    """Apply the safe fixes of the findings ``config`` selects, as ``lcn lint --fix`` does.
+
+    Returns the fixed text, how many fixes were applied and the report of
+    the fixed text.  ``report``, when given, is that of ``text`` already.
+
+    >>> fixed, applied, report = fix_text("1. r3-d 3. b4x-d 4. G5D-D")
+    >>> fixed, applied, [d.code for d in report.diagnostics]
+    ('1. R3-D 2. B4X-D 3. G5X-D', 5, ['R110'])
+    """
+    first = report if report is not None else lint_text(text, path, config)
+    text, applied, fixed = fix_loop(text, first, lambda t: lint_text(t, path, config),
+                                     lambda r: r.fixes)
+    newline = next((f.newline for f in fixed.fixes if f.newline is not None), None)
+    if newline is not None and newline_style(text) is None:
+        # S107: a text that mixes line ends gets the majority's (a file's text
+        # read with LF line ends gets them when it is written back).
+        text = as_lf(text)
+        text = text.replace("\n", newline) if newline != "\n" else text
+        applied += 1
+        fixed = lint_text(text, path, config)
+    return text, applied, fixed
+
+
+def _filtered(findings: Iterable[Finding], config: LintConfig,
+              path: Optional[str]) -> Iterator[Finding]:
+    for f in findings:
+        if config.wants(f.diagnostic.code):
+            yield Finding(f.diagnostic.with_path(path), f.fix)
+
+
+def all_comments(game: Game) -> Iterator[Comment]:
+    """Every comment of ``game``: its own, its headers', its moves'."""
+    yield from game.comments
+    for h in game.headers:
+        yield from h.comments
+    for m in game.moves:
+        yield from m.comments
+
+
+def suppressions(game: Game) -> Iterator[Suppression]:
+    """The ``lcn: ignore`` comments of ``game`` (a comment's text starts one
+    character after the comment: after its ``;`` or ``{``)."""
+    for c in all_comments(game):
+        if c.span.known:
+            found = find_suppression(c.text, c.span.start + 1, c.span.line, c.span)
+            if found is not None:
+                yield found
+
+
+_UNUSED = warning("S100")
+
+
+def _suppressed(findings: List[Finding], game: Game, config: LintConfig) -> List[Finding]:
+    """Drop findings silenced by ``lcn: ignore[CODES]`` comments on their line, and
+    report (S100) suppressions that silence nothing."""
+    return apply_suppressions(findings, suppressions(game), _UNUSED)
