@@ -143,13 +143,14 @@ class FileFindings:
     of a file must be given in order, every one of them)."""
 
     def __init__(self, config: Optional["LintConfig"] = None) -> None:
-        from ..tools.lint import LintConfig, style_state
+        from ..core.lint import LintConfig
+        from ..lostcities.lint import style_state
 
         self.config = config or LintConfig()
         self.style: "StyleState" = style_state(self.config)
 
     def __call__(self, entry: GameEntry) -> Tuple[Game, List["Finding"]]:
-        from ..tools.lint import lint_game
+        from ..lostcities.lint import lint_game
 
         return lint_game(entry.text(), self.style, self.config, entry.path)
 

@@ -41,10 +41,10 @@ from ..core.diagnostics import NotationError
 from ..lostcities.text.lexical import LEXICON
 from ..core.lineends import as_lf
 from ..lostcities.text.parser import parser
-from ..lostcities.text.reader import (_BLANK, GameText, _Decoder, _line_blocks, _parse, byte_lines,
+from ..lostcities.text.reader import (BLANK, GameText, Decoder, line_blocks, parse_part, byte_lines,
                            split_games)
 
-__all__ = ["Source", "GameEntry", "scan", "read_at", "position_at", "BOM"]
+__all__ = ["Source", "GameEntry", "scan", "read_at", "position_at", "BOM", "sync_point"]
 
 #: What :func:`scan` reads: a path or a binary stream.
 Source = Union[str, "os.PathLike[str]", IO[bytes]]
@@ -89,7 +89,7 @@ class GameEntry(NamedTuple):
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError:
-            decoder = _Decoder()
+            decoder = Decoder()
             decoder.offset, decoder.chars, decoder.line_no = (self.offset, self.char_offset,
                                                               self.line)
             decoder.first = False
@@ -104,7 +104,7 @@ class GameEntry(NamedTuple):
     def game(self, *, strict: bool = False) -> Game:
         """The game's syntax tree, exactly as :func:`read_games` reads it from the
         file (positions included)."""
-        return _parse(self.text(), strict, self.path)
+        return parse_part(self.text(), strict, self.path)
 
     def headers(self) -> Tuple[Header, ...]:
         """The game's headers (with their comments), read without the moves:
@@ -142,7 +142,7 @@ class GameEntry(NamedTuple):
         if cut is None or part.text.find("[", cut) >= 0:
             # Not clean before the first move, or a "[" after it (a header out
             # of place is still a header of the game): the whole parse says.
-            game = _parse(part, False, self.path)
+            game = parse_part(part, False, self.path)
             return game.headers, game.comments
         result = parser().run("game", part.text[:cut], strict=False, first_line=part.line,
                               first_offset=part.offset)
@@ -293,7 +293,7 @@ class _Blocks:
 
     def shadows(self, skip_bom: bool) -> Iterator[str]:
         at = self.start
-        for raw in _line_blocks(self.handle):
+        for raw in line_blocks(self.handle):
             if skip_bom:
                 skip_bom = False
                 if raw.startswith(BOM):
@@ -349,7 +349,7 @@ def _scan(handle: IO[bytes], path: Optional[str], start: int,
           end: Optional[int]) -> Iterator[GameEntry]:
     line, chars, number, at = 1, 0, 0, 0
     if start > 0:
-        at = _sync_point(handle, start)
+        at = sync_point(handle, start)
         if at > 0:
             line, chars = _count_before(handle, at)
         handle.seek(at)
@@ -361,14 +361,14 @@ def _scan(handle: IO[bytes], path: Optional[str], start: int,
         if end is not None and offset >= end:
             return
         raw = blocks.take(offset, offset + len(part.text))
-        if part.problems or not _BLANK.match(part.text):
+        if part.problems or not BLANK.match(part.text):
             number += counting
             if offset >= start:
                 yield GameEntry(raw, offset, part.line + base_line, chars, number, path)
         chars += _chars(raw)
 
 
-def _sync_point(handle: IO[bytes], start: int) -> int:
+def sync_point(handle: IO[bytes], start: int) -> int:
     """A byte offset before ``start`` from which the splitter finds every game
     boundary that follows: the start of the last line before ``start`` that
     begins with ``[``, or 0.  (At such a line no comment is open and the
@@ -401,7 +401,7 @@ def _count_before(handle: IO[bytes], stop: int) -> Tuple[int, int]:
     handle.seek(0)
     line, chars = 1, 0
     first = True
-    for raw in _line_blocks(cast(IO[bytes], _Limited(handle, stop))):
+    for raw in line_blocks(cast(IO[bytes], _Limited(handle, stop))):
         if first:
             first = False
             if raw.startswith(BOM):

@@ -43,7 +43,7 @@ from typing import (IO, Callable, Generic, Iterable, Iterator, List, Optional, P
                     Union, cast)
 
 from ..lostcities.text.ast import Comment, Game, Header, Move
-from ..lostcities.text.builder import _span_in
+from ..lostcities.text.builder import span_in
 from ..core.diagnostics import NotationError
 from ..core.span import NO_SPAN
 from .scan import GameEntry, Source, scan
@@ -219,7 +219,7 @@ class TreeBuilder(_Headed[Game]):
         span = NO_SPAN
         if entry is not None:
             part = entry.text()
-            span = _span_in(part.text, 0, len(part.text), part.line - 1, part.offset)
+            span = span_in(part.text, 0, len(part.text), part.line - 1, part.offset)
         return Game(tuple(self._headers), tuple(self._moves), tuple(self._leading),
                     tuple(sorted(self._errors, key=_at)), span)
 

@@ -143,9 +143,9 @@ def _has_moves(raw: bytes) -> bool:
     """Whether a game's text holds a move, as the splitter sees it (a header
     line after it begins another game)."""
     from ..archive.scan import shadow
-    from ..lostcities.text.reader import _GameStart
+    from ..lostcities.text.reader import GameStart
 
-    start = _GameStart()
+    start = GameStart()
     start.feed(shadow(raw))
     return start.header_line()
 
@@ -154,7 +154,7 @@ def _begins_with_header(raw: bytes) -> bool:
     """Whether a game's text holds no move before its first header line."""
     from ..archive.scan import shadow
     from ..lostcities.text.lexical import LEXICON
-    from ..lostcities.text.reader import _GameStart
+    from ..lostcities.text.reader import GameStart
 
     text = shadow(raw)
     if LEXICON.header_first.match(text):
@@ -162,7 +162,7 @@ def _begins_with_header(raw: bytes) -> bool:
     m = LEXICON.header_line.search(text)
     if m is None:
         return False
-    start = _GameStart()
+    start = GameStart()
     start.feed(text[:m.start() + 1])
     return not start.header_line()
 

@@ -67,10 +67,11 @@ def stats_on_cluster(paths: Sequence[str], settings: Settings, scheduler: str,
         err(problem)
         return None
     from ..dask import stats
+    from ..lostcities.lint import colors_of
 
     try:
         total, unusable, unreadable = stats([p for p in paths if p != "-"],
-                                            colors=lambda p: settings.lint(p).colors,
+                                            colors=lambda p: colors_of(settings.lint(p)),
                                             scheduler=scheduler)
     except ValueError as exc:  # a scheduler that cannot be reached
         err(str(exc))

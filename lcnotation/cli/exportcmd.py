@@ -128,7 +128,9 @@ def _export_collection(args: argparse.Namespace, fmt: "Format") -> int:
     if not files:
         err("no .lcn file found; nothing written")
         return EXIT_USAGE
-    colors = {path: settings.lint(path).colors for path in files}
+    from ..lostcities.lint import colors_of
+
+    colors = {path: colors_of(settings.lint(path)) for path in files}
     refused_games: List[NotationError] = []
 
     def refused(error: NotationError) -> None:

@@ -102,11 +102,13 @@ class _Run:
         several = len(paths) > 1
         invert = self.args.invert
         queries = self.queries
+        from ..lostcities.lint import colors_of
+
         for path in paths:
             name = self.settings.named(path)
             config = self.settings.lint(path)
             findings = FileFindings(config) if self.findings else None
-            colors = config.colors
+            colors = colors_of(config)
             here = 0
             try:
                 for entry in entries(path, name):

@@ -57,12 +57,13 @@ def collect(paths: List[str], settings: Settings) -> "Tuple[StatsAccumulator, in
     not a result named on standard error; and the exit status so far.  (A
     scheduler, ``--scheduler``, computes the same accumulator on a cluster.)"""
     from ..archive.stats import StatsAccumulator
+    from ..lostcities.lint import colors_of
 
     total = StatsAccumulator()
     status = EXIT_OK
     for path in paths:
         name = settings.named(path)
-        colors = settings.lint(path).colors
+        colors = colors_of(settings.lint(path))
         try:
             for record in game_records(path, name, colors):
                 total.add(record)

@@ -20,7 +20,8 @@ from ..archive.stats import GameStats, StatsAccumulator
 from ..core.diagnostics import NotationError
 from ..lostcities.text.headers import DEFAULT_COLORS
 from ..core.files import not_regular
-from ..tools.lint import FileReport, LintConfig, _add_line_ends
+from ..core.lint import FileReport, LintConfig
+from ..lostcities.lint import add_line_ends
 from ..core.lineends import CountingReader
 from . import tasks
 from .cluster import connect
@@ -128,9 +129,15 @@ def lint(paths: Sequence[str], configs: Callable[[str], LintConfig], *,
     """The report of each file, in order, as :func:`lcnotation.tools.lint.lint_file`
     makes it, linted on the cluster (``client``, or one of ``scheduler``:
     see :func:`~lcnotation.dask.cluster.connect`; a local one by default).
-    ``configs(path)`` is each file's configuration."""
-    found = plan(paths, blocksize)
-    settings = {path: configs(path) for path in paths if path not in found.unreadable}
+    ``configs(path)`` is each file's configuration.  Lost Cities records are
+    cut into ranges; a file of another notation is linted here, whole."""
+    from ..tools.lint import lint_file
+    from ..tools.notations import notation_for
+
+    settings = {path: configs(path) for path in paths}
+    here = {path for path in paths
+            if notation_for(path, settings[path].notation).name != "lostcities"}
+    found = plan([path for path in paths if path not in here], blocksize)
     with _client(client, scheduler) as c:
         ranges = found.ranges
         measured = _run(c, tasks.measure, [r.path for r in ranges], [r.start for r in ranges],
@@ -148,6 +155,9 @@ def lint(paths: Sequence[str], configs: Callable[[str], LintConfig], *,
     for r, m, part in zip(ranges, measured, parts):
         by_path.setdefault(r.path, []).append((r, m, part))
     for path in paths:
+        if path in here:
+            yield lint_file(path, settings[path])
+            continue
         if path in found.unreadable:
             yield FileReport(path, unreadable=found.unreadable[path])
             continue
@@ -165,7 +175,7 @@ def lint(paths: Sequence[str], configs: Callable[[str], LintConfig], *,
             for kind, line in m.counts.first:
                 counted.first.setdefault(kind, lines + line)
             lines += m.counts.lines
-        _add_line_ends(report, counted, settings[path])
+        add_line_ends(report, counted, settings[path])
         yield report
 
 

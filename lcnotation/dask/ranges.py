@@ -23,10 +23,10 @@ from __future__ import annotations
 import re
 from typing import IO, Iterator, List, NamedTuple, Optional, Tuple, cast
 
-from ..archive.scan import _sync_point
+from ..archive.scan import sync_point
 from ..lostcities.text.lexical import LEXICON
 from ..core.lineends import as_lf
-from ..lostcities.text.reader import _BLANK, Piece, _Decoder, _GameStart, _line_blocks, split_games
+from ..lostcities.text.reader import BLANK, Piece, Decoder, GameStart, line_blocks, split_games
 from ..core.lineends import CountingReader
 
 __all__ = ["Range", "RangeCounts", "split_ranges", "next_boundary", "measure_range",
@@ -103,18 +103,18 @@ def next_boundary(handle: IO[bytes], at: int, size: int) -> int:
 
     The search starts at the last header line before ``at`` (where no comment
     is open and the game under way has no move yet, so the splitter's rule,
-    :class:`~lcnotation.text.reader._GameStart`, begun afresh there, decides
+    :class:`~lcnotation.text.reader.GameStart`, begun afresh there, decides
     every header line after it as it would from the file's start), and reads
     on only as far as the boundary.
     """
-    begin = _sync_point(handle, at)
-    scan = _GameStart()
+    begin = sync_point(handle, at)
+    scan = GameStart()
     for offset, raw in _lines_from(handle, begin):
         line = as_lf(raw.decode("utf-8", errors="replace"))
         if offset > begin and _HEADER_FIRST.match(line) and scan.header_line():
             if offset >= at:
                 return offset
-            scan = _GameStart()
+            scan = GameStart()
         if not scan.has_moves:
             scan.feed(line)
     return size
@@ -124,7 +124,7 @@ def _lines_from(handle: IO[bytes], start: int) -> Iterator[Tuple[int, bytes]]:
     """The lines from byte ``start`` (which begins a line) on, with their offsets."""
     source = cast(IO[bytes], _Slice(handle, start, None))
     offset = start
-    for block in _line_blocks(source, 1 << 16):
+    for block in line_blocks(source, 1 << 16):
         for m in _RAW_LINE.finditer(block):
             yield offset + m.start(), m.group()
         offset += len(block)
@@ -138,15 +138,15 @@ def measure_range(handle: IO[bytes], start: int = 0, end: Optional[int] = None) 
     range that begins at a game boundary) as the reader reads them: the games
     are split, not parsed."""
     counted = CountingReader(cast(IO[bytes], _Slice(handle, start, end)))
-    decoder = _Decoder()
+    decoder = Decoder()
     decoder.first = start == 0
     decoder.offset = start
 
     def pieces() -> Iterator[Piece]:
-        for raw in _line_blocks(cast(IO[bytes], counted)):
+        for raw in line_blocks(cast(IO[bytes], counted)):
             yield from decoder._block(raw)
 
     games = sum(1 for part in split_games(pieces())
-                if part.problems or not _BLANK.match(part.text))
+                if part.problems or not BLANK.match(part.text))
     return RangeCounts(games, decoder.line_no - 1, counted.counts,
                        tuple(sorted(counted.first.items())))

@@ -15,8 +15,9 @@ from typing import List, NamedTuple, Optional, Sequence, Tuple
 from ..archive.scan import GameEntry, scan
 from ..archive.stats import GameStats, StatsAccumulator, game_stats
 from ..core.diagnostics import NotationError
-from ..lostcities.text.reader import GameText, _Decoder
-from ..tools.lint import LintConfig, lint_game, style_state
+from ..lostcities.text.reader import GameText, Decoder
+from ..core.lint import LintConfig
+from ..lostcities.lint import colors_of, lint_game, style_state
 from ..core.findings import Finding
 from .ranges import RangeCounts, measure_range
 
@@ -105,7 +106,7 @@ def _whole_text(handle: io.BufferedReader, end: int) -> Optional[GameText]:
     """The text of a file that holds no game, as the reader splits it (one
     piece of white space), or None for one that reads as no text at all."""
     handle.seek(0)
-    decoder = _Decoder()
+    decoder = Decoder()
     pieces = [p for p in decoder.lines(io.BytesIO(handle.read(end)))]
     text = "".join(p for p in pieces if isinstance(p, str))
     problems = tuple(p for p in pieces if isinstance(p, NotationError))

@@ -24,7 +24,7 @@ from .ast import Card, Comment, Game, Header, Move, Span
 from ...core.diagnostics import NotationError
 from .lexical import LEXICON
 
-__all__ = ["Builder", "GameBuilder", "ParseResult", "Problem"]
+__all__ = ["Builder", "GameBuilder", "ParseResult", "Problem", "span_in"]
 
 _new = tuple.__new__
 _UNESCAPE = re.compile(r'\\(["\\])')
@@ -84,7 +84,7 @@ class ParseResult(NamedTuple):
 
     def span_at(self, start: int, end: int) -> Span:
         """The span of offsets ``start:end`` of the text, in the file."""
-        return _span_in(self.text, start, end, self.first_line - 1, self.first_offset)
+        return span_in(self.text, start, end, self.first_line - 1, self.first_offset)
 
     def game(self, path: Optional[str]) -> Game:
         """The game read, with every comment attached to what it follows."""
@@ -119,7 +119,7 @@ def _at(problem: Problem) -> int:
     return problem[2].start
 
 
-def _span_in(text: str, start: int, end: int, line_delta: int, offset: int) -> Span:
+def span_in(text: str, start: int, end: int, line_delta: int, offset: int) -> Span:
     """The span of ``text[start:end]`` for a text whose first line is
     ``line_delta + 1`` and first character at ``offset`` in its file."""
     line = text.count("\n", 0, start) + 1

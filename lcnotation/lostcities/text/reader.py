@@ -29,7 +29,7 @@ from .formatter import format_move  # noqa: F401 (the doctests use it)
 from .parser import parser
 
 __all__ = ["parse_move", "parse_game", "parse_games", "read_games", "GameText", "split_games",
-           "parse_part", "decoded_lines", "BLANK", "Piece"]
+           "parse_part", "decoded_lines", "BLANK", "Piece", "Decoder", "line_blocks", "GameStart", "byte_lines"]
 
 Source = Union[str, "os.PathLike[str]", IO[str], IO[bytes]]
 #: What the game splitting reads: pieces of text that end at a line end, and
@@ -209,7 +209,7 @@ def _joined(pieces: List[AnyStr]) -> AnyStr:
     return cast(AnyStr, b"".join(cast(List[bytes], pieces)))  # type: ignore[redundant-cast]
 
 
-def _line_blocks(handle: IO[AnyStr], size: int = 1 << 20) -> Iterator[AnyStr]:
+def line_blocks(handle: IO[AnyStr], size: int = 1 << 20) -> Iterator[AnyStr]:
     """Read ``handle`` (text or binary) in pieces of about ``size`` that end at a
     line end (the last one may not), so that a CRLF is never cut in two.
 
@@ -252,7 +252,7 @@ def _universal(handle: IO[str]) -> Iterator[str]:
     """
     line = 1
     chars = 0
-    blocks = _line_blocks(handle)
+    blocks = line_blocks(handle)
     while True:
         try:
             text = next(blocks)
@@ -270,7 +270,7 @@ def _universal(handle: IO[str]) -> Iterator[str]:
         yield text
 
 
-class _Decoder:
+class Decoder:
     """Decode a binary file as UTF-8, in blocks of whole lines.
 
     CRLF and lone CR are turned into LF, and a byte-order mark at the start is
@@ -286,7 +286,7 @@ class _Decoder:
         self.first = True
 
     def blocks(self, handle: IO[bytes]) -> Iterator[Piece]:
-        for raw in _line_blocks(handle):
+        for raw in line_blocks(handle):
             yield from self._block(raw)
 
     def _skip_bom(self, raw: bytes) -> bytes:
@@ -347,8 +347,8 @@ def byte_lines(raw: bytes) -> List[bytes]:
 
 
 def decoded_lines(handle: IO[bytes]) -> Iterator[Piece]:
-    """The text of a binary file, decoded (see :class:`_Decoder`), in blocks of lines."""
-    return _Decoder().blocks(handle)
+    """The text of a binary file, decoded (see :class:`Decoder`), in blocks of lines."""
+    return Decoder().blocks(handle)
 
 
 # ---------------------------------------------------------------- splitting
@@ -383,7 +383,7 @@ def split_games(items: Iterable[Piece]) -> Iterator[GameText]:
     problems: List[NotationError] = []
     first_line = line_no = 1
     first_offset = offset = 0
-    scan = _GameStart()
+    scan = GameStart()
     for item in items:
         if isinstance(item, NotationError):
             problems.append(item)
@@ -398,7 +398,7 @@ def split_games(items: Iterable[Piece]) -> Iterator[GameText]:
             if h > pos:
                 piece = item[pos:h]
                 # The usual piece: one header line, before any move and outside
-                # any comment, which tells nothing (see _GameStart.feed).
+                # any comment, which tells nothing (see GameStart.feed).
                 if not scan.has_moves and (scan.in_brace or not _HEADER_ALONE.match(piece)):
                     scan.feed(piece)
                 pieces.append(piece)
@@ -415,7 +415,7 @@ def split_games(items: Iterable[Piece]) -> Iterator[GameText]:
                 pieces = []
                 size = 0
                 first_line, first_offset = line_at, end
-                scan = _GameStart()
+                scan = GameStart()
             pos = h
         if pos < len(item):
             if not scan.has_moves:
@@ -430,7 +430,7 @@ def split_games(items: Iterable[Piece]) -> Iterator[GameText]:
         yield GameText("".join(pieces), first_line, first_offset, tuple(problems))
 
 
-class _GameStart:
+class GameStart:
     """Whether a game has a move yet, from its lines, with ``{`` comments tracked."""
 
     def __init__(self) -> None:
