@@ -24,6 +24,7 @@ from typing import (Any, Callable, Dict, Iterator, List, Optional, Sequence, Set
 
 import pyarrow as pa  # type: ignore[import-not-found, import-untyped, unused-ignore]
 import pyarrow.dataset as ds  # type: ignore[import-not-found, import-untyped, unused-ignore]
+import pyarrow.parquet as pq  # type: ignore[import-not-found, import-untyped, unused-ignore]
 
 from .schema import FORMAT_NAME, GAMES, MANIFEST, SCHEMA_VERSION, games_schema
 from .writer import NULL_PARTITION, iter_parts
@@ -105,15 +106,27 @@ def _dataset(path: str, manifest: Optional[Dict[str, Any]]) -> Any:
     return dataset
 
 
-def _fragment_rows(fragment: Any, batch: int) -> Iterator[Tuple[str, int, bytes]]:
+def _fragment_rows(fragment: Any, batch: int,
+                   record: bool = True) -> Iterator[Tuple[str, int, bytes]]:
+    """The rows of one file of the table, as ``(source, offset, record)`` (the
+    record ``b""`` unless ``record``)."""
     keys = ds.get_partition_keys(fragment.partition_expression) or {}
-    columns = [c for c in _COLUMNS if c not in keys]
-    for part in fragment.to_batches(columns=columns, batch_size=batch):
+    columns = [c for c in _COLUMNS if c not in keys and (record or c != "record")]
+    # Row group by row group (a fragment's own scan reads ahead, holding much
+    # of the file): memory holds a batch of each file being merged.
+    with pq.ParquetFile(fragment.path) as parts:
+        yield from _batch_rows(parts.iter_batches(batch_size=batch, columns=columns),
+                               columns, keys)
+
+
+def _batch_rows(batches: Iterator[Any], columns: Sequence[str],
+                keys: Dict[str, Any]) -> Iterator[Tuple[str, int, bytes]]:
+    for part in batches:
         values = {name: part.column(name).to_pylist() for name in columns}
         n = part.num_rows
         sources = values.get("source") or [keys.get("source")] * n
         offsets = values.get("byte_offset") or [keys.get("byte_offset")] * n
-        yield from zip(sources, offsets, values["record"])
+        yield from zip(sources, offsets, values.get("record") or [b""] * n)
 
 
 def records(path: str, *, sources: Optional[Sequence[str]] = None,
@@ -134,35 +147,37 @@ def records(path: str, *, sources: Optional[Sequence[str]] = None,
     batch = max(64, _ROWS_AT_ONCE // max(1, len(fragments)))
     wanted: Optional[Set[str]] = set(sources) if sources is not None else None
 
-    def keyed(fragment: Any) -> Iterator[Tuple[Tuple[int, str, int], bytes]]:
-        for source, offset, raw in _fragment_rows(fragment, batch):
+    def keyed(fragment: Any, record: bool = True
+              ) -> Iterator[Tuple[Tuple[int, str, int], bytes]]:
+        for source, offset, raw in _fragment_rows(fragment, batch, record):
             if wanted is None or source in wanted:
                 yield (order.get(source, len(order)), source, offset), raw
 
-    merged = heapq.merge(*(keyed(f) for f in fragments), key=lambda item: item[0])
-    if manifest is None:
-        yield from _in_order(merged, path)
-        return
-    yield from _checked(merged, manifest, wanted, report)
+    def merged(record: bool = True) -> Iterator[Tuple[Tuple[int, str, int], bytes]]:
+        return heapq.merge(*(keyed(f, record) for f in fragments), key=lambda item: item[0])
+
+    if manifest is not None:
+        yield from _checked(merged(), manifest, wanted, report)
+    elif _sorted(merged(record=False)):
+        for (_, source, offset), raw in merged():
+            yield source, offset, raw
+    else:
+        # A table of another program whose files hold their rows in another
+        # order (which a merge of files, each in order, cannot put right):
+        # sorted in memory.
+        rows = sorted(merged(), key=lambda item: item[0])
+        for (_, source, offset), raw in rows:
+            yield source, offset, raw
 
 
-def _in_order(merged: Iterator[Tuple[Tuple[int, str, int], bytes]],
-              path: str) -> Iterator[Tuple[str, int, bytes]]:
-    """A table of another program: its files may hold rows in any order, which
-    the merge of files sorted in themselves would not put right; then the rows
-    are sorted in memory."""
-    rows: List[Tuple[Tuple[int, str, int], bytes]] = []
+def _sorted(keys: Iterator[Tuple[Tuple[int, str, int], bytes]]) -> bool:
+    """Whether the merged keys come in order (a pass that reads no record)."""
     last: Optional[Tuple[int, str, int]] = None
-    sorted_so_far = True
-    for key, raw in merged:
+    for key, _ in keys:
         if last is not None and key < last:
-            sorted_so_far = False
+            return False
         last = key
-        rows.append((key, raw))
-    if not sorted_so_far:
-        rows.sort(key=lambda item: item[0])
-    for (_, source, offset), raw in rows:
-        yield source, offset, raw
+    return True
 
 
 def _checked(merged: Iterator[Tuple[Tuple[int, str, int], bytes]], manifest: Dict[str, Any],

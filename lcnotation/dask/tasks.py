@@ -17,7 +17,7 @@ from ..archive.stats import GameStats, StatsAccumulator, game_stats
 from ..core.diagnostics import NotationError
 from ..lostcities.text.reader import GameText, Decoder
 from ..core.lint import LintConfig
-from ..lostcities.lint import colors_of, lint_game, style_state
+from ..lostcities.lint import lint_game, style_state
 from ..core.findings import Finding
 from .ranges import RangeCounts, measure_range
 
