@@ -333,3 +333,15 @@ def test_every_card_stays_somewhere_and_every_hand_holds_eight(deal: bool, plays
         if conserved:
             for c, r in itertools.product("RGWBY", RANKS):
                 assert len(state.locate(Card(c, r))) == (3 if r == HANDSHAKE else 1), (c, r)
+
+
+def test_the_deck_is_the_rules_and_the_grammar_can_write_it() -> None:
+    # The rules deal 12 cards of each colour: three handshakes and 2 to 10.  The
+    # grammar only says how ranks are written; every rank the deck holds must be
+    # one it can write, and the deck does not change with the grammar's table.
+    from lcnotation.lostcities.game.setup import CARDS_PER_COLOR, COLOR_DECK, COPIES, DECK_RANKS
+    from lcnotation.lostcities.text.lexical import LEXICON
+
+    assert CARDS_PER_COLOR == 12 and COLOR_DECK.count(0) == 3
+    assert DECK_RANKS == (0, 2, 3, 4, 5, 6, 7, 8, 9, 10) and COPIES[0] == 3 and COPIES[1] == 0
+    assert set(DECK_RANKS) <= set(LEXICON.ranks)

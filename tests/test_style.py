@@ -1,7 +1,8 @@
-"""The style checks' shortcut for plainly clean games against the full checks.
+"""The style rules' shortcuts against the full checks.
 
-``style._plainly_clean`` lets most games skip the per-move style checks; it
-must only ever say so when those checks would find nothing.
+Each style rule says when it can fire (``StyleRule.can_fire``), so that most
+games skip its check; it must only ever say no when the check would find
+nothing, and a rule that does not say is always run.
 """
 
 from __future__ import annotations
@@ -22,12 +23,14 @@ def findings(text: str, shortcut: bool, marker, colors) -> list:
     state = StyleState(marker=marker, default_colors=colors)
     if shortcut:
         return check_style(parse_game(text), text, 0, state)
-    saved = style._plainly_clean
-    style._plainly_clean = lambda *args: False
+    saved = [rule.can_fire for rule in style.STYLE_RULES]
+    for rule in style.STYLE_RULES:
+        rule.can_fire = lambda g: True  # type: ignore[method-assign]
     try:
         return check_style(parse_game(text), text, 0, state)
     finally:
-        style._plainly_clean = saved
+        for rule, can_fire in zip(style.STYLE_RULES, saved):
+            rule.can_fire = can_fire  # type: ignore[method-assign]
 
 
 def renumbered(text: str, which: int, by: int) -> str:
@@ -61,3 +64,20 @@ def test_move_numbers_are_checked_with_or_without_the_shortcut(text, codes):
     for shortcut in (True, False):
         found = findings(text, shortcut, None, ("R", "G", "W", "B", "Y"))
         assert [f.diagnostic.code for f in found] == codes
+
+
+class _Everywhere(style.StyleRule):
+    """A rule added to the list, saying nothing of when it can fire."""
+
+    codes = ("S199",)
+
+    def check(self, g, findings):
+        findings.append(style.Finding(style.Diagnostic("S199", "seen", g.game.moves[0].span)))
+
+
+def test_a_new_rule_fires_on_plainly_clean_games(monkeypatch):
+    # Before the rules said when they fire, one shortcut for every per-move check
+    # skipped plainly clean games, and a new check never ran on them.
+    monkeypatch.setattr(style, "STYLE_RULES", [*style.STYLE_RULES, _Everywhere()])
+    found = check_style(parse_game("1. R3-D 2. G4-D"), "1. R3-D 2. G4-D", 0, StyleState())
+    assert [f.diagnostic.code for f in found] == ["S199"]

@@ -20,10 +20,9 @@ import re
 from collections import Counter
 from typing import Iterable, List, NamedTuple, Optional, Sequence, Tuple
 
-from ..lostcities.game.setup import COPIES
+from ..lostcities.game.setup import COPIES, DECK_RANKS as RANKS
 from ..lostcities.text.ast import Card, Comment, Draw, Game, Header, Move, Placement, Span
 from ..lostcities.text.formatter import format_card
-from ..lostcities.text.lexical import RANKS
 from ..core.numbers import read_decimal, too_long
 from .base import Format, TextLines
 

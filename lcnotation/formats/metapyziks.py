@@ -37,7 +37,7 @@ from ..lostcities.text.ast import Card, Comment, Draw, Game, Header, Move, Place
 from ..core.diagnostics import NotationError
 from ..lostcities.text.formatter import format_card
 from ..lostcities.text.headers import DEFAULT_COLORS, game_colors, parse_cards
-from ..lostcities.text.lexical import RANKS
+from ..lostcities.game.setup import DECK_RANKS as RANKS
 from ..core.span import NO_SPAN, first_known
 from .base import Format, TextLines
 

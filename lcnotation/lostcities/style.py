@@ -24,7 +24,7 @@ from ..core.findings import Edit, Finding, Fix
 from ..core.lineends import LINE_END_NAMES, CountingReader, majority_line_end
 from .text.headers import DEFAULT_COLORS, KNOWN_TAGS
 
-__all__ = ["StyleState", "check_style", "STYLE_CODES", "STYLE", "mixed_line_ends",
+__all__ = ["StyleState", "StyleRule", "STYLE_RULES", "check_style", "STYLE_CODES", "STYLE", "mixed_line_ends",
            "resolve_dialect", "first_discard_marker", "discard_marker"]
 
 #: Style codes: (severity, summary).
@@ -117,17 +117,131 @@ def _diag(code: str, message: str, span: Span, move: Optional[Move] = None) -> D
                       turn=None if move is None else move.turn)
 
 
+class _Game:
+    """One game as the style rules look at it: its tree, its text and the file's
+    :class:`StyleState`; ``movetext`` (the text from its first move to its last)
+    is cut once, when a rule first asks."""
+
+    __slots__ = ("game", "text", "offset", "state", "_movetext")
+
+    def __init__(self, game: Game, text: str, offset: int, state: StyleState) -> None:
+        self.game, self.text, self.offset, self.state = game, text, offset, state
+        self._movetext: Optional[str] = None
+
+    @property
+    def movetext(self) -> str:
+        if self._movetext is None:
+            moves = self.game.moves
+            first, last = moves[0].span, moves[-1].span
+            self._movetext = (self.text[first.start - self.offset:last.end - self.offset]
+                              if first.known and last.known else self.text)
+        return self._movetext
+
+    @property
+    def colors_declared(self) -> bool:
+        return any(h.name == "Colors" for h in self.game.headers)
+
+
+class StyleRule:
+    """A style rule: the codes it reports, when it can fire, and its check.
+
+    :meth:`can_fire` is a cheap look at the game (most records are clean, and
+    a rule that cannot fire is not run); it must be True whenever :meth:`check`
+    could find anything.  Each rule says it for itself, so that a new rule
+    never depends on what another rule's shortcut knows.
+    """
+
+    codes: Tuple[str, ...] = ()
+
+    def can_fire(self, g: _Game) -> bool:
+        return True
+
+    def check(self, g: _Game, findings: List[Finding]) -> None:
+        raise NotImplementedError
+
+    def skipped(self, g: _Game) -> None:
+        """Called instead of :meth:`check` when the rule cannot fire: what the
+        file's state must still learn from the game."""
+
+
+class _Headers(StyleRule):
+    codes = ("S105", "S106")
+
+    def can_fire(self, g: _Game) -> bool:
+        return bool(g.game.headers)
+
+    def check(self, g: _Game, findings: List[Finding]) -> None:
+        _check_headers(g.game, findings)
+
+
+class _Spelling(StyleRule):
+    """S101 and S102.  A game without a lower-case letter, an X or a comment
+    among its moves, in a file whose discards are marked D, and with no
+    dialect configured, is spelt as expected: then only its first discard
+    is noted (it sets the file's marker)."""
+
+    codes = ("S101", "S102")
+
+    def can_fire(self, g: _Game) -> bool:
+        state = g.state
+        return bool(g.game.moves) and (
+            state.dialect is not None or bool(g.game.errors) or state.marker not in (None, "D")
+            or _NOT_PLAIN.search(g.movetext) is not None)
+
+    def check(self, g: _Game, findings: List[Finding]) -> None:
+        _check_spelling(g.game, g.text, g.offset, g.state, findings)
+
+    def skipped(self, g: _Game) -> None:
+        # Every discard of a plain game is marked D: the file's marker, if first.
+        if g.state.marker is None and any(m.placement.discard for m in g.game.moves):
+            g.state.marker = "D"
+
+
+class _Numbers(StyleRule):
+    """S103: it can fire only where a number is not its turn's, or after an error."""
+
+    codes = ("S103",)
+
+    def can_fire(self, g: _Game) -> bool:
+        return bool(g.game.errors) or any(
+            m.number is not None and m.turn is not None and m.number != m.turn + 1
+            for m in g.game.moves)
+
+    def check(self, g: _Game, findings: List[Finding]) -> None:
+        _check_numbers(g.game, g.text, g.offset, findings)
+
+
+class _Colors(StyleRule):
+    """S104: only a game without a Colors header whose moves hold a capital
+    that is no default colour (nor D or H) can use another colour."""
+
+    codes = ("S104",)
+
+    def can_fire(self, g: _Game) -> bool:
+        if not g.game.moves or g.colors_declared:
+            return False
+        return bool(g.game.errors) or _other_capitals(
+            tuple(g.state.default_colors)).search(g.movetext) is not None
+
+    def check(self, g: _Game, findings: List[Finding]) -> None:
+        _check_colors(g.game, g.state, findings)
+
+
+#: The style rules run on each game, in order.
+STYLE_RULES: List[StyleRule] = [_Headers(), _Spelling(), _Numbers(), _Colors()]
+
+
 def check_style(game: Game, text: str, offset: int = 0,
                 state: Optional[StyleState] = None) -> List[Finding]:
     """Style findings for ``game``, whose source is ``text`` starting at file
     offset ``offset``.  Pass the same ``state`` for every game of a file."""
-    state = state if state is not None else StyleState()
+    g = _Game(game, text, offset, state if state is not None else StyleState())
     findings: List[Finding] = []
-    _check_headers(game, findings)
-    if not _plainly_clean(game, text, offset, state):
-        _check_spelling(game, text, offset, state, findings)
-        _check_numbers(game, text, offset, findings)
-        _check_colors(game, state, findings)
+    for rule in STYLE_RULES:
+        if rule.can_fire(g):
+            rule.check(g, findings)
+        else:
+            rule.skipped(g)
     findings.sort(key=lambda f: f.diagnostic.span.start)
     return findings
 
@@ -149,38 +263,6 @@ def _other_capitals(colors: Tuple[str, ...]) -> "re.Pattern[str]":
             _OTHER_CAPITALS.clear()
         _OTHER_CAPITALS[colors] = pattern
     return pattern
-
-
-def _plainly_clean(game: Game, text: str, offset: int, state: StyleState) -> bool:
-    """True when the per-move checks cannot find anything, as seen from the
-    movetext as a whole (most records): no comment among the moves, no
-    lower-case letter and no X, colours within the defaults unless a Colors
-    header names them, and every number the turn's own (one per turn).
-
-    The per-move checks then have nothing to report; this only spares them
-    the work, so a False answer is always safe.
-    """
-    moves = game.moves
-    if not moves or state.dialect is not None or game.errors:
-        return False
-    first, last = moves[0].span, moves[-1].span
-    if first is None or last is None:
-        return False
-    movetext = text[first.start - offset:last.end - offset]
-    if _NOT_PLAIN.search(movetext):
-        return False
-    if not any(h.name == "Colors" for h in game.headers):
-        if _other_capitals(tuple(state.default_colors)).search(movetext):
-            return False
-    for m in moves:
-        if m.number is not None and m.turn is not None and m.number != m.turn + 1:
-            return False
-    if state.marker is None:
-        for m in moves:
-            if m.placement.discard:
-                state.marker = "D"
-                break
-    return state.marker in (None, "D")
 
 
 def _check_headers(game: Game, findings: List[Finding]) -> None:

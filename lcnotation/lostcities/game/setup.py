@@ -15,18 +15,23 @@ from ..text.ast import HANDSHAKE, Card, Game, Header, Span
 from ...core.diagnostics import Diagnostic, NotationError
 from ..text.headers import DEFAULT_COLORS, parse_cards, parse_colors
 from ...core.span import NO_SPAN, first_known
-from ..text.lexical import COLOR_LETTERS, LEXICON, RANK_OF, RANKS
+from ..text.lexical import COLOR_LETTERS, LEXICON, RANK_OF
 
 if TYPE_CHECKING:
     from .violations import DealMisses, DealSize, DealtTooOften, NotInDeck
 
-__all__ = ["HAND_SIZE", "COLOR_DECK", "CARDS_PER_COLOR", "COPIES", "Deal", "DealProblem", "Setup", "draw_pile_start", "deal_problems", "read_setup",
+__all__ = ["HAND_SIZE", "COLOR_DECK", "DECK_RANKS", "CARDS_PER_COLOR", "COPIES", "Deal", "DealProblem", "Setup", "draw_pile_start", "deal_problems", "read_setup",
            "as_pairs"]
 
 #: Cards dealt to each player.
 HAND_SIZE = 8
-#: The ranks of the cards of one colour: three handshakes and one of each number.
-COLOR_DECK: Tuple[int, ...] = (HANDSHAKE, HANDSHAKE) + RANKS
+#: The ranks of the cards of one colour, as the rules deal them: three
+#: handshakes (wagers) and one card of each number from 2 to 10.  This is the
+#: game's, not the notation's: the grammar says how a rank is written, the rules
+#: how many of each there are (tests/test_state.py holds the two to agreement).
+COLOR_DECK: Tuple[int, ...] = (HANDSHAKE,) * 3 + tuple(range(2, 11))
+#: The ranks of one colour, each once, handshake first.
+DECK_RANKS: Tuple[int, ...] = tuple(sorted(set(COLOR_DECK)))
 CARDS_PER_COLOR = len(COLOR_DECK)
 #: Copies of each card, indexed by rank (0 to 10).
 COPIES: Tuple[int, ...] = tuple(COLOR_DECK.count(r) for r in range(11))
@@ -107,7 +112,7 @@ def deal_problems(colors: Sequence[str], parts: Dict[str, Optional[Deal]]
                 problems.append(DealtTooOften(NO_SPAN, None, part, i, Card(c, r), n,
                                               tuple(where)))
     if all(parts.get(k) is not None for k in expected):
-        missing = tuple(Card(c, r) for c in colors for r in RANKS
+        missing = tuple(Card(c, r) for c in colors for r in DECK_RANKS
                         for _ in range(COPIES[r] - seen.get((c, r), 0)))
         if missing:
             problems.append(DealMisses(NO_SPAN, None, missing))

@@ -33,10 +33,10 @@ from typing import (TYPE_CHECKING, Dict, Iterable, List, NamedTuple, Optional, S
 
 from ..text.ast import HANDSHAKE, Card, Draw, Game, Move, Placement
 from ..text.headers import DEFAULT_COLORS
-from ..text.lexical import COLOR_LETTERS, RANKS
+from ..text.lexical import COLOR_LETTERS
 from .scoring import GameScore, score_ranks
 from ...core.display import draw
-from .setup import (COPIES, HAND_SIZE, Deal, Setup, as_pairs, deal_problems,
+from .setup import (COPIES, DECK_RANKS, HAND_SIZE, Deal, Setup, as_pairs, deal_problems,
                     draw_pile_start, read_setup)
 
 if TYPE_CHECKING:
@@ -248,7 +248,7 @@ class GameState:
     def known_cards(self, player: int) -> Tuple[Card, ...]:
         """The cards known to be in ``player``'s hand (dealt, or drawn from a pile)."""
         return tuple(Card(c, r) for c in self.colors
-                     for r in RANKS for _ in range(self._held[player][c][r]))
+                     for r in DECK_RANKS for _ in range(self._held[player][c][r]))
 
     def unknown_count(self, player: int) -> int:
         """How many cards of ``player``'s hand are not known."""
@@ -327,7 +327,7 @@ class GameState:
             exp = self._exp[p][c]
             last = exp[-1] if exp else -1
             row = self._held[p][c]
-            for r in RANKS:
+            for r in DECK_RANKS:
                 if not row[r]:
                     continue
                 card = Card(c, r)
