@@ -28,7 +28,7 @@ USER_SCRIPT = textwrap.dedent("""
     from typing import List
     from lcnotation.archive import (BaseVisitor, StatsAccumulator, game_digest,
                                     game_stats, scan, visit)
-    from lcnotation.text.ast import Move
+    from lcnotation.lostcities.text.ast import Move
 
     class Wagers(BaseVisitor[int]):
         def __init__(self) -> None:

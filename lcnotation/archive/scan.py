@@ -11,7 +11,7 @@ end=b)`` yields the games that begin in the byte range ``[a, b)``, so that
 ranges that cover a file split its games among them exactly once each.
 
 Games are told apart by the package's own splitter
-(:func:`lcnotation.text.reader.split_games`), which reads text; here it reads
+(:func:`lcnotation.lostcities.text.reader.split_games`), which reads text; here it reads
 a *shadow* of the bytes: a string exactly as long as the bytes, in which
 every ASCII byte stands for itself (a lone CR as LF, as the reader takes it)
 and every other character is replaced by characters that play the same part

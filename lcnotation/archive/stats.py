@@ -1,6 +1,6 @@
 """Figures over collections of games: a record per game and a mergeable total.
 
-:func:`game_stats` replays one game (with :func:`~lcnotation.game.checker.check`,
+:func:`game_stats` replays one game (with :func:`~lcnotation.lostcities.game.checker.check`,
 so its scores are those ``lcn score`` prints) into a :class:`GameStats`
 record; :class:`StatsAccumulator` adds records up.  Accumulators hold only
 counts, sums and histograms of whole numbers, so two of them combine exactly
@@ -20,7 +20,7 @@ Which games count for what (as ``lcn score`` has it):
   game length are over *complete* results, those that end with the draw
   pile spent.
 
->>> from lcnotation.game.generator import generate_games
+>>> from lcnotation.lostcities.game.generator import generate_games
 >>> total = StatsAccumulator()
 >>> for game in generate_games(20, seed=5):
 ...     total.add(game_stats(game))

@@ -259,7 +259,7 @@ class WriteBack(BaseVisitor[int]):
     written: exactly as it was written when ``dialect`` is None (nothing is
     parsed), else converted to that dialect (``"v1"``, ``"lower"``, ...) as
     ``lcn convert`` converts, layout and comments kept (a game with syntax
-    errors raises :class:`~lcnotation.text.dialects.ConversionError`).
+    errors raises :class:`~lcnotation.lostcities.text.dialects.ConversionError`).
 
     Use :meth:`factory` to pass one stream to :func:`visit`:
     ``visit(path, WriteBack.factory(out))``.

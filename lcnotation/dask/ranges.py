@@ -3,7 +3,7 @@
 A large file is cut into ranges of about a given size without being read
 first: :func:`split_ranges` reads only a little around each cut, and moves
 the cut forward to the start of a game (a header line that follows movetext,
-as :func:`lcnotation.text.reader.split_games` decides).  Each range can then
+as :func:`lcnotation.lostcities.text.reader.split_games` decides).  Each range can then
 be read on its own, in another process or on another machine
 (``lcnotation.archive.scan(path, start=, end=)`` gives its games, with the
 positions of the whole file), and :func:`measure_range` counts what a range
@@ -99,11 +99,11 @@ def split_ranges(handle: IO[bytes], size: int, step: int = RANGE_SIZE) -> List[R
 def next_boundary(handle: IO[bytes], at: int, size: int) -> int:
     """The first game boundary at or after byte ``at`` (``size`` when there is
     none): the start of a header line that follows movetext, as
-    :func:`~lcnotation.text.reader.split_games` finds them.
+    :func:`~lcnotation.lostcities.text.reader.split_games` finds them.
 
     The search starts at the last header line before ``at`` (where no comment
     is open and the game under way has no move yet, so the splitter's rule,
-    :class:`~lcnotation.text.reader.GameStart`, begun afresh there, decides
+    :class:`~lcnotation.lostcities.text.reader.GameStart`, begun afresh there, decides
     every header line after it as it would from the file's start), and reads
     on only as far as the boundary.
     """

@@ -13,7 +13,7 @@ carries one per game.
 that of a game's setup and the moves played from it, prefix by prefix (for
 finding a record that is a prefix of another).
 
->>> from lcnotation.text.reader import parse_game
+>>> from lcnotation.lostcities.text.reader import parse_game
 >>> a = parse_game('[Player1 "Ann"] [Player2 "Bob"]\\n1. R3-D {opening} 2. BHD-D')
 >>> b = parse_game('[Player2 "Bob"]\\n[Player1 "Ann"]\\nr3-d bhx-d ; other words')
 >>> game_digest(a) == game_digest(b), len(game_digest(a))
@@ -48,7 +48,7 @@ _DEAL = ("Hand1", "Hand2", "Deck")
 def move_text(move: Move) -> str:
     """A move in the canonical v1 spelling (``R3-D``, ``BHD-D``, ``W10-B``).
 
-    >>> from lcnotation.text.reader import parse_move
+    >>> from lcnotation.lostcities.text.reader import parse_move
     >>> move_text(parse_move("bhx-r"))
     'BHD-R'
     """
@@ -90,7 +90,7 @@ def canonical_meaning(game: Game) -> str:
     """The text whose SHA-256 is the game's digest: a JSON array written as
     RFC 8785 (JCS) writes it, ``["lcnotation-game", 1, headers, moves]``.
 
-    >>> from lcnotation.text.reader import parse_game
+    >>> from lcnotation.lostcities.text.reader import parse_game
     >>> canonical_meaning(parse_game('[Colors "pbgwry"] [Event " Club "] r3-d'))
     '["lcnotation-game",1,[["Colors","BGPRWY"],["Event"," Club "]],["R3-D"]]'
     """
@@ -141,7 +141,7 @@ def deal_digest(game: Game) -> Optional[str]:
     and Deck headers), or None when the record does not give a whole deal
     that can be read.
 
-    >>> from lcnotation.text.reader import parse_game
+    >>> from lcnotation.lostcities.text.reader import parse_game
     >>> deal_digest(parse_game("R3-D")) is None
     True
     """
@@ -167,7 +167,7 @@ def play_key(game: Game) -> Tuple[str, Sequence[str]]:
     first ``k`` moves (so the last is that of the whole game).  A record
     whose last play digest is among another's is a prefix of it.
 
-    >>> from lcnotation.text.reader import parse_game
+    >>> from lcnotation.lostcities.text.reader import parse_game
     >>> _, short = play_key(parse_game("R3-D B4-D"))
     >>> _, long = play_key(parse_game("[Result \\"*\\"] r3-d b4-d G5-D"))
     >>> short[-1] in long, len(long)

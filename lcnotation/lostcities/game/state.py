@@ -216,7 +216,7 @@ class GameState:
         """The turn whose draw took the last card of the draw pile (None while
         the round goes on): the moves of later turns are not played.
 
-        >>> from lcnotation.game.generator import generate_game
+        >>> from lcnotation.lostcities.game.generator import generate_game
         >>> game = generate_game(seed=3)
         >>> state = GameState.from_game(game)
         >>> _ = state.play(game.moves)
