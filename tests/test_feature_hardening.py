@@ -383,6 +383,11 @@ def test_the_feature_readers_raise_only_notation_errors_on_any_text() -> None:
                 import_games(text, fmt)
             except NotationError:
                 pass
+        for translated in [f for f in FORMATS.values() if f.translate is not None]:
+            try:
+                translated.translate(text, {"deal": 1})
+            except NotationError:
+                pass
         for number in (None, 1):
             try:
                 freecell.import_fc_solve(text, number)

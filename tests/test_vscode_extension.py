@@ -35,6 +35,7 @@ from lcnotation.lostcities.text.lexical import LEXICON, Lexicon
 ROOT = Path(__file__).resolve().parents[1]
 EXT = ROOT / "editors" / "vscode"
 GRAMMAR = EXT / "syntaxes" / "lcn.tmLanguage.json"
+FREECELL_GRAMMAR = EXT / "syntaxes" / "sfn.tmLanguage.json"
 SAMPLES = sorted((EXT / "tests").glob("*.lcn"))
 MOVE = "meta.move.lcn"
 
@@ -100,6 +101,22 @@ def test_the_annotated_samples_pass() -> None:
     assert done.returncode == 0, done.stdout + done.stderr
     for sample in SAMPLES:
         assert f"tests/{sample.name} run successfuly" in done.stdout
+
+
+def test_the_freecell_sample_passes_with_the_grammar_made_from_freecell_lark() -> None:
+    # The second language: its grammar is generated (the --check above covers
+    # it) and its annotated sample holds each kind of line to its scopes.
+    done = subprocess.run([_bin("vscode-tmgrammar-test"), "--compact", "-g",
+                           str(FREECELL_GRAMMAR), "tests/*.sfn"],
+                          cwd=EXT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "tests/freecell.sfn run successfuly" in done.stdout
+    grammar = json.loads(FREECELL_GRAMMAR.read_text("utf-8"))
+    move = grammar["repository"]["move"]["match"]
+    # The moves are the grammar's: a move read by lcn is highlighted, one it
+    # refuses is not.
+    assert re.fullmatch(move, " 5a") and re.fullmatch(move, ".8h")
+    assert not re.fullmatch(move, " 9a") and not re.fullmatch(move, " 5e")
 
 
 def test_a_wrong_annotation_fails(tmp_path: Path) -> None:
@@ -279,12 +296,22 @@ def test_on_games_written_any_way_the_grammar_highlights_every_move(
 def test_the_manifest_contributes_the_language_the_grammar_and_the_settings() -> None:
     manifest = json.loads((EXT / "package.json").read_text("utf-8"))
     contributes = manifest["contributes"]
-    (language,) = contributes["languages"]
+    language, freecell = contributes["languages"]
     assert language["id"] == "lcn" and language["extensions"] == [".lcn"]
+    assert freecell["id"] == "sfn" and freecell["extensions"] == [".sfn"]
     assert (EXT / language["configuration"]).is_file()
-    (grammar,) = contributes["grammars"]
+    assert (EXT / freecell["configuration"]).is_file()
+    grammar, freecell_grammar = contributes["grammars"]
     assert grammar["language"] == "lcn" and (EXT / grammar["path"]).resolve() == GRAMMAR
     assert json.loads(GRAMMAR.read_text("utf-8"))["scopeName"] == grammar["scopeName"]
+    assert freecell_grammar["language"] == "sfn"
+    assert (EXT / freecell_grammar["path"]).resolve() == FREECELL_GRAMMAR
+    assert json.loads(FREECELL_GRAMMAR.read_text("utf-8"))["scopeName"] == \
+        freecell_grammar["scopeName"]
+    # The extensions are the notations' own (lcnotation.tools.notations).
+    from lcnotation.tools.notations import NOTATIONS
+    assert {e for l in contributes["languages"] for e in l["extensions"]} == \
+        set(NOTATIONS.extensions)
     settings = contributes["configuration"]["properties"]
     assert settings["lcnotation.server.path"]["default"] == "lcn"
     assert settings["lcnotation.server.args"]["default"] == ["server"]

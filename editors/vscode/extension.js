@@ -53,6 +53,8 @@ async function start() {
       documentSelector: [
         { scheme: "file", language: "lcn" },
         { scheme: "untitled", language: "lcn" },
+        { scheme: "file", language: "sfn" },
+        { scheme: "untitled", language: "sfn" },
       ],
       initializationOptions: serverSettings(config),
       outputChannel: output,

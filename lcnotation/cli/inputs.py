@@ -133,9 +133,8 @@ def translated(fmt: "Format", path: str, deal: Optional[int], output: Optional[s
     except NotationError as exc:
         exc.path = path
         say_error(exc)
-        err("nothing written")
         return EXIT_FINDINGS
     except ValueError as exc:
-        err(f"{path}: {exc}; nothing written")
+        err(f"{path}: {exc}")
         return EXIT_FINDINGS
     return write_output(output, text.encode("utf-8"))

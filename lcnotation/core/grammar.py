@@ -17,7 +17,7 @@ __all__ = ["grammar_text", "grammar_terminals"]
 
 # A terminal on its own line: NAME: then regular expressions (/.../flags) and
 # names of terminals defined before it, one after the other.
-_TERMINAL = re.compile(r"^([A-Z][A-Z0-9_]*)[ \t]*:[ \t]*(.*?)[ \t]*$", re.M)
+_TERMINAL = re.compile(r"^([A-Z][A-Z0-9_]*)(?:\.-?[0-9]+)?[ \t]*:[ \t]*(.*?)[ \t]*$", re.M)
 _PIECE = re.compile(r"[ \t]*(?:/((?:[^/\\\n]|\\.)*)/([imslux]*)|([A-Z][A-Z0-9_]*))")
 
 def grammar_text(name: str) -> str:
@@ -41,8 +41,8 @@ def grammar_terminals(text: str) -> Dict[str, str]:
     terminals defined before them, by name, as Python patterns (flags as an
     inline group).  Terminals of another form are left out.
 
-    >>> grammar_terminals("MINUS: /-/\\nWORD: /ab/i\\nBOTH: /(?<=x)/ MINUS /y/")
-    {'MINUS': '-', 'WORD': '(?i:ab)', 'BOTH': '(?<=x)-y'}
+    >>> grammar_terminals("MINUS: /-/\\nWORD: /ab/i\\nBOTH: /(?<=x)/ MINUS /y/\\nTOP.2: /z/")
+    {'MINUS': '-', 'WORD': '(?i:ab)', 'BOTH': '(?<=x)-y', 'TOP': 'z'}
     """
     found: Dict[str, str] = {}
     for m in _TERMINAL.finditer(text):

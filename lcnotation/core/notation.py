@@ -133,7 +133,8 @@ class Notation(Protocol):
 
     def ignore_edit(self, text: str, line: int, code: str) -> Optional[Edit]:
         """The edit that silences ``code`` on ``line`` (1-based) with a
-        suppression comment, or None where no comment can."""
+        suppression comment, or None where no comment can (or ``code`` is that
+        of a useless suppression)."""
         ...
 
 

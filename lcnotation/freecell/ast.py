@@ -20,20 +20,42 @@ from ..core.diagnostics import Diagnostic
 from .cards import Card
 
 __all__ = ["Span", "GameLine", "Freecell", "HomeLine", "Placed", "Move", "EndMarker",
-           "SolutionLine", "CommentLine", "BodyLine", "Record", "HORNE", "WKR"]
+           "SolutionLine", "CommentLine", "BodyLine", "Record", "HORNE", "WKR",
+           "LONGEST_NUMBER"]
 
 #: The automove rules a freecell+home line can declare ("-" and "=").
 HORNE, WKR = "horne", "wkr"
+#: The most digits of a deal number that are converted (no deal has more than 10).
+LONGEST_NUMBER = 18
 
 
 @dataclass(frozen=True)
 class GameLine:
-    """The Game# line: its whole text and the deal number read from it."""
+    """The Game# line: its whole text and the deal number read from it.
+
+    ``number`` is None when the line holds no deal number: it is then a tag or
+    file name that names the layout (the proposal's point 12), and
+    ``number_span`` is None too.  A number of more than :data:`LONGEST_NUMBER`
+    digits is not converted: it reads as ``DEAL_LIMIT`` (too high, F103) or,
+    negative, as ``-DEAL_LIMIT`` (a cookie deal); ``text`` keeps it as written.
+    """
 
     text: str
-    number: int
+    number: Optional[int]
     span: Span = field(compare=False)
-    number_span: Span = field(compare=False)
+    number_span: Optional[Span] = field(default=None, compare=False)
+
+    @property
+    def described(self) -> str:
+        """``deal 617`` (the number as written), or ``a deal number of 5,000
+        digits`` when it is long; ``the tag 'x'`` for a tag."""
+        if self.number_span is None:
+            shown = self.text if len(self.text) <= 40 else self.text[:37] + "..."
+            return f"the tag {shown!r}"
+        written = self.text[self.number_span.column - 1:self.number_span.end_column - 1]
+        digits = written.lstrip("-").lstrip("0")
+        return (f"deal {written}" if len(written) <= 20
+                else f"a deal number of {len(digits):,} digits")
 
 
 @dataclass(frozen=True)
@@ -125,12 +147,14 @@ BodyLine = Union[SolutionLine, CommentLine]
 class Record:
     """A whole record.
 
-    ``home`` is the freecell+home line (all empty, without a span, when the
-    record has none or an empty one).  ``columns`` always holds eight columns,
-    each from its deepest card to its top.  ``moves`` are all explicit moves in
-    order; ``marker`` is the index of the move the depicted layout stands
-    before (``len(moves)`` for ``[??]``), None without a marker.  ``errors``
-    are what the reader found wrong.
+    ``game`` is the Game# line, or the tag or file name in its place (its
+    ``number`` None); None when the record has neither.  ``home`` is the
+    freecell+home line (all empty, without a span, when the record has none or
+    an empty one).  ``columns`` always holds eight columns, each from its
+    deepest card to its top.  ``moves`` are all explicit moves in order;
+    ``marker`` is the index of the move the depicted layout stands before
+    (``len(moves)`` for ``[??]``), None without a marker.  ``errors`` are what
+    the reader found wrong.
     """
 
     game: Optional[GameLine]

@@ -22,10 +22,10 @@ from ..core.diagnostics import Diagnostic, Severity
 from .ast import WKR, Move, Record, Span
 from .cards import FULL_DECK, SUITS, Card
 from .codes import FREECELL_CODES
-from .deals import DEAL_LIMIT, deal
+from .deals import DEAL_LIMIT, FRESH_DEAL_COLUMNS, deal
 from .state import FREECELLS, IllegalMove, Position
 
-__all__ = ["VERDICTS", "CheckResult", "check", "layout_position"]
+__all__ = ["VERDICTS", "CheckResult", "check", "is_fresh_deal", "layout_position"]
 
 VERDICTS = ("won", "illegal", "not_won", "layout_error", "unsupported")
 
@@ -128,17 +128,20 @@ class _Checker:
         return Position(freecells, blocked, homes, [[p.card for p in c] for c in r.columns])
 
     def fresh_deal(self, number: int, depicted: Position) -> Optional[Position]:
-        """The starting position of deal ``number``, checked against the columns
-        when they are meant to show it (no marker)."""
+        """The starting position of deal ``number`` when the moves start from it
+        (a marker, or columns that show a fresh deal, which must be that deal's),
+        else ``depicted``: a Game# line over a mid-game layout starts there."""
         start = Position.fresh(deal(number))
         start.blocked = list(depicted.blocked)
         if self.record.marker is not None:
             return start
         r = self.record
-        if any(depicted.freecells) or any(depicted.homes.values()):
-            self.report("F204", "a Game# line stands for a fresh deal: freecells and home "
-                        "piles are empty", r.home.span or self.anchor())
-            return None
+        if not is_fresh_deal(depicted):
+            assert r.game is not None
+            self.report("F204", f"the layout is not {r.game.described} as dealt: the moves "
+                        "start from the layout shown (whether the deal leads to it is not "
+                        "checked)", r.game.span)
+            return depicted
         for index, (wanted, column) in enumerate(zip(start.columns, r.columns)):
             for row in range(max(len(wanted), len(column))):
                 have = column[row] if row < len(column) else None
@@ -187,9 +190,12 @@ class _Checker:
             return result
         marker = r.marker
         start: Optional[Position] = depicted
-        if number is not None and number < 0:
-            self.report("F208", f"deal {number} is a cookie deal: the layout is taken as "
-                        "written", r.game.number_span if r.game else self.anchor())
+        if r.game is not None and number is None:
+            self.report("F209", f"{r.game.described} names the layout (in place of a deal "
+                        "number): it is taken as written", r.game.span)
+        elif r.game is not None and number is not None and number < 0:
+            self.report("F208", f"{r.game.described} is a cookie deal: the layout is taken "
+                        "as written", r.game.number_span or r.game.span)
         elif number is not None and number < DEAL_LIMIT:
             start = self.fresh_deal(number, depicted)
             if start is None:
@@ -199,7 +205,7 @@ class _Checker:
             if start is depicted:
                 if marker:
                     self.report("F207", f"{_moves(marker, 'before the marker')} not "
-                                "checked: without a Game# line, where the solution starts "
+                                "checked: without a deal number, where the solution starts "
                                 "is unknown", moves[0].span)
             else:
                 assert start is not None
@@ -238,6 +244,14 @@ class _Checker:
 def _moves(n: int, where: str) -> str:
     """``the move before the marker is`` / ``the 3 moves before the marker are``."""
     return f"the move {where} is" if n == 1 else f"the {n} moves {where} are"
+
+
+def is_fresh_deal(position: Position) -> bool:
+    """Whether ``position`` depicts a fresh deal of the cards: nothing in the
+    freecells or home, 7 cards in each of the left four columns, 6 in the right
+    four (point 8).  Blocked freecells do not matter."""
+    return (not any(position.freecells) and not any(position.homes.values())
+            and tuple(len(c) for c in position.columns) == FRESH_DEAL_COLUMNS)
 
 
 def layout_position(record: Record) -> Optional[Position]:

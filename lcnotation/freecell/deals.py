@@ -22,12 +22,15 @@ from typing import Iterator, List, Tuple
 
 from .cards import FULL_DECK, Card
 
-__all__ = ["DEAL_LIMIT", "COLUMNS", "deal"]
+__all__ = ["DEAL_LIMIT", "COLUMNS", "FRESH_DEAL_COLUMNS", "deal"]
 
 #: Deal numbers are below this.
 DEAL_LIMIT = 2 ** 33
 #: The number of columns of a FreeCell layout.
 COLUMNS = 8
+#: How many cards each column of a fresh deal holds (dealt row by row: 7 in
+#: each of the left four columns, 6 in the right four, as the proposal's point 8 says).
+FRESH_DEAL_COLUMNS = tuple(len(range(k, len(FULL_DECK), COLUMNS)) for k in range(COLUMNS))
 
 _MULTIPLIER, _INCREMENT, _MASK = 214013, 2531011, 0xFFFFFFFF
 

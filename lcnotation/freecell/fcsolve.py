@@ -18,15 +18,25 @@ After every move the two replays must agree (the notation's position is
 fc-solve's with some top cards home); if they cannot, the import stops with
 an F402 error naming the move, rather than write a different game.
 
-When ``-sn`` leaves the length of a run into an empty column unsaid, it is
-found by replaying the rest of the solution with each possible length.
+How many cards a move carries: ``vN`` says it; a move onto a card carries
+the one run that fits; in ``-snx`` output (one with a ``v`` anywhere) a move
+into an empty column without ``v`` carries one card.  ``-sn`` leaves that
+length unsaid: every length the rules allow is followed through the rest of
+the solution at once, readings that reach the same position merged, and the
+first (fewest cards) of those that reach the end is taken; if they end in
+different positions, or too many stay open, the import says the output is
+ambiguous (F403) rather than guess.
+
+Output cut short (a moves line cut in the middle, or fc-solve's closing
+``This game is solveable.`` missing after its opening ``-=-=-...`` line) is
+refused as truncated (F401), not imported as a partial solution.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import List, Optional, Sequence, Tuple
+from dataclasses import dataclass, replace
+from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from ..core.diagnostics import NotationError
 from .ast import Span
@@ -52,6 +62,8 @@ class FcSolveMove:
     cards: Optional[int]
     line: int
     text: str = ""
+    #: From ``-snx`` output: into an empty column, no ``v`` means one card.
+    extended: bool = False
 
     def named(self, index: int) -> str:
         """``fc-solve's move 5 (5h, line 3)``."""
@@ -60,6 +72,12 @@ class FcSolveMove:
 
 _WORD = re.compile(r"\S+")
 _SHORT = re.compile(r"^([1-8a-d])([1-8a-dh])(?:v([0-9a-fA-F]+))?$")
+#: The beginning of a short move, cut: one place, or two and the "v".
+_SHORT_CUT = re.compile(r"^[1-8a-d](?:[1-8a-dh]v)?$")
+#: fc-solve -m's first line, and the line it prints after the last move.
+_OPENING = "-=-=-=-=-=-=-=-=-=-=-=-"
+_SOLVED = "This game is solveable."
+_UNSOLVED = ("I could not solve this game.", "Iterations count exceeded.")
 _VERBOSE = [
     (re.compile(r"Move a card from stack ([0-9]+) to freecell ([0-9]+)"), "s", "f"),
     (re.compile(r"Move a card from stack ([0-9]+) to the foundations"), "s", "h"),
@@ -123,6 +141,11 @@ def _card(text: str) -> Optional[Card]:
     return parse_card(text.replace("10", "T"))
 
 
+def _truncated(line: int, column: int = 1) -> NotationError:
+    return _error("fc-solve's output is truncated: it stops in the middle of its moves "
+                  f"(before '{_SOLVED}')", line, "F401", column)
+
+
 def read_fc_solve(text: str) -> Tuple[Optional[Position], List[FcSolveMove]]:
     """fc-solve's starting position (when its output shows it, as ``-p -t`` does)
     and its moves.  Raises NotationError (F401) when there are no moves."""
@@ -132,8 +155,18 @@ def read_fc_solve(text: str) -> Tuple[Optional[Position], List[FcSolveMove]]:
     homes = {s: 0 for s in SUITS}
     moves: List[FcSolveMove] = []
     board_done = False
-    for number, line in enumerate(text.splitlines(), 1):
+    opened = solved = extended = False
+    lines = text.splitlines()
+    last = max((i for i, line in enumerate(lines, 1) if line.strip()), default=0)
+    for number, line in enumerate(lines, 1):
         stripped = line.strip()
+        if stripped == _OPENING:
+            opened = True
+        elif stripped == _SOLVED:
+            solved = True
+        elif stripped in _UNSOLVED and not moves:
+            raise _error(f"fc-solve did not solve this game ({stripped!r}): its output has "
+                         "no moves", number)
         if not board_done and not moves:
             found = _FOUNDATIONS.match(stripped)
             if found:
@@ -177,23 +210,36 @@ def read_fc_solve(text: str) -> Tuple[Optional[Position], List[FcSolveMove]]:
                     1, number, found.group()))
                 break
         else:
+            if number == last and stripped.startswith("Move "):
+                raise _truncated(number)  # one of fc-solve's sentences, cut
             words = list(_WORD.finditer(line.replace("Move:", "     ", 1)
                                         if stripped.startswith("Move:") else line))
             parsed = [_SHORT.match(w.group()) for w in words]
-            if words and all(parsed):
-                for m, w in zip(parsed, words):
-                    assert m is not None
-                    count = (_number(m, 3, len(RANKS), _RUN_WORDS, number, least=1, base=16,
-                                     offset=w.start())
-                             if m.group(3) else None)
-                    moves.append(FcSolveMove(_short_place(m.group(1)), _short_place(
-                        m.group(2)), count, number, m.group()))
+            if not words or not parsed[0]:
+                continue  # not a line of moves
+            for m, w in zip(parsed, words):
+                if m is None:
+                    if number == last and w.end() == len(line) and _SHORT_CUT.match(w.group()):
+                        raise _truncated(number, w.start() + 1)
+                    shown = w.group() if len(w.group()) <= 12 else w.group()[:9] + "..."
+                    raise _error(f"{shown!r} is not an fc-solve move (a line of its moves "
+                                 "holds nothing else)", number, "F401", w.start() + 1)
+                count = (_number(m, 3, len(RANKS), _RUN_WORDS, number, least=1, base=16,
+                                 offset=w.start())
+                         if m.group(3) else None)
+                extended = extended or count is not None
+                moves.append(FcSolveMove(_short_place(m.group(1)), _short_place(
+                    m.group(2)), count, number, m.group()))
     if columns and not board_done:
         board = Position(freecells, [False] * FREECELLS, homes,
                          columns + [[] for _ in range(COLUMNS - len(columns))])
     if not moves:
         raise _error("no fc-solve moves found (expected the output of fc-solve -m, with "
                      "-sn or -snx or neither)", 1)
+    if opened and not solved:  # reported where the text stops
+        raise _truncated(last, len(lines[last - 1].rstrip()) + 1 if last else 1)
+    if extended:  # -snx output: a move without v into an empty column is one card
+        moves = [replace(m, extended=True) if m.cards is None else m for m in moves]
     return board, moves
 
 
@@ -243,7 +289,10 @@ def _plain_move(position: Position, move: FcSolveMove, count: int) -> List[Card]
 
 
 def _choices(position: Position, move: FcSolveMove) -> List[int]:
-    """The card counts ``move`` may carry in ``position``, most likely first."""
+    """The card counts ``move`` may carry in ``position``, fewest first: what
+    the output says, else what the rules allow (onto a card, the one run that
+    fits; into an empty column, one card in -snx output, else 1 to the longest
+    run the freecells and empty columns allow)."""
     if move.cards is not None:
         return [move.cards]
     if move.source[0] != "s" or move.target[0] != "s":
@@ -253,50 +302,109 @@ def _choices(position: Position, move: FcSolveMove) -> List[int]:
     run = position.run_length(move.source[1])
     if destination:
         return [n for n in range(1, run + 1) if fits_on(column[-n], destination[-1])][:1]
-    top = min(run, position.limit(into_empty=True))
-    return list(range(top, 0, -1))
+    if move.extended:
+        return [1]
+    return list(range(1, min(run, position.limit(into_empty=True)) + 1))
 
 
-def _counts(start: Position, moves: Sequence[FcSolveMove], budget: int = 200000
-            ) -> List[int]:
-    """How many cards each move carries: those ``-sn`` leaves unsaid are found
-    by trying each and replaying the rest (depth first)."""
-    counts: List[int] = []
-    trail: List[Tuple[Position, List[int]]] = []  # per move: position before, choices left
-    position = start.copy()
-    steps = 0
-    i = 0
-    furthest = 0
-    while i < len(moves):
-        steps += 1
-        if steps > budget:
-            break
-        if len(trail) == i:
-            trail.append((position.copy(), _choices(position, moves[i])))
-        before, left = trail[i]
-        if left:
-            count = left.pop(0)
-            trial = before.copy()
-            try:
-                _plain_move(trial, moves[i], count)
-            except IllegalMove:
-                continue
-            counts[i:] = [count]
-            position = trial
-            i += 1
-            furthest = max(furthest, i)
-            continue
-        trail.pop()
-        i -= 1
-        if i < 0:
-            break
-        position = trail[i][0]
-    if len(counts) < len(moves) or i < len(moves):
-        index = min(furthest, len(moves) - 1)
-        bad = moves[index]
-        raise _error(f"{bad.named(index)} cannot be made from the layout: is it the "
-                     "solution of this deal?", bad.line, "F402")
-    return counts
+#: The most readings of -sn's unsaid run lengths followed at once (each a
+#: different position).  Over 9,000 fc-solve outputs (bench/fcsolve_import.py)
+#: the most was 640 (deal 104, -l tfts); past this the output is reported as
+#: ambiguous, and a move costs at most about 8 ms.
+MOST_READINGS = 4096
+
+
+@dataclass(frozen=True)
+class _Chosen:
+    """A reading's choice of a count for move ``index``, and its earlier choices."""
+
+    index: int
+    count: int
+    before: Optional["_Chosen"]
+
+    def counts(self) -> Dict[int, int]:
+        found: Dict[int, int] = {}
+        node: Optional[_Chosen] = self
+        while node is not None:
+            found[node.index] = node.count
+            node = node.before
+        return found
+
+
+_Reading = Tuple[Position, Optional[_Chosen]]
+
+
+def _counts(start: Position, moves: Sequence[FcSolveMove],
+            widths: Optional[List[int]] = None) -> Dict[int, int]:
+    """How many cards the moves with a choice carry (index: count); every
+    other move carries the one count :func:`_choices` gives.
+
+    All readings are followed at once, move by move; readings that reach the
+    same position are merged into the first (the one with the fewest cards at
+    the first move where they differ), since what follows is the same for
+    both.  The work is bounded by the rules: a move has at most as many
+    readings as the run it may carry is long, and never more than
+    :data:`MOST_READINGS` positions are kept (``widths``, when given, gets
+    how many after each move).  Raises NotationError: F402 when no reading
+    can make a move, F403 when the moves leave a count open.
+    """
+    readings: List[_Reading] = [(start.copy(), None)]
+    for index, move in enumerate(moves):
+        following: List[_Reading] = []
+        carried: Set[int] = set()  # the counts used (-1: a reading that had a choice)
+        for position, chosen in readings:
+            choices = _choices(position, move)
+            for k, count in enumerate(choices):
+                trial = position if k == len(choices) - 1 else position.copy()
+                try:
+                    _plain_move(trial, move, count)
+                except IllegalMove:
+                    continue
+                carried.add(count if len(choices) == 1 else -1)
+                following.append((trial, chosen if len(choices) == 1
+                                  else _Chosen(index, count, chosen)))
+        if not following:
+            raise _error(f"{move.named(index)} cannot be made from the layout: is it the "
+                         "solution of this deal?", move.line, "F402")
+        # The same number of cards moved the same way from different positions
+        # gives different positions (move them back to see), unless they go home.
+        if len(following) > 1 and (len(carried) > 1 or -1 in carried
+                                   or move.target[0] == "h"):
+            seen: Dict[Tuple[object, ...], None] = {}
+            kept: List[_Reading] = []
+            for reading in following:
+                key = reading[0].key()
+                if key not in seen:
+                    seen[key] = None
+                    kept.append(reading)
+            following = kept
+            if len(following) > MOST_READINGS:
+                raise _ambiguous(moves, following, f"more than {MOST_READINGS:,} readings "
+                                 "of the moves after it fit")
+        readings = following
+        if widths is not None:
+            widths.append(len(readings))
+    if len(readings) > 1:
+        raise _ambiguous(moves, readings, "the moves after it end in different positions "
+                         "for each")
+    chosen = readings[0][1]
+    return chosen.counts() if chosen is not None else {}
+
+
+def _ambiguous(moves: Sequence[FcSolveMove], readings: Sequence[_Reading], why: str
+               ) -> NotationError:
+    """F403 at the first move whose count the readings disagree on."""
+    counts = [r[1].counts() if r[1] is not None else {} for r in readings]
+    index = min(i for i in set().union(*counts)
+                if len({c.get(i) for c in counts}) > 1)
+    options = sorted({c[index] for c in counts if index in c})
+    shown = (f"{options[0]} to {options[-1]}" if len(options) > 2
+             and options == list(range(options[0], options[-1] + 1))
+             else ", ".join(map(str, options[:-1])) + f" or {options[-1]}")
+    move = moves[index]
+    return _error(f"{move.named(index)} does not say how many cards it moves into the "
+                  f"empty column ({shown}), and {why}: run fc-solve with -snx, which says",
+                  move.line, "F403")
 
 
 # ---- the notation's replay ---------------------------------------------------
@@ -383,8 +491,9 @@ def _translate(start: Position, moves: Sequence[FcSolveMove]) -> List[str]:
     plain = start.copy()
     writer = _Writer(start.copy(), [])
     writer.position.automove()
-    for index, (move, count) in enumerate(zip(moves, counts)):
+    for index, move in enumerate(moves):
         writer.line, writer.name = move.line, move.named(index)
+        count = counts.get(index) or _choices(plain, move)[0]
         cards = _plain_move(plain, move, count)
         p = writer.position
         left = [c for c in cards if p.homes[c.suit] < c.rank]

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import Iterable, List, Optional, Sequence, Union
 
+from ..core.diagnostics import NotationError, Severity
 from .ast import WKR, EndMarker, HomeLine, Move, Record, SolutionLine
 from .cards import SUITS, Card
 from .state import Position
@@ -75,7 +76,16 @@ def _solution_lines(steps: List[Union[Move, EndMarker]], comment: str) -> List[s
 
 
 def format(record: Record) -> str:  # noqa: A001  (the API's name)
-    """The record in the canonical layout."""
+    """The record in the canonical layout.
+
+    Raises NotationError (a ValueError) with the first reading error when the
+    record has any: what could not be read (a card below a gap, a cell that is
+    not a card) would be moved or lost by writing the record again.
+    """
+    for found in record.errors:
+        if found.severity is Severity.ERROR:
+            raise NotationError(f"not formatted: {found.message}", found.span,
+                                code=found.code, path=found.path)
     lines: List[str] = []
     if record.game is not None:
         lines.append(record.game.text)

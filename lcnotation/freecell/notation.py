@@ -108,7 +108,7 @@ class FreeCellNotation:
         record = _parse(text, None)
         out: List[Symbol] = []
         if record.game is not None:
-            out.append(Symbol(record.game.text.strip() or "Game", f"deal {record.game.number}",
+            out.append(Symbol(record.game.text.strip() or "Game", record.game.described,
                               "header", record.game.span))
         placed = [c.span for column in record.columns for c in column]
         if placed:
@@ -127,7 +127,7 @@ class FreeCellNotation:
 
     def ignore_edit(self, text: str, line: int, code: str) -> Optional[Edit]:
         start, end = _line_bounds(text, line)
-        if start < 0:
+        if start < 0 or code == "F500":  # a useless suppression is not silenced by another
             return None
         current = text[start:end]
         found = find_suppression(current, start, line) if MARK in current else None

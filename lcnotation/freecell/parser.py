@@ -23,8 +23,8 @@ from lark.exceptions import UnexpectedInput
 from ..core.diagnostics import Diagnostic, NotationError
 from ..core.grammar import grammar_text
 from ..core.suppression import MARK
-from .ast import (HORNE, WKR, CommentLine, EndMarker, Freecell, GameLine, HomeLine, Move,
-                  Placed, Record, SolutionLine, Span, BodyLine)
+from .ast import (HORNE, LONGEST_NUMBER, WKR, BodyLine, CommentLine, EndMarker, Freecell,
+                  GameLine, HomeLine, Move, Placed, Record, SolutionLine, Span)
 from .cards import RANKS, SUITS, Card, parse_card
 from .codes import FREECELL_CODES
 from .deals import COLUMNS, DEAL_LIMIT
@@ -36,14 +36,24 @@ GRAMMAR_FILE = "freecell.lark"
 MAX_ROWS = 18
 #: The characters that can start a solution line (a prefix, or a marker).
 SOLUTION_STARTS = " .["
+#: The positions of the freecell+home line (point 6): four freecells and three
+#: separators, "+" at position 12, four home piles and the spaces between them.
+HOME_LINE_WIDTH = 23
+_PLUS_AT = 11
+_SEPARATORS_AT = (2, 5, 8)
+#: How many cells of a long line are checked at a time (bounds the memory of
+#: the regular expression, whose repetition costs some per cell).
+_CELLS_AT_A_TIME = 100
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _CARD_HINT = f"ranks {' '.join(RANKS)}, suits {' '.join(SUITS)}"
+_A_CARD = re.compile(f"[{RANKS}][{SUITS}]")
 
 
 @lru_cache(maxsize=None)
 def _lark() -> Lark:
     return Lark(grammar_text(GRAMMAR_FILE), parser="lalr",
-                start=["game_line", "home_line", "column_line", "solution_line"])
+                start=["game_line", "deal_number", "home_line", "column_line",
+                       "solution_line"])
 
 
 def _terminal(name: str) -> str:
@@ -63,6 +73,53 @@ def _fast_cells() -> "re.Pattern[str]":
     ``column_line`` spelled as a regular expression): read without the parser."""
     cell = f"(?:{_terminal('CELL')}|{_terminal('BLANK')})"
     return re.compile(f"{cell}(?: {cell})*")
+
+
+@lru_cache(maxsize=None)
+def _first_step() -> "re.Pattern[str]":
+    """A move or a marker (the grammar's MOVE and MARKER): how a solution line begins."""
+    return re.compile(f"{_terminal('MOVE')}|{_terminal('MARKER')}")
+
+
+@lru_cache(maxsize=None)
+def _separator() -> "re.Pattern[str]":
+    """A separator of the freecell+home line (the grammar's SEPARATOR)."""
+    return re.compile(_terminal("SEPARATOR"))
+
+
+def _is_cells(text: str) -> bool:
+    """Whether ``text`` is a column line (``_fast_cells``), checked a hundred
+    cells at a time so that a long line costs no more memory than a short one."""
+    step = 3 * _CELLS_AT_A_TIME
+    pattern = _fast_cells()
+    for start in range(0, len(text), step):
+        piece = text[start:start + step - 1]
+        after = text[start + step - 1:start + step]
+        if not pattern.fullmatch(piece) or after not in ("", " ") or (
+                after == " " and start + step == len(text)):
+            return False
+    return bool(text)
+
+
+@lru_cache(maxsize=None)
+def _deal_numbers() -> Tuple["re.Pattern[str]", "re.Pattern[str]"]:
+    """The grammar's two places of a deal number in a Game# line, in the order
+    they are looked for: after a "#", then as a word of its own."""
+    return (re.compile(_terminal("MARKED_NUMBER")), re.compile(_terminal("WORD_NUMBER")))
+
+
+def _deal_number(text: str) -> Optional[Tuple[int, int]]:
+    """Where the deal number of a Game# line stands (start and end), or None
+    when the line has none (a tag or file name)."""
+    marked, word = _deal_numbers()
+    found = marked.search(text)
+    if found is not None:
+        start = found.start() + 1
+        while text[start] in " \t":
+            start += 1
+        return start, found.end()
+    found = word.search(text)
+    return (found.start(), found.end()) if found is not None else None
 
 
 class _Line(NamedTuple):
@@ -115,20 +172,33 @@ class _Reader:
 
     # ---- the header lines ---------------------------------------------------
 
-    def game_line(self, line: _Line, tree: Tree[Token]) -> GameLine:
-        number_token = next(t for t in _tokens(tree) if t.type == "DEAL_NUMBER")
-        number_span = line.token_span(number_token)
-        digits = str(number_token).lstrip("-").lstrip("0")
-        # No deal has more digits than the limit; longer numbers are not even converted.
-        number = int(number_token) if len(digits) <= len(str(DEAL_LIMIT)) else DEAL_LIMIT
+    def game_line(self, line: _Line) -> GameLine:
+        """The Game# line: its deal number, or none (a tag or file name)."""
+        where = _deal_number(line.text)
+        if where is None:
+            return GameLine(line.text, None, line.whole)
+        start, end = where
+        written = line.text[start:end]
+        number_span = line.span(start, end)
+        digits = written.lstrip("-").lstrip("0")
+        if len(digits) > LONGEST_NUMBER:  # not even converted: no deal has so many
+            number = -DEAL_LIMIT if written.startswith("-") else DEAL_LIMIT
+        else:
+            number = int(written)
+        game = GameLine(line.text, number, line.whole, number_span)
         if number >= DEAL_LIMIT:
-            shown = (f"deal {number_token}" if len(str(number_token)) <= 20
-                     else f"a deal number of {len(digits):,} digits")
-            self.error("F103", f"{shown} does not exist: standard deals are numbered "
-                       "below 2**33 (8589934592)", number_span)
-        return GameLine(line.text, number, line.whole, number_span)
+            self.error("F103", f"{game.described} does not exist: standard deals are "
+                       "numbered below 2**33 (8589934592)", number_span)
+        return game
 
     def home_line(self, line: _Line) -> HomeLine:
+        if len(line.text) > HOME_LINE_WIDTH:
+            rest = line.text[HOME_LINE_WIDTH:]
+            begin = HOME_LINE_WIDTH + len(rest) - len(rest.lstrip(" "))
+            self.error("F102", "there are only four home piles: the freecell+home line "
+                       f"ends at position {HOME_LINE_WIDTH}",
+                       line.span(begin, min(begin + 2, len(line.text))))
+            line = line._replace(text=line.text[:HOME_LINE_WIDTH].rstrip(" "))
         result = self.try_parse(line, "home_line")
         if isinstance(result, UnexpectedInput):
             found = result.column
@@ -165,9 +235,6 @@ class _Reader:
                     if token.type != "BLANK" and card is None:
                         self.error("F102", f"{str(token)!r} is not a card ({_CARD_HINT}); a "
                                    "home pile is written as its top card", span)
-                    if len(homes) == 4:
-                        self.error("F102", "there are only four home piles", span)
-                        break
                     homes.append(card)
                     home_spans.append(span)
         wkr = [str(s) == "=" for s in separators]
@@ -184,47 +251,45 @@ class _Reader:
 
     # ---- the column section -------------------------------------------------
 
-    def column_cells(self, line: _Line) -> Optional[List[Optional[str]]]:
-        """The cells of a column line (None for a blank), or None when the line
-        is not a column line: not three-character cells, or no card at all."""
+    def column_cells(self, line: _Line) -> Optional[Tuple[List[Optional[str]], Optional[int]]]:
+        """The cells of a column line's eight columns (None for a blank) and the
+        index of its first card-like cell past them (None if none); None when
+        the line is not a column line: not three-character cells, or no card."""
         text = line.text
-        if not text:
+        if not _is_cells(text):
             return None
-        cells: List[Optional[str]] = []
-        if _fast_cells().fullmatch(text):
-            cells = [None if text[i] == " " else text[i:i + 2] for i in range(0, len(text), 3)]
-        else:
-            result = self.try_parse(line, "column_line")
-            if isinstance(result, UnexpectedInput):
-                return None
-            cells = [None if t.type == "BLANK" else str(t) for t in _tokens(result)]
-        if not any(c is not None and parse_card(c) for c in cells):
+        if not _A_CARD.search(text):  # in a line of cells a card can only be a cell
             return None
-        return cells
+        cells = [None if text[i] == " " else text[i:i + 2]
+                 for i in range(0, min(len(text), 3 * COLUMNS), 3)]
+        extra = next((i // 3 for i in range(3 * COLUMNS, len(text), 3) if text[i] != " "),
+                     None)
+        return cells, extra
 
-    def columns(self, rows: List[Tuple[_Line, List[Optional[str]]]]
+    def columns(self, rows: List[Tuple[_Line, List[Optional[str]], Optional[int]]]
                 ) -> Tuple[Tuple[Placed, ...], ...]:
         columns: List[List[Placed]] = [[] for _ in range(COLUMNS)]
-        gap: List[Optional[Span]] = [None] * COLUMNS
-        for row, (line, cells) in enumerate(rows):
+        gap = [False] * COLUMNS
+        for row, (line, cells, extra) in enumerate(rows):
             if row == MAX_ROWS:
                 self.error("F104", f"a layout has at most {MAX_ROWS} column lines (the "
                            "deepest column possible)", line.whole)
-            for index, token in enumerate(cells):
-                span = line.span(3 * index, 3 * index + 2)
-                if index >= COLUMNS:
-                    if token is not None:
-                        self.error("F104", f"a layout has {COLUMNS} columns; this is "
-                                   f"column {index + 1}", span)
-                    continue
+            if extra is not None:
+                self.error("F104", f"a layout has {COLUMNS} columns; this is column "
+                           f"{extra + 1}", line.span(3 * extra, 3 * extra + 2))
+            # A row may end early (trailing spaces are optional): the columns it
+            # does not reach are blank in this row.
+            for index in range(COLUMNS):
+                token = cells[index] if index < len(cells) else None
                 if token is None:
-                    gap[index] = gap[index] or span
+                    gap[index] = True
                     continue
+                span = line.span(3 * index, 3 * index + 2)
                 card = parse_card(token)
                 if card is None:
                     self.error("F101", f"{token!r} is not a card ({_CARD_HINT})", span)
                     continue
-                if gap[index] is not None:
+                if gap[index]:
                     self.error("F107", f"{card} stands below an empty place in column "
                                f"{index + 1}", span)
                 columns[index].append(Placed(card, span))
@@ -288,18 +353,18 @@ class _Reader:
         game: Optional[GameLine] = None
         home: Optional[HomeLine] = None
         i = 0
-        # The header: a Game# line and/or a freecell+home line (blank: empty).
+        # The header: a Game# line (or a tag in its place) and/or a
+        # freecell+home line (blank: empty).
         first = lines[0] if lines else None
-        if first is not None and not self._is_home(first) and self.column_cells(first) is None:
-            result = self.try_parse(first, "game_line") if first.text else None
-            if isinstance(result, Tree):
-                game = self.game_line(first, result)
-                i += 1
-            elif first.text:
-                self.error("F108", "a record begins with a Game# line (a deal number), a "
-                           "freecell+home line or the first line of the columns",
-                           first.whole)
-                i += 1
+        if (first is not None and first.text and not self._is_home(first)
+                and self.column_cells(first) is None):
+            if _first_step().match(first.text):
+                self.error("F108", "a record begins with a Game# line (a deal number, or a "
+                           "tag or file name naming the layout), a freecell+home line or "
+                           "the columns, not with moves", first.whole)
+            else:
+                game = self.game_line(first)
+            i += 1
         while i < len(lines) and not lines[i].text:
             i += 1  # the empty freecell+home line, and blank lines before the columns
         if i < len(lines) and self._is_home(lines[i]):
@@ -307,12 +372,12 @@ class _Reader:
             i += 1
         while i < len(lines) and not lines[i].text:
             i += 1
-        rows: List[Tuple[_Line, List[Optional[str]]]] = []
+        rows: List[Tuple[_Line, List[Optional[str]], Optional[int]]] = []
         while i < len(lines):
             cells = self.column_cells(lines[i])
             if cells is None:
                 break
-            rows.append((lines[i], cells))
+            rows.append((lines[i], *cells))
             i += 1
         if not rows and not (home and all(c is not None and c.rank == 13 for c in home.homes)):
             where = lines[i].span(0, 0) if i < len(lines) else Span(
@@ -334,7 +399,12 @@ class _Reader:
 
     @staticmethod
     def _is_home(line: _Line) -> bool:
-        return len(line.text) >= 12 and line.text[11] == "+"
+        """A "+" at position 12 and separators at 3, 6 and 9: the freecell+home
+        line (well formed or not); a Game# line's "+" is not taken for one."""
+        text = line.text
+        separator = _separator()
+        return (len(text) > _PLUS_AT and text[_PLUS_AT] == "+"
+                and all(separator.fullmatch(text[k]) for k in _SEPARATORS_AT))
 
 
 def parse(text: str, *, path: Optional[str] = None, strict: bool = False) -> Record:

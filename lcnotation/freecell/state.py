@@ -88,7 +88,7 @@ class Position:
     def key(self) -> Tuple[object, ...]:
         """What makes two positions the same (freecells by their place)."""
         return (tuple(self.freecells), tuple(self.blocked),
-                tuple(sorted(self.homes.items())), tuple(tuple(c) for c in self.columns))
+                tuple(self.homes[s] for s in SUITS), tuple(map(tuple, self.columns)))
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Position) and self.key() == other.key()

@@ -26,6 +26,7 @@ from ..core.diagnostics import NotationError
 from ..core.lineends import lone_cr_as_lf
 from ..lostcities.text.reader import GameText, split_games
 from ..core.lint import FileReport, LintConfig
+from ..core.notation import Notation
 from ..lostcities.lint import add_text_findings, lint_game, style_state
 from ..core.findings import Edit, Finding, Fix
 
@@ -168,3 +169,21 @@ def _moved_error(e: NotationError, lines: int, chars: int) -> NotationError:
 def parts(text: str) -> Iterator[GameText]:
     """The games of ``text`` as the linter splits them."""
     return split_games([lone_cr_as_lf(text)])
+
+
+class NotationLinter:
+    """Lints a document of a notation read whole (FreeCell, and any registered
+    one), through its :class:`~lcnotation.core.notation.Notation`: an analysis
+    with no games, only findings (a record is a few lines long)."""
+
+    def __init__(self, notation: Notation, config: Optional[LintConfig] = None) -> None:
+        self.notation = notation
+        self.config = config or LintConfig()
+        self.linted = 0
+
+    def lint(self, text: str) -> Analysis:
+        self.linted += 1
+        report = self.notation.lint_text(text, "", self.config)
+        findings = [f if f.diagnostic.path is None else
+                    Finding(f.diagnostic.with_path(None), f.fix) for f in report.findings]
+        return Analysis(text, (), findings)

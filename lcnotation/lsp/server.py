@@ -20,7 +20,7 @@ from __future__ import annotations
 import logging
 import os
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Dict, Generator, List, Optional, Sequence, Tuple
 
 from lsprotocol import types as lsp
@@ -37,16 +37,17 @@ from ..lostcities.text.ast import Comment, Span
 from ..core.diagnostics import NotationError, Severity
 from ..tools.config import ConfigCache, ConfigError, config_for_file
 from ..core.files import decode_source
-from ..lostcities.reformat import FormatRefused, format_source
+from ..lostcities.reformat import format_source
 from ..core.suppression import find_suppression
 from ..core.lint import LintConfig
 from ..tools.lint import fix_text
 from ..core.findings import Finding
-from .analysis import Analysis, GamePart, Linter
+from .analysis import Analysis, GamePart, Linter, NotationLinter
 from ..lostcities.describe import describe_move
 from ..lostcities.notation import game_symbol, ignore_edit_in
 from ..lostcities.text.reader import GameText
-from ..core.notation import Symbol
+from ..core.notation import FormatRefused, Notation, Symbol
+from ..tools.notations import DEFAULT, notation_for
 from .describe import code_href, describe_code
 from ..core.positions import LineIndex
 from .tokens import TOKEN_MODIFIERS, TOKEN_TYPES, encode, game_tokens
@@ -79,7 +80,7 @@ class Document:
     uri: str
     text: str
     version: Optional[int]
-    linter: Linter
+    linter: "Linter | NotationLinter"
     encoding: str
     analysis: Optional[Analysis] = None
     _index: Optional[LineIndex] = None
@@ -191,9 +192,18 @@ class LcnLanguageServer(LanguageServer):
     # ------------------------------------------------------------ documents
 
     def open(self, uri: str, text: str, version: Optional[int]) -> Document:
-        doc = Document(uri, text, version, Linter(self.config_for(uri)), self.encoding)
+        doc = Document(uri, text, version, self.linter_for(uri, self.config_for(uri)),
+                       self.encoding)
         self.documents[uri] = doc
         return doc
+
+    def linter_for(self, uri: str, config: LintConfig) -> "Linter | NotationLinter":
+        """The linter of a document: Lost Cities' incremental one, or the whole
+        text through its notation (by the file's extension or its settings)."""
+        path = (to_fs_path(uri) or uri) if uri.startswith("file:") else uri
+        notation = notation_for(path, config.notation)
+        config = replace(config, notation=notation.name)
+        return Linter(config) if notation.name == DEFAULT else NotationLinter(notation, config)
 
     def config_for(self, uri: str) -> LintConfig:
         path = (to_fs_path(uri) or None) if uri.startswith("file:") else None
@@ -210,8 +220,8 @@ class LcnLanguageServer(LanguageServer):
         self.config_errors_shown.clear()
         for doc in self.documents.values():
             config = self.config_for(doc.uri)
-            if config != doc.linter.config:
-                doc.linter = Linter(config)
+            if replace(config, notation=doc.linter.config.notation) != doc.linter.config:
+                doc.linter = self.linter_for(doc.uri, config)
                 doc.analysis = None
             self.publish(doc)
         if self.client_pulls():
@@ -362,7 +372,14 @@ def make_server() -> LcnLanguageServer:
             return only is None or any(kind == k or kind.startswith(f"{k}.") for k in only)
 
         actions: List[lsp.CodeAction] = []
-        if wanted(lsp.CodeActionKind.QuickFix):
+        notation = _notation_of(doc)
+        if wanted(lsp.CodeActionKind.QuickFix) and notation is not None:
+            start, end = doc.offset(params.range.start), doc.offset(params.range.end)
+            for f in doc.lint().findings:
+                span = f.diagnostic.span
+                if span.start <= end and span.end >= start:
+                    actions += _quick_fixes(ls, doc, None, f)
+        elif wanted(lsp.CodeActionKind.QuickFix):
             start, end = doc.offset(params.range.start), doc.offset(params.range.end)
             for part in doc.lint().games:
                 if part.offset > end or part.end + 1 < start:
@@ -372,7 +389,7 @@ def make_server() -> LcnLanguageServer:
                     if span.start <= end and span.end >= start:
                         actions += _quick_fixes(ls, doc, part, f)
         if wanted(FIX_ALL):
-            fixed, applied, _ = fix_text(doc.text, config=doc.linter.config)
+            fixed, applied, _ = fix_text(doc.text, doc.path, doc.linter.config)
             if applied:
                 actions.append(lsp.CodeAction(
                     f"Fix all lcn findings ({applied} fix{'es' if applied != 1 else ''})",
@@ -386,6 +403,15 @@ def make_server() -> LcnLanguageServer:
         doc = ls.documents.get(params.text_document.uri)
         if doc is None:
             return None
+        notation = _notation_of(doc)
+        if notation is not None:
+            try:
+                return _edit(doc, notation.format_text(doc.text, doc.path,
+                                                       doc.linter.config).text)
+            except FormatRefused as exc:
+                ls.window_show_message(lsp.ShowMessageParams(
+                    lsp.MessageType.Warning, f"lcn: {exc}"))
+                return None
         new = formatted(doc.text, doc.path, doc.linter.config)
         return None if new is None else _edit(doc, new)
 
@@ -417,6 +443,12 @@ def make_server() -> LcnLanguageServer:
         if doc is None:
             return None
         at = doc.offset(params.position)
+        notation = _notation_of(doc)
+        if notation is not None:
+            shown = notation.describe(doc.text, at, doc.linter.config)
+            return None if shown is None else lsp.Hover(
+                lsp.MarkupContent(lsp.MarkupKind.Markdown, shown.markdown),
+                doc.range(shown.start, shown.end))
         part = doc.lint().game_at(at)
         if part is None:
             return None
@@ -433,6 +465,9 @@ def make_server() -> LcnLanguageServer:
         doc = ls.documents.get(params.text_document.uri)
         if doc is None:
             return None
+        notation = _notation_of(doc)
+        if notation is not None:
+            return [_symbol(doc, s) for s in notation.symbols(doc.text)]
         parts = [part for part in doc.lint().games if part.text.strip()]
         return [_symbol(doc, game_symbol(number, part.game,
                                          GameText(part.text, part.line, part.offset)))
@@ -540,7 +575,12 @@ def _all_comments(part: GamePart) -> List[Comment]:
     return list(all_comments(part.game))
 
 
-def _quick_fixes(ls: LcnLanguageServer, doc: Document, part: GamePart,
+def _notation_of(doc: Document) -> Optional[Notation]:
+    """The notation of a document read whole (not Lost Cities), or None."""
+    return doc.linter.notation if isinstance(doc.linter, NotationLinter) else None
+
+
+def _quick_fixes(ls: LcnLanguageServer, doc: Document, part: Optional[GamePart],
                  f: Finding) -> List[lsp.CodeAction]:
     d = f.diagnostic
     diagnostic = ls.diagnostic(doc, f)
@@ -550,7 +590,16 @@ def _quick_fixes(ls: LcnLanguageServer, doc: Document, part: GamePart,
             f.fix.description, kind=lsp.CodeActionKind.QuickFix, diagnostics=[diagnostic],
             is_preferred=True, edit=lsp.WorkspaceEdit(changes={doc.uri: [
                 lsp.TextEdit(doc.range(e.start, e.end), e.replacement) for e in f.fix.edits]})))
-    if d.code != "S100":
+    notation = _notation_of(doc)
+    if part is None and notation is not None:
+        found = notation.ignore_edit(doc.text, d.line, d.code)
+        edit = None if found is None else lsp.TextEdit(doc.range(found.start, found.end),
+                                                        found.replacement)
+        if edit is not None:
+            actions.append(lsp.CodeAction(
+                f"Ignore {d.code} on this line", kind=lsp.CodeActionKind.QuickFix,
+                diagnostics=[diagnostic], edit=lsp.WorkspaceEdit(changes={doc.uri: [edit]})))
+    elif part is not None and d.code != "S100":
         edit = _ignore_edit(doc, part, d.line, d.code)
         if edit is not None:
             actions.append(lsp.CodeAction(

@@ -75,7 +75,7 @@ async function main() {
   check(() => assert.deepStrictEqual(first.serverOptions.run, {
     command: "lcn", args: ["server"], options: { cwd: "/work/records" } }));
   check(() => assert.deepStrictEqual(first.serverOptions.debug, first.serverOptions.run));
-  check(() => assert.deepStrictEqual(first.clientOptions.documentSelector.map((d) => d.language), ["lcn", "lcn"]));
+  check(() => assert.deepStrictEqual(first.clientOptions.documentSelector.map((d) => d.language), ["lcn", "lcn", "sfn", "sfn"]));
   check(() => assert.deepStrictEqual(first.clientOptions.initializationOptions, { inlayHints: true }));
   check(() => assert.ok(commands["lcnotation.restartServer"]));
 
