@@ -122,7 +122,7 @@ def __dir__() -> List[str]:
     return sorted(set(globals()) | set(__all__))
 
 
-from .core.version import __version__  # noqa: E402 (the one place it is written)
+from .core.version import __version__  # noqa: E402,F401 (the one place it is written)
 
 __all__ = [
     "HANDSHAKE", "Card", "Comment", "Draw", "Game", "Header", "Move", "Placement", "Span",

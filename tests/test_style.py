@@ -81,3 +81,12 @@ def test_a_new_rule_fires_on_plainly_clean_games(monkeypatch):
     monkeypatch.setattr(style, "STYLE_RULES", [*style.STYLE_RULES, _Everywhere()])
     found = check_style(parse_game("1. R3-D 2. G4-D"), "1. R3-D 2. G4-D", 0, StyleState())
     assert [f.diagnostic.code for f in found] == ["S199"]
+
+
+@pytest.mark.parametrize("text", [" 1.aH-D", "1. r3-d 2. k4-d", "1. R3-D 2. K4-d"])
+def test_a_lower_case_colour_outside_the_defaults_is_still_seen(text):
+    # Hypothesis found it: the colour rule looked for capitals only.
+    colors = ("R", "G", "W", "B", "Y")
+    found = findings(text, True, None, colors)
+    assert found == findings(text, False, None, colors)
+    assert "S104" in [f.diagnostic.code for f in found] or "k" not in text.lower()

@@ -18,11 +18,11 @@ line end most of its lines use:
 from __future__ import annotations
 
 import re
-from typing import IO, Callable, Dict, Iterator, Optional, Tuple
+from typing import IO, Callable, Dict, Iterator, NamedTuple, Optional, Tuple
 
 __all__ = ["as_lf", "lone_cr_as_lf", "not_utf8", "has_line_break", "line_end",
            "lines_with_ends", "newline_style", "LONE_CR", "LINE_END_NAMES", "CountingReader",
-           "majority_line_end", "majority_line_end_of"]
+           "majority_line_end", "majority_line_end_of", "Mixed", "mixed", "lf_lines"]
 
 #: A CR that is not part of a CRLF: it ends a line too (old Mac files).
 LONE_CR = re.compile(r"\r(?!\n)")
@@ -213,3 +213,50 @@ def _lone_lf(data: bytes) -> int:
     while at > 0 and data[at - 1:at] == b"\r":
         at = data.find(b"\n", at + 1)
     return at
+
+
+class Mixed(NamedTuple):
+    """How a text mixes its line ends: the first line that does not end as most
+    do, the line end most lines use, and what was counted ("1 CRLF, 2 LF")."""
+
+    line: int
+    majority: str
+    counts: str
+
+
+def mixed(counted: CountingReader) -> Optional[Mixed]:
+    """How the text ``counted`` read mixes line ends, or None when every line
+    ends the same way.
+
+    >>> import io
+    >>> counted = CountingReader(io.BytesIO(b"a\\r\\nb\\nc\\n"))
+    >>> while counted.read(): pass
+    >>> mixed(counted)
+    Mixed(line=1, majority='\\n', counts='1 CRLF, 2 LF')
+    """
+    kinds = [kind for kind, count in zip(_KINDS, counted.counts) if count]
+    if len(kinds) < 2:
+        return None
+    majority = majority_line_end(*counted.counts)
+    line = min(counted.first[kind] for kind in kinds if kind != majority)
+    counts = ", ".join(f"{count} {LINE_END_NAMES[kind]}"
+                       for kind, count in zip(_KINDS, counted.counts) if count)
+    return Mixed(line, majority, counts)
+
+
+#: The kinds of line end in the order :attr:`CountingReader.counts` gives them.
+_KINDS = ("\r\n", "\r", "\n")
+
+
+def lf_lines(text: str) -> Iterator[Tuple[str, str]]:
+    """Each line of ``text`` as written and as the reader sees it: a lone CR
+    read as LF (the same length, so offsets do not move).
+
+    >>> list(lf_lines("a\\rb\\r\\nc"))
+    [('a\\r', 'a\\n'), ('b\\r\\n', 'b\\r\\n'), ('c', 'c')]
+    """
+    if "\r" not in text:
+        yield text, text
+        return
+    for line in lines_with_ends(text):
+        yield line, (line[:-1] + "\n" if line.endswith("\r") else line)

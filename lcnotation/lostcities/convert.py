@@ -46,7 +46,7 @@ from .text.formatter import format_card, format_games, format_move
 from .text.headers import parse_cards, parse_colors
 from .text.reader import parse_game, split_games
 from .text.lexical import LEXICON
-from ..core.lineends import lines_with_ends
+from ..core.lineends import lf_lines, lines_with_ends
 from ..core.files import BOM, decode_text
 
 # The JSON form is imported by the conversions that read or write it: the
@@ -123,10 +123,9 @@ def _parts(lines: Iterable[str], path: Optional[str]) -> Iterator[_Part]:
 
     def for_the_reader() -> Iterator[str]:
         for raw in lines:
-            pieces = lines_with_ends(raw) if "\r" in raw else (raw,)
-            for line in pieces:
+            for line, read in lf_lines(raw):
                 pending.append(line)
-                yield line[:-1] + "\n" if line.endswith("\r") else line
+                yield read
 
     for gt in split_games(for_the_reader()):
         original = "".join(pending)

@@ -21,7 +21,7 @@ from .text.dialects import Dialect, get_dialect
 from ..core.diagnostics import Diagnostic, Severity
 from ..core.codes import Family
 from ..core.findings import Edit, Finding, Fix
-from ..core.lineends import LINE_END_NAMES, CountingReader, majority_line_end
+from ..core.lineends import LINE_END_NAMES, CountingReader, mixed
 from .text.headers import DEFAULT_COLORS, KNOWN_TAGS
 
 __all__ = ["StyleState", "StyleRule", "STYLE_RULES", "check_style", "STYLE_CODES", "STYLE", "mixed_line_ends",
@@ -122,11 +122,19 @@ class _Game:
     :class:`StyleState`; ``movetext`` (the text from its first move to its last)
     is cut once, when a rule first asks."""
 
-    __slots__ = ("game", "text", "offset", "state", "_movetext")
+    __slots__ = ("game", "text", "offset", "state", "_movetext", "_plain")
 
     def __init__(self, game: Game, text: str, offset: int, state: StyleState) -> None:
         self.game, self.text, self.offset, self.state = game, text, offset, state
         self._movetext: Optional[str] = None
+        self._plain: Optional[bool] = None
+
+    @property
+    def plain(self) -> bool:
+        """No lower-case letter, X or comment among the moves (looked for once)."""
+        if self._plain is None:
+            self._plain = _NOT_PLAIN.search(self.movetext) is None
+        return self._plain
 
     @property
     def movetext(self) -> str:
@@ -186,15 +194,18 @@ class _Spelling(StyleRule):
         state = g.state
         return bool(g.game.moves) and (
             state.dialect is not None or bool(g.game.errors) or state.marker not in (None, "D")
-            or _NOT_PLAIN.search(g.movetext) is not None)
+            or not g.plain)
 
     def check(self, g: _Game, findings: List[Finding]) -> None:
         _check_spelling(g.game, g.text, g.offset, g.state, findings)
 
     def skipped(self, g: _Game) -> None:
         # Every discard of a plain game is marked D: the file's marker, if first.
-        if g.state.marker is None and any(m.placement.discard for m in g.game.moves):
-            g.state.marker = "D"
+        if g.state.marker is None:
+            for m in g.game.moves:
+                if m.placement.discard:
+                    g.state.marker = "D"
+                    break
 
 
 class _Numbers(StyleRule):
@@ -203,25 +214,29 @@ class _Numbers(StyleRule):
     codes = ("S103",)
 
     def can_fire(self, g: _Game) -> bool:
-        return bool(g.game.errors) or any(
-            m.number is not None and m.turn is not None and m.number != m.turn + 1
-            for m in g.game.moves)
+        if g.game.errors:
+            return True
+        for m in g.game.moves:  # a loop, not any(): this runs on every game
+            if m.number is not None and m.turn is not None and m.number != m.turn + 1:
+                return True
+        return False
 
     def check(self, g: _Game, findings: List[Finding]) -> None:
         _check_numbers(g.game, g.text, g.offset, findings)
 
 
 class _Colors(StyleRule):
-    """S104: only a game without a Colors header whose moves hold a capital
-    that is no default colour (nor D or H) can use another colour."""
+    """S104: only a game without a Colors header whose moves hold a letter
+    that is no default colour (nor D or H), in either case, can use another colour."""
 
     codes = ("S104",)
 
     def can_fire(self, g: _Game) -> bool:
         if not g.game.moves or g.colors_declared:
             return False
-        return bool(g.game.errors) or _other_capitals(
-            tuple(g.state.default_colors)).search(g.movetext) is not None
+        return (bool(g.game.errors) or not g.plain  # 'a3-d'
+                or _other_capitals(tuple(g.state.default_colors)).search(g.movetext)
+                is not None)
 
     def check(self, g: _Game, findings: List[Finding]) -> None:
         _check_colors(g.game, g.state, findings)
@@ -401,13 +416,10 @@ def mixed_line_ends(counted: CountingReader) -> Optional[Finding]:
     """The S107 finding of a file read through ``counted``, or None when its
     lines all end the same way.  It points at the first line that ends
     otherwise than most do; its fix writes every line end as the majority's."""
-    kinds = [kind for kind, count in zip(("\r\n", "\r", "\n"), counted.counts) if count]
-    if len(kinds) < 2:
+    found = mixed(counted)
+    if found is None:
         return None
-    majority = majority_line_end(*counted.counts)
-    line = min(counted.first[kind] for kind in kinds if kind != majority)
-    ends = ", ".join(f"{count} {LINE_END_NAMES[kind]}" for kind, count
-                     in zip(("\r\n", "\r", "\n"), counted.counts) if count)
+    line, majority, ends = found
     name = LINE_END_NAMES[majority]
     span = Span(line, 1, line, 1, -1, -1)
     return Finding(Diagnostic("S107", f"the file mixes line ends ({ends}): line {line} is "

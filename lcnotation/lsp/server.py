@@ -38,6 +38,7 @@ from ..core.diagnostics import NotationError, Severity
 from ..tools.config import ConfigCache, ConfigError, config_for_file
 from ..core.files import decode_source
 from ..lostcities.reformat import format_source
+from ..core.lineends import majority_line_end_of
 from ..core.suppression import find_suppression
 from ..core.lint import LintConfig
 from ..tools.lint import fix_text
@@ -432,7 +433,7 @@ def make_server() -> LcnLanguageServer:
         if new is None:
             return None
         if last is not doc.lint().games[-1] and not new.endswith("\n\n"):
-            new += "\n" if "\r" not in new else ("\r\n" if "\r\n" in new else "\r")
+            new += majority_line_end_of(new)  # the blank line between two games
         if new == piece:
             return []
         return [lsp.TextEdit(doc.range(first.offset, last.end), new)]
