@@ -15,12 +15,20 @@ for later runs.  Nothing is asserted: the figures are printed::
 The API rows time ``scan(path)`` with each game's headers read (``GameEntry.tags``,
 the moves not parsed) against ``read_games(path)`` (every game parsed), over
 the same file; the ratio is the point (issue 21 asks for 5x at least).
+``--instructions`` counts the same two under valgrind's callgrind instead
+(steadier than any time on a shared machine): each in a fresh process with a
+fixed hash seed, once with one pass over ``--instructions`` games and once
+with two, the difference being one pass (start-up and first-use caches
+cancel out)::
+
+    python bench/archive.py --instructions 2000
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -86,6 +94,43 @@ def run(argv: List[str], stdout_to: str) -> Tuple[float, float, float, int]:
             os.waitstatus_to_exitcode(status))
 
 
+_PASS = {"scan": "sum(len(e.tags()) for e in scan(path))",
+         "entries": "sum(1 for e in scan(path))",
+         "parse": "sum(len(g.headers) for g in read_games(path))"}
+
+
+def instructions(mode: str, path: Path, passes: int) -> int:
+    """Instructions of ``passes`` passes of ``mode`` over ``path``, in a fresh process."""
+    code = ("import sys\nfrom lcnotation import read_games\nfrom lcnotation.archive import scan\n"
+            f"path = {str(path)!r}\nfor _ in range({passes}):\n    {_PASS[mode]}\n")
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "callgrind.out")
+        subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
+                        sys.executable, "-c", code], env={**os.environ, "PYTHONHASHSEED": "0"},
+                       check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        with open(out) as f:
+            for line in f:
+                m = re.match(r"(?:summary|totals): (\d+)", line)
+                if m:
+                    return int(m.group(1))
+    raise RuntimeError("no totals in callgrind's output")
+
+
+def count_instructions(games: int, cache: Path) -> None:
+    path = cache / f"archive-instructions-{games}.lcn"
+    if not path.exists():
+        path.write_text(format_games(generate_games(games, seed="instructions")), "utf-8")
+    per = {}
+    for mode in ("entries", "scan", "parse"):
+        one, two = instructions(mode, path, 1), instructions(mode, path, 2)
+        per[mode] = (two - one) / games
+        what = {"entries": "scan alone (no header read)", "scan": "scan and headers (tags)",
+                "parse": "read_games (full parse)"}[mode]
+        print(f"{what:<28} {per[mode]:>10,.0f} instructions a game", flush=True)
+    print(f"headers-only scan: {per['parse'] / per['scan']:.2f}x fewer instructions than the "
+          "full parse")
+
+
 def main(argv: Optional[List[str]] = None) -> None:
     options = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     options.add_argument("--games", type=int, default=1_000_000)
@@ -95,9 +140,14 @@ def main(argv: Optional[List[str]] = None) -> None:
     options.add_argument("--only", help="run only the rows whose name contains this")
     options.add_argument("--skip", action="append", default=[],
                          help="skip the rows whose name contains this (repeatable)")
+    options.add_argument("--instructions", type=int, metavar="GAMES",
+                         help="count instructions of the API rows over GAMES games instead")
     args = options.parse_args(argv)
     cache = Path(args.cache)
     cache.mkdir(parents=True, exist_ok=True)
+    if args.instructions:
+        count_instructions(args.instructions, cache)
+        return
     source = cache / f"archive-{args.games}-{args.unique}.lcn"
     if not source.exists():
         partial = source.with_suffix(".partial")

@@ -56,8 +56,8 @@ from .core.display import Kind
 from .lostcities.text.lexical import RANK_TEXT
 from .core.terminal import printable
 
-__all__ = ["board_svg", "board_html", "NOTEBOOK_SIZE", "layout", "picture", "fill", "Layout", "Picture", "PALETTE",
-           "card_code", "move_words", "markup_text", "card_ink", "color_fills"]
+__all__ = ["letter_fills", "ink", "board_svg", "board_html", "NOTEBOOK_SIZE", "layout", "picture", "fill", "Layout", "Picture", "PALETTE",
+           "card_code", "move_words", "markup_text"]
 
 #: Fill colours of the usual expedition colours, from the Okabe-Ito palette
 #: (told apart by most colour-blind viewers); every card also shows its letter.
@@ -217,7 +217,7 @@ def layout(letters: Sequence[str], *, perspective: int = 0, size: Optional[int] 
     return _layout(tuple(letters), perspective, size, colors or {}, style)
 
 
-def color_fills(letters: Sequence[str], custom: Mapping[str, str]) -> Dict[str, str]:
+def _fills(letters: Sequence[str], custom: Mapping[str, str]) -> Dict[str, str]:
     """The fill of every colour letter and every part of the picture."""
     fills = dict(_THEME)
     extra = iter(_EXTRA_FILLS * (1 + len(letters) // len(_EXTRA_FILLS)))
@@ -233,7 +233,19 @@ def color_fills(letters: Sequence[str], custom: Mapping[str, str]) -> Dict[str, 
     return fills
 
 
-def card_ink(fill: str) -> str:
+def letter_fills(letters: Sequence[str]) -> Dict[str, str]:
+    """The fill of each colour letter, as the pictures draw it (other pictures,
+    such as ``lcn stats``', use the same)."""
+    fills = _fills(letters, {})
+    return {letter: fills[letter] for letter in letters}
+
+
+def ink(fill: str) -> str:
+    """The colour of text written on ``fill``: dark on light fills, light on dark."""
+    return _ink(fill)
+
+
+def _ink(fill: str) -> str:
     """Black or white, whichever reads better on ``fill`` (a #rgb or #rrggbb
     colour; named colours get black)."""
     digits = fill[1:] if fill.startswith("#") else ""
@@ -249,7 +261,7 @@ def card_ink(fill: str) -> str:
 def _card_svg(code: str, fill: str) -> str:
     """One card at :data:`AT`: its letter and rank in two corners (one of
     them shows whichever way the cards overlap) and big in the middle."""
-    ink = card_ink(fill)
+    ink = _ink(fill)
     rank = code[1:]
     return (f'<g data-card="{code}" transform="translate({AT})">'
             f'<rect width="{CARD_W}" height="{CARD_H}" rx="4" fill="{fill}" stroke="#222"/>'
@@ -278,7 +290,7 @@ def _layout(colors: Sequence[str], perspective: int, size: Optional[int],
         raise ValueError(f"perspective must be 0 (Player1 at the bottom) or 1, "
                          f"not {perspective!r}")
     letters = tuple(colors)
-    fills = color_fills(letters, custom)
+    fills = _fills(letters, custom)
     n = len(letters)
     width = _MARGIN * 2 + n * _COLUMN + _PANEL
     # From the top: name row, hand, scores, expedition (growing up), discard

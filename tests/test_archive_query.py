@@ -19,7 +19,7 @@ from lcnotation.archive import game_digest, scan
 from lcnotation.archive.query import (FIELDS, FileFindings, GameView, Level, QueryError,
                                       compile_query, parse_query, query_from_json)
 from lcnotation.lostcities.game.digest import move_text
-from lcnotation.tools.lint import lint_text
+from lcnotation import lint_text
 
 from strategies import examples
 
@@ -131,7 +131,7 @@ def test_findings_fields_say_what_lint_says() -> None:
 
 
 def test_a_query_on_headers_never_parses_the_moves(monkeypatch) -> None:
-    from lcnotation.archive.scan import GameEntry
+    from lcnotation.archive.reader import GameEntry
 
     def no(self, strict: bool = False):  # type: ignore[no-untyped-def]
         raise AssertionError("parsed")

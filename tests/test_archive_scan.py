@@ -1,4 +1,4 @@
-"""The archive's reader (lcnotation/archive/scan.py) and visitors: every game of a
+"""The archive's reader (lcnotation/archive/reader.py) and visitors: every game of a
 file with its bytes and byte offset, found as the package's reader finds it.
 
 The property tests hold the scan to ``read_games`` on any bytes made of the
@@ -11,7 +11,7 @@ byte ranges that cover a file share its games out exactly once.
 from __future__ import annotations
 
 import io
-from typing import List, Tuple
+from typing import Iterable, Iterator, List, Tuple
 
 import pytest
 from hypothesis import given, strategies as st
@@ -19,10 +19,13 @@ from hypothesis import given, strategies as st
 from lcnotation import format_games, generate_games, read_games
 from lcnotation.archive import (BOM, SKIP, BaseVisitor, HeadersOnly, SkipGame, TreeBuilder,
                                 WriteBack, position_at, read_at, scan, visit)
-from lcnotation.archive.scan import GameEntry, shadow
+from lcnotation.archive.reader import GameEntry, shadow
 from lcnotation.lostcities.text.ast import Comment, Game, Header, Move
 from lcnotation.core.diagnostics import NotationError
+from lcnotation.core.span import Span
 from lcnotation.lostcities.text.lexical import LEXICON
+from lcnotation.lostcities.text.reader import (MAX_GAME, GameText, Piece, _GameStart, _HEADER_ALONE,
+                                    _HEADER_FIRST, _HEADER_NEXT, _too_long, split_games)
 
 from strategies import examples, notation_text
 
@@ -239,3 +242,90 @@ def test_each_line_that_is_not_utf8_is_reported_whatever_its_line_end() -> None:
                                                                             ("N001", 3)]
     (entry,) = scan(io.BytesIO(data))
     assert _errors(entry.game()) == _errors(game)
+
+
+# ---------------------------------------------------------------- the splitter
+
+
+def _split_games_before(items: Iterable[Piece]) -> Iterator[GameText]:
+    """split_games as it was before the rework of issue 21 (the oracle below)."""
+    pieces: List[str] = []
+    size = 0  # characters of the game so far (and of the item being split)
+    problems: List[NotationError] = []
+    first_line = line_no = 1
+    first_offset = offset = 0
+    scan = _GameStart()
+    for item in items:
+        if isinstance(item, NotationError):
+            problems.append(item)
+            continue
+        pos = 0
+        counted = 0
+        line_at = line_no
+        starts = [m.start() + 1 for m in _HEADER_NEXT.finditer(item)]
+        if _HEADER_FIRST.match(item):
+            starts.insert(0, 0)
+        for h in starts:
+            if h > pos:
+                piece = item[pos:h]
+                # The usual piece: one header line, before any move and outside
+                # any comment, which tells nothing (see _GameStart.feed).
+                if not scan.has_moves and (scan.in_brace or not _HEADER_ALONE.match(piece)):
+                    scan.feed(piece)
+                pieces.append(piece)
+                size += len(piece)
+                if size > MAX_GAME:
+                    raise _too_long("a game", "characters", first_line, first_offset)
+            if scan.header_line():
+                line_at += item.count("\n", counted, h)
+                counted = h
+                end = offset + h
+                mine = [p for p in problems if p.span.start < end]
+                problems = [p for p in problems if p.span.start >= end]
+                yield GameText("".join(pieces), first_line, first_offset, tuple(mine))
+                pieces = []
+                size = 0
+                first_line, first_offset = line_at, end
+                scan = _GameStart()
+            pos = h
+        if pos < len(item):
+            if not scan.has_moves:
+                scan.feed(item[pos:])
+            pieces.append(item[pos:])
+            size += len(item) - pos
+            if size > MAX_GAME:
+                raise _too_long("a game", "characters", first_line, first_offset)
+        line_no += item.count("\n")
+        offset += len(item)
+    if pieces or problems:
+        yield GameText("".join(pieces), first_line, first_offset, tuple(problems))
+
+
+@st.composite
+def pieces(draw: st.DrawFn) -> List[Piece]:
+    """A text cut into pieces that end at line ends, with decoding errors among them."""
+    text = draw(notation_text).replace("\r\n", "\n").replace("\r", "\n")
+    lines = text.splitlines(keepends=True)
+    out: List[Piece] = []
+    at = 0
+    i = 0
+    while i < len(lines):
+        k = draw(st.integers(1, 4))
+        chunk = "".join(lines[i:i + k])
+        if draw(st.integers(0, 5)) == 0:
+            where = at + draw(st.integers(0, max(0, len(chunk) - 1)))
+            out.append(NotationError("bad", Span(1, 1, 1, 2, where, where + 1), code="N001"))
+        out.append(chunk)
+        at += len(chunk)
+        i += k
+    return out
+
+
+@given(pieces())
+@examples(500)
+def test_the_reworked_splitter_splits_as_the_one_before(items: List[Piece]) -> None:
+    def shown(parts: Iterable[GameText]) -> list:
+        return [(p.text, p.line, p.offset, [(e.code, e.span) for e in p.problems])
+                for p in parts]
+
+    assert shown(split_games(items)) == shown(_split_games_before(items))

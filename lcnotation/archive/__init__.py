@@ -20,7 +20,7 @@ that makes it):
 """
 
 from ..lostcities.game.digest import DIGEST_VERSION, deal_digest, game_digest, play_key
-from .scan import BOM, GameEntry, Source, position_at, read_at, scan
+from .reader import BOM, GameEntry, Source, position_at, read_at, scan
 from .stats import (PERCENTILES, STATS_VERSION, ExpeditionStats, GameStats, StatsAccumulator,
                     entry_stats, game_stats, wilson_interval)
 from .visitor import (SKIP, BaseVisitor, HeadersOnly, Skip, SkipGame, TreeBuilder, Visitor,

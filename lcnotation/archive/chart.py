@@ -98,8 +98,8 @@ def _histogram(summary: Mapping[str, object], x0: float, y0: float, w: float, h:
     return out
 
 
-def card_ink(fill: str) -> str:
-    from ..svg import card_ink as ink
+def _ink(fill: str) -> str:
+    from ..svg import ink
 
     return ink(fill)
 
@@ -128,7 +128,7 @@ def _colors(summary: Mapping[str, object], fills: Mapping[str, str], x0: float, 
         fill = fills.get(letter, _BAR)
         out.append(f"<rect x='{swatch:.1f}' y='{y + 4:.1f}' width='22' height='{bh:.1f}' "
                    f"fill='{fill}' stroke='{_TEXT}' stroke-width='0.5'/>")
-        out.append(_text(swatch + 11, y + 4 + bh / 2 + 4, letter, 12, fill=card_ink(fill),
+        out.append(_text(swatch + 11, y + 4 + bh / 2 + 4, letter, 12, fill=_ink(fill),
                          weight="bold"))
         opened = c["opened_rate"] or 0.0
         bonus = c["bonus_rate"] or 0.0
@@ -161,11 +161,11 @@ def _colors(summary: Mapping[str, object], fills: Mapping[str, str], x0: float, 
 
 def stats_svg(summary: Mapping[str, object], *, title: Optional[str] = None) -> str:
     """The picture of a stats summary, as an SVG document."""
-    from ..svg import color_fills
+    from ..svg import letter_fills
 
     colors = summary["colors"]
     assert isinstance(colors, dict)
-    fills = color_fills(list(colors), {})
+    fills = letter_fills(list(colors))
     games = summary["games"]
     first = summary["first_mover"]
     assert isinstance(first, dict)

@@ -23,7 +23,7 @@ what the query needs (its :attr:`Query.level`): a query on headers never
 parses the moves.
 
 >>> import io
->>> from lcnotation.archive.scan import scan
+>>> from lcnotation.archive.reader import scan
 >>> entries = scan(io.BytesIO(b'[Player1 "Kenny"]\\nRH-D\\n[Player1 "Ann"]\\nB4-D\\n'))
 >>> [e.number for e in entries if parse_query('Player1 ~ /^ken/i').matches(GameView(e))]
 [1]
@@ -44,12 +44,12 @@ from ..lostcities.text.ast import HANDSHAKE, Game
 from ..lostcities.text.headers import DEFAULT_COLORS
 from ..core.grammar import grammar_text
 from ..lostcities.text.lexical import COLOR_LETTERS
-from .scan import GameEntry
+from .reader import GameEntry
 
 if TYPE_CHECKING:
     from lark import Lark, Token, Tree
 
-    from ..tools.lint import LintConfig
+    from ..core.lint import LintConfig
     from ..core.findings import Finding
     from ..lostcities.style import StyleState
 

@@ -40,7 +40,7 @@ from ..lostcities.game.scoring import BONUS_LENGTH
 from ..lostcities.text.ast import HANDSHAKE, Game
 from ..core.diagnostics import Diagnostic, Severity
 from ..lostcities.text.headers import DEFAULT_COLORS
-from .scan import GameEntry
+from .reader import GameEntry
 
 __all__ = ["ExpeditionStats", "GameStats", "game_stats", "entry_stats", "StatsAccumulator", "wilson_interval",
            "PERCENTILES", "STATS_VERSION"]
@@ -128,7 +128,7 @@ def game_stats(game: Game, *, path: Optional[str] = None, number: int = 0, offse
 
 def entry_stats(entry: GameEntry, *,
                 default_colors: Tuple[str, ...] = DEFAULT_COLORS) -> GameStats:
-    """:func:`game_stats` of a game found by :func:`~lcnotation.archive.scan.scan`."""
+    """:func:`game_stats` of a game found by :func:`~lcnotation.archive.reader.scan`."""
     return game_stats(entry.game(), path=entry.path, number=entry.number, offset=entry.offset,
                       default_colors=default_colors)
 

@@ -46,7 +46,7 @@ from ..lostcities.text.ast import Comment, Game, Header, Move
 from ..lostcities.text.builder import span_in
 from ..core.diagnostics import NotationError
 from ..core.span import NO_SPAN
-from .scan import GameEntry, Source, scan
+from .reader import GameEntry, Source, scan
 
 __all__ = ["Skip", "SKIP", "Visitor", "BaseVisitor", "visit", "visit_entry", "TreeBuilder",
            "HeadersOnly", "SkipGame", "WriteBack"]
@@ -167,7 +167,7 @@ def visit_entry(entry: GameEntry, visitor: Visitor[R]) -> R:
 def visit(source: Union[Source, Iterator[GameEntry]], visitor: Callable[[], Visitor[R]], *,
           path: Optional[str] = None) -> Iterator[R]:
     """For each game of ``source`` (a path, a binary stream, or entries from
-    :func:`~lcnotation.archive.scan.scan`), a new visitor from the factory
+    :func:`~lcnotation.archive.reader.scan`), a new visitor from the factory
     ``visitor`` (a class, usually) is called (see :class:`Visitor`); its
     result is yielded."""
     entries: Iterable[GameEntry]

@@ -13,7 +13,7 @@ import datetime
 import re
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
-from ..archive.scan import GameEntry
+from ..archive.reader import GameEntry
 from ..lostcities.game.checker import CheckReport, check
 from ..lostcities.game.digest import move_text
 from ..lostcities.game.scoring import score_ranks

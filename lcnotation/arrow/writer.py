@@ -29,7 +29,7 @@ import pyarrow.parquet as pq  # type: ignore[import-not-found, import-untyped, u
 
 from ..core.diagnostics import NotationError
 from ..lostcities.text.headers import DEFAULT_COLORS
-from ..archive.scan import scan
+from ..archive.reader import scan
 from ..lostcities.game.digest import game_digest
 from .rows import Digest, game_rows
 from .schema import (FORMAT_NAME, GAMES, MANIFEST, PARTITIONABLE, PLIES, SCHEMA_VERSION,

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Callable, Iterable, Iterator, List, Optional, 
 from .common import Settings, err
 
 if TYPE_CHECKING:
-    from ..archive.scan import GameEntry
+    from ..archive.reader import GameEntry
     from ..lostcities.text.ast import Game
 
 
@@ -44,7 +44,7 @@ class ReadFailed(Exception):
 def entries(path: str, name: str) -> Iterator["GameEntry"]:
     """The games of ``path`` (``-``: standard input) as entries; a failure to
     read raises :class:`ReadFailed` (see :func:`read_failed`)."""
-    from ..archive.scan import scan
+    from ..archive.reader import scan
     from ..core.files import not_regular
 
     refused = not_regular(path)
@@ -142,19 +142,17 @@ def cannot_follow(entry: "GameEntry", where: str) -> None:
 def _has_moves(raw: bytes) -> bool:
     """Whether a game's text holds a move, as the splitter sees it (a header
     line after it begins another game)."""
-    from ..archive.scan import shadow
-    from ..lostcities.text.reader import GameStart
+    from ..archive.reader import shadow
+    from ..lostcities.text.reader import holds_moves
 
-    start = GameStart()
-    start.feed(shadow(raw))
-    return start.header_line()
+    return holds_moves(shadow(raw))
 
 
 def _begins_with_header(raw: bytes) -> bool:
     """Whether a game's text holds no move before its first header line."""
-    from ..archive.scan import shadow
+    from ..archive.reader import shadow
     from ..lostcities.text.lexical import LEXICON
-    from ..lostcities.text.reader import GameStart
+    from ..lostcities.text.reader import holds_moves
 
     text = shadow(raw)
     if LEXICON.header_first.match(text):
@@ -162,7 +160,5 @@ def _begins_with_header(raw: bytes) -> bool:
     m = LEXICON.header_line.search(text)
     if m is None:
         return False
-    start = GameStart()
-    start.feed(text[:m.start() + 1])
-    return not start.header_line()
+    return not holds_moves(text[:m.start() + 1])
 

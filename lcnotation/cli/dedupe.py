@@ -13,7 +13,7 @@ from .archives import (GameWriter, ReadFailed, add_paths, cannot_follow, entries
 from .common import EXIT_OK, EXIT_USAGE, Parser, Settings, add_command, err
 
 if TYPE_CHECKING:
-    from ..archive.scan import GameEntry
+    from ..archive.reader import GameEntry
     from ..lostcities.text.ast import Game
 
 _DEDUPE_EXAMPLES = """\

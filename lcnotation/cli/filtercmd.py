@@ -95,6 +95,7 @@ class _Run:
 
     def over(self, paths: List[str], out: Optional[IO[bytes]]) -> int:
         from ..archive.query import FileFindings, GameView
+        from ..lostcities.lint import colors_of
 
         status = EXIT_OK
         writer = GameWriter(out.write if out is not None else sys.stdout.write)  # type: ignore[arg-type]

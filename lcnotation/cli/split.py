@@ -210,7 +210,7 @@ def _split(args: argparse.Namespace, path: str, name: str, stem: str, width: int
 def _bom_of(path: str) -> bytes:
     """The byte-order mark of the file ``path`` (``-``: standard input, looked
     at before it is read), if it has one."""
-    from ..archive.scan import BOM
+    from ..archive.reader import BOM
 
     if path == "-":
         peek = getattr(sys.stdin.buffer, "peek", None)

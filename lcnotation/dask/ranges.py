@@ -13,7 +13,7 @@ and its line ends (S107 is about the whole file).
 >>> import io
 >>> data = b'[Round "1"]\\r\\nR3-D\\r\\n[Round "2"]\\r\\nB4-D\\r\\n[Round "3"]\\r\\nG5-D\\r\\n'
 >>> [r.start for r in split_ranges(io.BytesIO(data), len(data), step=19)]
-[0, 19, 38]
+[0, 38]
 >>> measure_range(io.BytesIO(data), 19, 38)
 RangeCounts(games=1, lines=2, line_ends=(2, 0, 0), first=(('\\r\\n', 1),))
 """
@@ -23,10 +23,9 @@ from __future__ import annotations
 import re
 from typing import IO, Iterator, List, NamedTuple, Optional, Tuple, cast
 
-from ..archive.scan import sync_point
 from ..lostcities.text.lexical import LEXICON
 from ..core.lineends import as_lf
-from ..lostcities.text.reader import BLANK, Piece, Decoder, GameStart, line_blocks, split_games
+from ..lostcities.text.reader import BLANK, decoded_lines, holds_moves, line_blocks, split_games
 from ..core.lineends import CountingReader
 
 __all__ = ["Range", "RangeCounts", "split_ranges", "next_boundary", "measure_range",
@@ -97,36 +96,43 @@ def split_ranges(handle: IO[bytes], size: int, step: int = RANGE_SIZE) -> List[R
 
 
 def next_boundary(handle: IO[bytes], at: int, size: int) -> int:
-    """The first game boundary at or after byte ``at`` (``size`` when there is
-    none): the start of a header line that follows movetext, as
-    :func:`~lcnotation.lostcities.text.reader.split_games` finds them.
+    """A game boundary after byte ``at`` (``size`` when there is none): the
+    start of a header line, after ``at``, that follows movetext, where
+    "follows" is judged from the header line before it (also after ``at``),
+    as :func:`~lcnotation.lostcities.text.reader.split_games` judges it.
 
-    The search starts at the last header line before ``at`` (where no comment
-    is open and the game under way has no move yet, so the splitter's rule,
-    :class:`~lcnotation.lostcities.text.reader.GameStart`, begun afresh there, decides
-    every header line after it as it would from the file's start), and reads
-    on only as far as the boundary.
+    Whether a header line begins a game depends only on the text since the
+    header line before it (a ``{`` comment never runs across a header line,
+    and at each header line the game under way has no move yet, or this is a
+    boundary), so the splitter's own rule
+    (:func:`~lcnotation.lostcities.text.reader.holds_moves`) decides it from
+    there; the search reads on only as far as the boundary.
     """
-    begin = sync_point(handle, at)
-    scan = GameStart()
-    for offset, raw in _lines_from(handle, begin):
+    segment: Optional[List[str]] = None
+    for offset, raw in _lines_after(handle, at):
         line = as_lf(raw.decode("utf-8", errors="replace"))
-        if offset > begin and _HEADER_FIRST.match(line) and scan.header_line():
-            if offset >= at:
+        if _HEADER_FIRST.match(line):
+            if segment is not None and holds_moves("".join(segment)):
                 return offset
-            scan = GameStart()
-        if not scan.has_moves:
-            scan.feed(line)
+            segment = []
+        if segment is not None:
+            segment.append(line)
     return size
 
 
-def _lines_from(handle: IO[bytes], start: int) -> Iterator[Tuple[int, bytes]]:
-    """The lines from byte ``start`` (which begins a line) on, with their offsets."""
+def _lines_after(handle: IO[bytes], at: int) -> Iterator[Tuple[int, bytes]]:
+    """The lines that start at byte ``at`` or after it, with their offsets (the
+    line ``at`` falls inside of is skipped)."""
+    start = max(at - 1, 0)
     source = cast(IO[bytes], _Slice(handle, start, None))
     offset = start
+    skip = at > 0
     for block in line_blocks(source, 1 << 16):
         for m in _RAW_LINE.finditer(block):
-            yield offset + m.start(), m.group()
+            if skip:
+                skip = False
+            else:
+                yield offset + m.start(), m.group()
         offset += len(block)
 
 
@@ -138,15 +144,7 @@ def measure_range(handle: IO[bytes], start: int = 0, end: Optional[int] = None) 
     range that begins at a game boundary) as the reader reads them: the games
     are split, not parsed."""
     counted = CountingReader(cast(IO[bytes], _Slice(handle, start, end)))
-    decoder = Decoder()
-    decoder.first = start == 0
-    decoder.offset = start
-
-    def pieces() -> Iterator[Piece]:
-        for raw in line_blocks(cast(IO[bytes], counted)):
-            yield from decoder._block(raw)
-
-    games = sum(1 for part in split_games(pieces())
+    games = sum(1 for part in split_games(decoded_lines(cast(IO[bytes], counted)))
                 if part.problems or not BLANK.match(part.text))
-    return RangeCounts(games, decoder.line_no - 1, counted.counts,
+    return RangeCounts(games, sum(counted.counts), counted.counts,
                        tuple(sorted(counted.first.items())))

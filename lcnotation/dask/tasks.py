@@ -12,10 +12,10 @@ from __future__ import annotations
 import io
 from typing import List, NamedTuple, Optional, Sequence, Tuple
 
-from ..archive.scan import GameEntry, scan
+from ..archive.reader import GameEntry, scan
 from ..archive.stats import GameStats, StatsAccumulator, game_stats
 from ..core.diagnostics import NotationError
-from ..lostcities.text.reader import GameText, Decoder
+from ..lostcities.text.reader import GameText, decoded_lines
 from ..core.lint import LintConfig
 from ..lostcities.lint import lint_game, style_state
 from ..core.findings import Finding
@@ -106,8 +106,7 @@ def _whole_text(handle: io.BufferedReader, end: int) -> Optional[GameText]:
     """The text of a file that holds no game, as the reader splits it (one
     piece of white space), or None for one that reads as no text at all."""
     handle.seek(0)
-    decoder = Decoder()
-    pieces = [p for p in decoder.lines(io.BytesIO(handle.read(end)))]
+    pieces = list(decoded_lines(io.BytesIO(handle.read(end))))
     text = "".join(p for p in pieces if isinstance(p, str))
     problems = tuple(p for p in pieces if isinstance(p, NotationError))
     return GameText(text, 1, 0, problems) if text or problems else None

@@ -29,7 +29,8 @@ from .formatter import format_move  # noqa: F401 (the doctests use it)
 from .parser import parser
 
 __all__ = ["parse_move", "parse_game", "parse_games", "read_games", "GameText", "split_games",
-           "parse_part", "decoded_lines", "BLANK", "Piece", "Decoder", "line_blocks", "GameStart", "byte_lines"]
+           "parse_part", "decoded_lines", "BLANK", "Piece", "line_blocks", "byte_lines",
+           "decode_lines", "holds_moves"]
 
 Source = Union[str, "os.PathLike[str]", IO[str], IO[bytes]]
 #: What the game splitting reads: pieces of text that end at a line end, and
@@ -270,7 +271,7 @@ def _universal(handle: IO[str]) -> Iterator[str]:
         yield text
 
 
-class Decoder:
+class _Decoder:
     """Decode a binary file as UTF-8, in blocks of whole lines.
 
     CRLF and lone CR are turned into LF, and a byte-order mark at the start is
@@ -346,9 +347,23 @@ def byte_lines(raw: bytes) -> List[bytes]:
     return lines
 
 
+def decode_lines(raw: bytes, offset: int, chars: int, line: int) -> List[Piece]:
+    """Whole lines of a file, ``raw``, decoded as the reader decodes them: the
+    text (LF line ends) and, before each line that is not UTF-8, its N001
+    error.  ``offset`` (bytes), ``chars`` (characters) and ``line`` place
+    ``raw`` in its file, after its byte-order mark.
+
+    >>> [p if isinstance(p, str) else p.code for p in decode_lines(b"R3-D\\r\\n\\xff\\n", 0, 0, 1)]
+    ['R3-D\\n', 'N001', '\\ufffd\\n']
+    """
+    decoder = _Decoder()
+    decoder.offset, decoder.chars, decoder.line_no, decoder.first = offset, chars, line, False
+    return list(decoder.lines(byte_lines(raw)))
+
+
 def decoded_lines(handle: IO[bytes]) -> Iterator[Piece]:
-    """The text of a binary file, decoded (see :class:`Decoder`), in blocks of lines."""
-    return Decoder().blocks(handle)
+    """The text of a binary file, decoded (see :class:`_Decoder`), in blocks of lines."""
+    return _Decoder().blocks(handle)
 
 
 # ---------------------------------------------------------------- splitting
@@ -378,17 +393,18 @@ def split_games(items: Iterable[Piece]) -> Iterator[GameText]:
     white space alone is yielded too (a converter must keep it); readers skip
     it: it is not a game.
     """
-    pieces: List[str] = []
-    size = 0  # characters of the game so far (and of the item being split)
+    pieces: List[str] = []  # the text of the game so far, from the items before this one
+    size = 0                # its length
     problems: List[NotationError] = []
     first_line = line_no = 1
     first_offset = offset = 0
-    scan = GameStart()
+    scan = _GameStart()
     for item in items:
         if isinstance(item, NotationError):
             problems.append(item)
             continue
-        pos = 0
+        begin = 0     # where the game under way begins in this item
+        pos = 0       # how far this item has been looked at
         counted = 0
         line_at = line_no
         starts = [m.start() + 1 for m in _HEADER_NEXT.finditer(item)]
@@ -396,32 +412,37 @@ def split_games(items: Iterable[Piece]) -> Iterator[GameText]:
             starts.insert(0, 0)
         for h in starts:
             if h > pos:
-                piece = item[pos:h]
-                # The usual piece: one header line, before any move and outside
-                # any comment, which tells nothing (see GameStart.feed).
-                if not scan.has_moves and (scan.in_brace or not _HEADER_ALONE.match(piece)):
-                    scan.feed(piece)
-                pieces.append(piece)
-                size += len(piece)
-                if size > MAX_GAME:
+                # The usual text between two header lines is one header line,
+                # before any move and outside any comment, which tells nothing
+                # (see _GameStart.feed): it is matched in place, not copied.
+                if not scan.has_moves and (scan.in_brace
+                                           or not _HEADER_ALONE.match(item, pos, h)):
+                    scan.feed(item[pos:h])
+                if size + h - begin > MAX_GAME:
                     raise _too_long("a game", "characters", first_line, first_offset)
-            if scan.header_line():
+            # A header line begins a game after a move (header_line() also
+            # looks again at the lines after a "{" left open).
+            if scan.has_moves or (scan.in_brace and scan.header_line()):
                 line_at += item.count("\n", counted, h)
                 counted = h
                 end = offset + h
-                mine = [p for p in problems if p.span.start < end]
-                problems = [p for p in problems if p.span.start >= end]
-                yield GameText("".join(pieces), first_line, first_offset, tuple(mine))
+                mine: Tuple[NotationError, ...] = ()
+                if problems:
+                    mine = tuple(p for p in problems if p.span.start < end)
+                    problems = [p for p in problems if p.span.start >= end]
+                text = "".join(pieces) + item[begin:h] if pieces else item[begin:h]
+                yield GameText(text, first_line, first_offset, mine)
                 pieces = []
                 size = 0
+                begin = h
                 first_line, first_offset = line_at, end
-                scan = GameStart()
+                scan = _GameStart()
             pos = h
-        if pos < len(item):
-            if not scan.has_moves:
-                scan.feed(item[pos:])
-            pieces.append(item[pos:])
-            size += len(item) - pos
+        if pos < len(item) and not scan.has_moves:
+            scan.feed(item[pos:])
+        if begin < len(item):
+            pieces.append(item[begin:] if begin else item)
+            size += len(item) - begin
             if size > MAX_GAME:
                 raise _too_long("a game", "characters", first_line, first_offset)
         line_no += item.count("\n")
@@ -430,7 +451,19 @@ def split_games(items: Iterable[Piece]) -> Iterator[GameText]:
         yield GameText("".join(pieces), first_line, first_offset, tuple(problems))
 
 
-class GameStart:
+def holds_moves(text: str) -> bool:
+    """Whether the text of a game (or its start) holds a move as the splitter
+    sees it: whether a header line after it would begin another game.
+
+    >>> holds_moves('[Event "x"]\\n{R3-D}\\n'), holds_moves('[Event "x"]\\nR3-D\\n')
+    (False, True)
+    """
+    start = _GameStart()
+    start.feed(text)
+    return start.header_line()
+
+
+class _GameStart:
     """Whether a game has a move yet, from its lines, with ``{`` comments tracked."""
 
     def __init__(self) -> None:

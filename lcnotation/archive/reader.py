@@ -41,16 +41,18 @@ from ..core.diagnostics import NotationError
 from ..lostcities.text.lexical import LEXICON
 from ..core.lineends import as_lf
 from ..lostcities.text.parser import parser
-from ..lostcities.text.reader import (BLANK, GameText, Decoder, line_blocks, parse_part, byte_lines,
-                           split_games)
+from ..lostcities.text.reader import (BLANK, GameText, byte_lines, decode_lines, line_blocks,
+                                      parse_part, split_games)
 
-__all__ = ["Source", "GameEntry", "scan", "read_at", "position_at", "BOM", "sync_point"]
+__all__ = ["Source", "GameEntry", "scan", "read_at", "position_at", "BOM"]
 
 #: What :func:`scan` reads: a path or a binary stream.
 Source = Union[str, "os.PathLike[str]", IO[bytes]]
 
 #: The UTF-8 byte-order mark: skipped at the start of a file, as the reader does.
 BOM = b"\xef\xbb\xbf"
+
+_new = tuple.__new__
 
 #: How much is read at a time when looking back for a place to start.
 _LOOK_BACK = 1 << 16
@@ -89,11 +91,7 @@ class GameEntry(NamedTuple):
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError:
-            decoder = Decoder()
-            decoder.offset, decoder.chars, decoder.line_no = (self.offset, self.char_offset,
-                                                              self.line)
-            decoder.first = False
-            pieces = list(decoder.lines(byte_lines(raw)))
+            pieces = decode_lines(raw, self.offset, self.char_offset, self.line)
             return GameText("".join(p for p in pieces if isinstance(p, str)), self.line,
                             self.char_offset,
                             tuple(p for p in pieces if isinstance(p, NotationError)))
@@ -120,6 +118,20 @@ class GameEntry(NamedTuple):
             text = raw.decode("utf-8")
         except UnicodeDecodeError:
             return _first_wins((h.name, h.value) for h in self.headers())
+        # The usual game: its first lines are headers in the canonical layout
+        # and no "[" follows them.
+        found: Dict[str, str] = {}
+        match = _PLAIN_TAG.match
+        m = match(text)
+        pos = 0
+        while m is not None:
+            found.setdefault(*m.groups())
+            pos = m.end()
+            m = match(text, pos)
+        if text.find("[", pos) < 0:
+            if "\\" in text[:pos]:
+                found = {n: _UNESCAPE.sub(r"\1", v) for n, v in found.items()}
+            return found
         block = _TAG_BLOCK.match(text)
         end = block.end()  # type: ignore[union-attr]  # it matches the empty text
         rest = _WS.match(text, end)
@@ -154,12 +166,17 @@ _HEADER = LEXICON.header
 _UNESCAPE = re.compile(r'\\(["\\])')
 
 
-def _grouped_header() -> str:
-    """The grammar's HEADER with the name and the value (between the quotes) as groups."""
+def _grouped_header(plain: bool = False) -> str:
+    """The grammar's HEADER with the name and the value (between the quotes) as
+    groups; ``plain``: written as the canonical layout writes it (no blank but
+    one space between the name and the value)."""
     whole, name = LEXICON.terminals["HEADER"], LEXICON.terminals["HEADER_NAME"]
     before, after = whole.split(name, 1)
     first, last = after.index('"'), after.rindex('"')
-    return (f"{before}({name}){after[:first + 1]}({after[first + 1:last]}){after[last:]}")
+    value = after[first + 1:last]
+    if plain:
+        return f'\\[({name}) "({value})"\\]'
+    return f"{before}({name}){after[:first + 1]}({value}){after[last:]}"
 
 
 _LINE_BLANKS = LEXICON.line_blank_class + "*"
@@ -168,6 +185,9 @@ _AFTER_HEADER = LEXICON.line_blank_class[:-1] + r"\r]*(?:\n|\Z)"
 _TAG_BLOCK = re.compile(f"(?:{LEXICON.blank_class}*{_LINE_BLANKS}{LEXICON.terminals['HEADER']}"
                         f"{_AFTER_HEADER})*")
 _TAG = re.compile(_grouped_header())
+# A header line in the canonical layout: the grammar's header with one space
+# and no other blank, and its line end.
+_PLAIN_TAG = re.compile(_grouped_header(plain=True) + r"\r?\n")
 
 
 def _first_wins(pairs: Iterable[Tuple[str, str]]) -> Dict[str, str]:
@@ -308,15 +328,19 @@ class _Blocks:
     def take(self, start: int, end: int) -> bytes:
         """The bytes ``start:end`` of the stream; what comes before ``start`` is let go."""
         kept = self.kept
-        while kept and kept[0][0] + len(kept[0][1]) <= start and len(kept) > 1:
+        at, raw = kept[0]
+        while at + len(raw) <= start and len(kept) > 1:
             kept.pop(0)
+            at, raw = kept[0]
+        if end <= at + len(raw):  # the usual case: the game lies in one block
+            return raw[start - at:end - at]
         pieces = []
         for at, raw in kept:
             if at >= end:
                 break
             if at + len(raw) > start:
                 pieces.append(raw[max(0, start - at):end - at])
-        return pieces[0] if len(pieces) == 1 else b"".join(pieces)
+        return b"".join(pieces)
 
 
 def scan(source: Source, *, path: Optional[str] = None, start: int = 0,
@@ -349,26 +373,29 @@ def _scan(handle: IO[bytes], path: Optional[str], start: int,
           end: Optional[int]) -> Iterator[GameEntry]:
     line, chars, number, at = 1, 0, 0, 0
     if start > 0:
-        at = sync_point(handle, start)
+        at = _sync_point(handle, start)
         if at > 0:
             line, chars = _count_before(handle, at)
         handle.seek(at)
     counting = at == 0   # from a later sync point, the games before are not counted
     blocks = _Blocks(handle, at)
     base_line = line - 1
+    blank = BLANK.match
+    take = blocks.take
     for part in split_games(blocks.shadows(skip_bom=at == 0)):
         offset = blocks.start + part.offset
         if end is not None and offset >= end:
             return
-        raw = blocks.take(offset, offset + len(part.text))
-        if part.problems or not BLANK.match(part.text):
+        text = part.text
+        raw = take(offset, offset + len(text))
+        if part.problems or not blank(text):
             number += counting
             if offset >= start:
-                yield GameEntry(raw, offset, part.line + base_line, chars, number, path)
+                yield _new(GameEntry, (raw, offset, part.line + base_line, chars, number, path))
         chars += _chars(raw)
 
 
-def sync_point(handle: IO[bytes], start: int) -> int:
+def _sync_point(handle: IO[bytes], start: int) -> int:
     """A byte offset before ``start`` from which the splitter finds every game
     boundary that follows: the start of the last line before ``start`` that
     begins with ``[``, or 0.  (At such a line no comment is open and the
