@@ -9,6 +9,10 @@ and the caches filled on the first pass cancel out).
 
     python bench/instructions.py               # 672 games (about 39,600 moves)
     python bench/instructions.py --games 200   # quicker
+    python bench/instructions.py --modes lint,export   # the Parquet export beside lint
+
+The ``export`` row is ``lcnotation.arrow.writer.export_parquet`` to a new
+folder (pyarrow's own work, compression included, is counted too).
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ HERE = os.path.abspath(__file__)
 
 def run(mode: str, path: str) -> None:
     """The measured process: warm up, then ``mode`` over ``path``: ``parse:N``,
-    ``lint:N`` or ``floor:N`` (the regular expression that only finds the
+    ``lint:N``, ``export:N`` or ``floor:N`` (the regular expression that only finds the
     moves, as bench/bench.py's floor), N passes."""
     import lcnotation
     from bench import FLOOR  # type: ignore[import-not-found]
@@ -42,6 +46,11 @@ def run(mode: str, path: str) -> None:
         elif what == "floor":
             with open(path, encoding="utf-8") as f:
                 sum(len(FLOOR.findall(line)) for line in f)
+        elif what == "export":
+            from lcnotation.arrow.writer import export_parquet
+
+            with tempfile.TemporaryDirectory() as folder:
+                export_parquet([path], os.path.join(folder, "out"))
         else:
             lcnotation.lint_file(path)
 
@@ -79,6 +88,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=672)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--cache", default=os.path.join(tempfile.gettempdir(), "lcn-bench"))
+    parser.add_argument("--modes", default="floor,parse,lint",
+                        help="the rows, comma-separated: floor, parse, lint, export")
     parser.add_argument("--row", help=argparse.SUPPRESS)
     parser.add_argument("path", nargs="?", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -92,10 +103,14 @@ def main() -> None:
     path = os.path.join(args.cache, f"corpus-{args.games}-{args.seed}.lcn")
     moves = corpus(path, args.games, args.seed)
     print(f"corpus: {args.games} games, {moves:,} moves")
-    for mode in ("floor", "parse", "lint"):
+    per_move = {}
+    for mode in args.modes.split(","):
         once, twice = count(f"{mode}:1", path), count(f"{mode}:2", path)
+        per_move[mode] = (twice - once) / moves
         print(f"{mode}: {(twice - once) / moves:,.0f} instructions a move (the second "
               f"pass), {once / moves:,.0f} with start-up and the first pass")
+    if "lint" in per_move and "export" in per_move:
+        print(f"export: {per_move['export'] / per_move['lint']:.2f}x the instructions of lint")
 
 
 if __name__ == "__main__":

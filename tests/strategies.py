@@ -163,3 +163,37 @@ PIECES = [
 ]
 
 notation_text = st.lists(st.sampled_from(PIECES), max_size=30).map("".join)
+
+
+# ---------------------------------------------------------------- record files
+
+LINE_ENDS = st.sampled_from(["\n", "\r\n", "\r", "mixed"])
+
+
+@st.composite
+def record_files(draw) -> bytes:
+    """The bytes of a record file: games written as people write them, text
+    built from pieces of the notation (syntax errors and all), header lines
+    between them, any line ends, a byte-order mark or not, bytes that are not
+    UTF-8 here and there."""
+    parts = []
+    for _ in range(draw(st.integers(0, 4))):
+        if draw(st.booleans()):
+            parts.append(draw(written_games(max_moves=6))[1])
+        else:
+            parts.append(draw(notation_text))
+        parts.append(draw(st.sampled_from(['\n[Round "2"]\n', "\n\n", "\n", "", " {c}\n"])))
+    text = "".join(parts)
+    ends = draw(LINE_ENDS)
+    if ends == "mixed":
+        text = "".join(line + draw(st.sampled_from(["\n", "\r\n", "\r"]))
+                       for line in text.split("\n"))
+    elif ends != "\n":
+        text = text.replace("\n", ends)
+    data = text.encode("utf-8")
+    if draw(st.booleans()) and data:
+        at = draw(st.integers(0, len(data)))
+        data = data[:at] + draw(st.sampled_from([b"\xff", b"\xc3", b"\xe2\x82"])) + data[at:]
+    if draw(st.booleans()):
+        data = b"\xef\xbb\xbf" + data
+    return data

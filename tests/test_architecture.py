@@ -37,7 +37,8 @@ PACKAGE = "lcnotation"
 LAYERS: Dict[str, int] = {
     "grammar": 0, "core": 0,
     "lostcities.text": 1, "lostcities.game": 2, "lostcities": 3, "freecell": 3,
-    "tools": 4, "formats": 4, "svg": 4, "view": 4, "archive": 4, "engine": 4,
+    "tools": 4, "formats": 4, "svg": 4, "view": 4, "archive": 4, "arrow": 4, "dask": 4,
+    "engine": 4,
     "lsp": 5,
     "cli": 6,
 }

@@ -76,6 +76,8 @@ def test_the_wheel_holds_the_grammar_and_the_type_marker(wheel):
     assert "lcnotation/grammar/lcnotation.lark" in names
     assert "lcnotation/py.typed" in names
     assert "lcnotation/lostcities/text/reader.py" in names
+    assert {"lcnotation/archive/scan.py", "lcnotation/arrow/schema.py",
+            "lcnotation/dask/api.py", "lcnotation/spec/parquet.md"} <= names
     assert {f"lcnotation/view/page.{ext}" for ext in ("html", "css", "js")} <= names
     assert not any(name.startswith(("tests/", "grammar/")) for name in names)
 

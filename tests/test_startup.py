@@ -25,8 +25,9 @@ MATCH = str(Path(__file__).resolve().parent.parent / "examples" / "match.lcn")
 
 #: What ``lcn lint`` must not pay for at start-up.
 HEAVY = ("lcnotation.svg", "lcnotation.freecell", "lcnotation.formats", "lcnotation.lsp",
-         "lcnotation.archive", "lcnotation.view", "lcnotation.engine", "asyncio", "pygls",
-         "concurrent.futures")
+         "lcnotation.archive", "lcnotation.view", "lcnotation.engine", "asyncio",
+         "lcnotation.arrow", "lcnotation.dask", "pygls", "concurrent.futures", "pyarrow", "dask",
+         "distributed")
 
 
 def fresh(code: str) -> Any:

@@ -4,17 +4,18 @@ of ``lcn lint`` and ``lcn score``."""
 from __future__ import annotations
 
 import argparse
+import os
 from typing import TYPE_CHECKING, List
 
 from ..lostcities.text.ast import Game
 from ..core.diagnostics import NotationError
-from .common import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Parser, add_command, err,
+from .common import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Parser, UsageError, add_command, err,
                      usage_error, write_output)
 from .inputs import (AUTO, Unreadable, chosen_format, deal_number, imported, overwrites_input,
                      say_error, translated)
 
 if TYPE_CHECKING:  # pragma: no cover
-    pass
+    from ..formats import Format
 
 _IMPORT_EXAMPLES = """\
 examples:
@@ -24,13 +25,17 @@ examples:
   lcn lint --from chikinn round.txt            check a transcript directly
   lcn score --from metapyziks replays.txt
   fc-solve -m -snx board.txt | lcn import --from fc-solve - --deal 617 -o 617.sfn
+  lcn import --from parquet games.parquet -o games.lcn   the records exported
 
 Formats: chikinn (transcripts of chikinn/lost-cities), metapyziks (replay
 strings of Metapyziks/lost-cities, version 3), fc-solve (solutions of
 Freecell Solver, as FreeCell records: one file at a time, --deal N or the
-board in its output), and those of installed plugins.
-exit status: 0 imported, 1 an input is malformed (nothing is written),
-2 usage error, unreadable file, or a format that cannot be recognised.
+board in its output), parquet (a folder that lcn export --to parquet wrote,
+or a table with the columns source, byte_offset and record: the records
+byte for byte), and those of installed plugins.
+exit status: 0 imported, 1 an input is malformed, or an export does not give
+back the files it was made from (nothing is written), 2 usage error,
+unreadable file, or a format that cannot be recognised.
 """
 
 
@@ -46,6 +51,9 @@ def register(sub: "argparse._SubParsersAction[Parser]") -> None:
     cmd.add_argument("--deal", type=deal_number, metavar="N",
                      help="fc-solve: the deal solved, 0 to 2**33 - 1 (else the board in its "
                      "output)")
+    cmd.add_argument("--source", action="append", metavar="NAME",
+                     help="parquet: only the records of the file NAME (its source column; "
+                     "again for more)")
     cmd.set_defaults(handler=run)
 
 
@@ -59,6 +67,10 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     if overwrites_input(args.output, args.paths):
         return EXIT_USAGE
+    if fmt is not None and fmt.import_records is not None:
+        return _import_collection(args, fmt)
+    if args.source:
+        return usage_error("import", "--source is for collection formats (parquet)")
     if fmt is not None and fmt.translate is not None:
         if len(args.paths) != 1:
             return usage_error("import", f"--from {fmt.name} reads one file at a time "
@@ -85,3 +97,65 @@ def run(args: argparse.Namespace) -> int:
         err(f"cannot write the games as one file: {exc}; nothing written")
         return EXIT_FINDINGS
     return write_output(args.output, text.encode("utf-8"))
+
+
+class _Mismatch(Exception):
+    """An export that does not give back its files: the output is not kept."""
+
+
+def _import_collection(args: argparse.Namespace, fmt: "Format") -> int:
+    """``lcn import --from parquet DIR... -o FILE``: the records, byte for byte;
+    checked against the export's manifest, and nothing kept when they are not
+    the files exported."""
+    import contextlib
+    import sys
+
+    from ..formats import FormatUnavailable, ImportOptions, ImportSummary
+    from ..core.files import atomic_writer
+
+    assert fmt.import_records is not None
+    if "-" in args.paths:
+        raise UsageError(f"--from {fmt.name} reads a folder or file, not standard input")
+    options = ImportOptions(sources=args.source)
+    summaries: List[ImportSummary] = []
+    try:
+        with contextlib.ExitStack() as stack:
+            if args.output is not None:
+                out = stack.enter_context(atomic_writer(args.output))
+                write = out.write
+            else:
+                sys.stdout.flush()
+                write = sys.stdout.buffer.write
+            for path in args.paths:
+                if not os.path.exists(path):
+                    err(f"{path}: cannot read: no such file or folder")
+                    return EXIT_USAGE
+                summaries.append(fmt.import_records(path, write, options))
+            if any(s.problems for s in summaries) and args.output is not None:
+                raise _Mismatch()
+    except _Mismatch:
+        pass
+    except FormatUnavailable as exc:
+        err(str(exc))
+        return EXIT_USAGE
+    except ValueError as exc:  # not an export, or a table without the columns
+        err(f"{exc}; nothing written")
+        return EXIT_USAGE
+    except OSError as exc:
+        name = exc.filename if exc.filename is not None else args.output
+        err(f"{name}: {exc.strerror or exc}; nothing written")
+        return EXIT_USAGE
+    for path, summary in zip(args.paths, summaries):
+        for note in summary.notes:
+            err(f"{path}: {note}")
+        for problem in summary.problems:
+            err(f"{path}: {problem}")
+    missing = [name for name in args.source or ()
+               if not any(name in s.sources for s in summaries)]
+    for name in missing:
+        err(f"--source {name}: no such file in {', '.join(args.paths)}")
+    if any(s.problems for s in summaries):
+        err("the records are not the files exported" + ("; nothing written"
+                                                         if args.output is not None else ""))
+        return EXIT_FINDINGS
+    return EXIT_FINDINGS if missing else EXIT_OK

@@ -6,7 +6,7 @@ import argparse
 import io
 import os
 import sys
-from typing import IO, Callable, Dict, Iterator, List, Optional, Sequence, Set, Tuple
+from typing import IO, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
 
 from ..core.version import __version__
 from ..core.diagnostics import Diagnostic, NotationError, Severity
@@ -107,6 +107,10 @@ def register(sub: "argparse._SubParsersAction[Parser]") -> None:
     loudness.add_argument("-v", "--verbose", action="store_true",
                           help="also say which files were checked, with which configuration")
     lint.add_argument("--no-progress", action="store_true", help="never draw a progress bar")
+    lint.add_argument("--scheduler", metavar="ADDRESS",
+                      help="lint on a Dask cluster: its scheduler's address (tcp://host:8786), "
+                      "or 'local' for one on this machine (local:N: N workers); large files "
+                      "are split at game boundaries; needs pip install 'lcnotation[dask]'")
     lint.add_argument("--from", dest="from_format", metavar="FORMAT",
                       help="read records of another program (see lcn import); rules only")
     lint.set_defaults(handler=run)
@@ -336,6 +340,15 @@ def run(args: argparse.Namespace) -> int:
         if args.fix or args.diff:
             return usage_error("lint", "--fix cannot rewrite records of another program; "
                                "lcn import them first")
+    if args.scheduler is not None:
+        if args.fix or args.diff or args.from_format is not None:
+            return usage_error("lint", "--scheduler lints .lcn files: --fix, --diff and "
+                               "--from work in this process")
+        from .clusters import scheduler_problem
+
+        problem = scheduler_problem(args.scheduler)
+        if problem is not None:
+            return usage_error("lint", problem)
     if args.output_file is not None:
         try:
             out: IO[str] = open(args.output_file, "w", encoding="utf-8",
@@ -365,10 +378,20 @@ def _run(args: argparse.Namespace, settings: Settings, paths: List[str], jobs: i
     unreadable = unwritten = 0
     with Progress(0, enabled=False if args.no_progress else None, unit="MB") as bar:
         streamed = args.fix and not (args.diff or args.show_fixes) and args.from_format is None
+        found: Iterable[Tuple[FileReport, LintConfig]]
         if streamed:
             # A file at a time, fixed as it is read: no report of the file
             # before fixing is kept (memory holds one game).
             found = _fixed_reports(list(settings.expand(paths)), settings, bar, state)
+        elif args.scheduler is not None:
+            from .clusters import lint_on_cluster
+
+            try:
+                found = lint_on_cluster(list(settings.expand(paths)), settings, args.scheduler,
+                                        lambda config: _lint_stdin(settings, config))
+            except ValueError as exc:  # a scheduler that cannot be reached
+                err(str(exc))
+                return EXIT_USAGE
         elif args.from_format is None:
             emitter: Optional[Emitter] = None
             if args.format not in ("json", "sarif") and not (args.fix or args.diff):

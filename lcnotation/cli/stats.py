@@ -37,6 +37,10 @@ def register(sub: "argparse._SubParsersAction[Parser]") -> None:
     p.add_argument("-o", "--output", metavar="FILE",
                    help="write there instead of standard output")
     add_config_options(p)
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="count on a Dask cluster: its scheduler's address (tcp://host:8786), "
+                   "or 'local' for one on this machine (local:N: N workers); large files "
+                   "are split at game boundaries; needs pip install 'lcnotation[dask]'")
     p.set_defaults(handler=run)
 
 
@@ -84,7 +88,15 @@ def run(args: argparse.Namespace) -> int:
     paths = inputs(settings, args.paths)
     if written_over(args.output, paths, "stats"):
         return EXIT_USAGE
-    total, status = collect(paths, settings)
+    if args.scheduler is not None:
+        from .clusters import stats_on_cluster
+
+        found = stats_on_cluster(paths, settings, args.scheduler, collect, unused)
+        if found is None:
+            return EXIT_USAGE
+        total, status = found
+    else:
+        total, status = collect(paths, settings)
     summary = total.summary()
     if args.format == "json":
         from ..tools.output import json_text

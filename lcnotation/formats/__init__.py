@@ -6,7 +6,7 @@ in :data:`FORMATS`; other packages add theirs through the entry-point group
 returning one), loaded the first time a format is looked up.
 
 >>> sorted(FORMATS)
-['chikinn', 'fc-solve', 'metapyziks']
+['chikinn', 'fc-solve', 'metapyziks', 'parquet']
 >>> FORMATS["fc-solve"].notation
 'freecell'
 >>> from lcnotation.lostcities.game.generator import generate_game
@@ -25,19 +25,21 @@ from typing import Dict, List, Optional, Union
 from ..lostcities.text.ast import Game
 from ..core.diagnostics import NotationError
 from ..core.lineends import as_lf
-from . import chikinn, fcsolve, metapyziks
-from .base import FORMAT_CODES, Format, UnknownFormatError
+from . import chikinn, fcsolve, metapyziks, parquet
+from .base import (FORMAT_CODES, ExportOptions, ExportSummary, Format, FormatUnavailable,
+                   ImportOptions, ImportSummary, UnknownFormatError)
 
 __all__ = ["FORMATS", "FORMAT_CODES", "ENTRY_POINT_GROUP", "Format", "UnknownFormatError",
            "register_format", "get_format", "detect_format", "import_games", "export_game",
-           "load_plugins"]
+           "load_plugins", "ExportOptions", "ExportSummary", "ImportOptions", "ImportSummary",
+           "FormatUnavailable"]
 
 #: The entry-point group through which other packages add formats.
 ENTRY_POINT_GROUP = "lcnotation.formats"
 
 #: Every format, by name.
 FORMATS: Dict[str, Format] = {}
-_BUILT_IN = frozenset(("chikinn", "metapyziks", "fc-solve"))
+_BUILT_IN = frozenset(("chikinn", "metapyziks", "fc-solve", "parquet"))
 _plugins_loaded = False
 
 
@@ -49,7 +51,7 @@ def register_format(fmt: Format) -> Format:
     return fmt
 
 
-for _module in (chikinn, metapyziks, fcsolve):
+for _module in (chikinn, metapyziks, fcsolve, parquet):
     register_format(_module.FORMAT)
 
 
@@ -151,6 +153,9 @@ def import_games(source: Union[str, bytes, "os.PathLike[str]"],
     text, path = _text_of(source, path)
     fmt = detect_format(text, path) if format is None else get_format(format)
     if fmt.read is None:
+        if fmt.import_records is not None:
+            raise ValueError(f"the format {fmt.name!r} is read from a folder, not a text: "
+                             f"lcn import --from {fmt.name} DIR")
         raise ValueError(f"the format {fmt.name!r} holds {fmt.notation} records, not Lost "
                          "Cities games: lcn import writes them" if fmt.translate is not None
                          else f"the format {fmt.name!r} cannot be read, only written")
@@ -167,5 +172,8 @@ def export_game(game: Game, format: Union[str, Format]) -> str:
     built-in formats) when the game cannot be written in it."""
     fmt = get_format(format)
     if fmt.write is None:
+        if fmt.export_files is not None:
+            raise ValueError(f"the format {fmt.name!r} writes whole files to a folder, not "
+                             f"a game: lcn export --to {fmt.name} FILE... -o DIR")
         raise ValueError(f"the format {fmt.name!r} can be read but not written")
     return fmt.write(game)

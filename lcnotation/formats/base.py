@@ -2,21 +2,27 @@
 codes of importers and exporters, and positions in the source text.
 
 A format module defines ``FORMAT``, a :class:`Format`: its name, a sentence
-saying what it is, and the functions that read, write and recognise it.
+saying what it is, and the functions that read, write and recognise it.  A
+format of whole collections (Parquet: a folder of tables, not a text per
+game) gives ``export_files`` and ``import_records`` instead, which
+``lcn export --to`` and ``lcn import --from`` call with the files and the
+folder.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import accumulate
-from typing import Callable, List, Mapping, Optional
+from typing import Callable, List, Mapping, Optional, Sequence, Tuple
 
 from ..lostcities.text.ast import Game, Span
 from ..core.diagnostics import NotationError
+from ..lostcities.text.headers import DEFAULT_COLORS
 from ..tools.codes import FORMAT_CODES
 
 __all__ = ["Format", "FORMAT_CODES", "Reader", "Writer", "Detector", "Translator", "TextLines",
-           "UnknownFormatError"]
+           "UnknownFormatError", "ExportOptions", "ExportSummary", "ImportOptions",
+           "ImportSummary", "FilesWriter", "RecordsReader", "FormatUnavailable"]
 
 #: ``read(text, path)``: the games of ``text`` (line ends already LF); raises
 #: NotationError for malformed input.
@@ -30,6 +36,72 @@ Detector = Callable[[str], bool]
 #: (line ends LF) holds, in that notation's text; ``options`` are the import's
 #: (``deal``: a deal number); raises NotationError for malformed input.
 Translator = Callable[[str, Mapping[str, object]], str]
+
+
+def _default_colors(path: str) -> Tuple[str, ...]:
+    return DEFAULT_COLORS
+
+
+@dataclass(frozen=True)
+class ExportOptions:
+    """How a collection format writes record files.
+
+    ``partition_by`` names the columns whose values split the tables into
+    folders; ``header_columns`` the headers that get a column of their own;
+    ``scheduler`` runs the export on a Dask cluster (an address, or
+    ``"local"`` for one on this machine; None: in this process);
+    ``colors(path)`` gives the colours of a file's games without a Colors
+    header; ``refused(error)`` hears of each game that cannot be read (its
+    first syntax error, with file, line and column).
+    """
+
+    partition_by: Tuple[str, ...] = ()
+    header_columns: Tuple[str, ...] = ()
+    scheduler: Optional[str] = None
+    colors: Callable[[str], Tuple[str, ...]] = _default_colors
+    refused: Optional[Callable[[NotationError], None]] = None
+
+
+@dataclass(frozen=True)
+class ExportSummary:
+    """What an export wrote: games (every game, read or not), how many of
+    them could not be read (kept as their text only), and a line of details."""
+
+    games: int
+    refused: int
+    details: str = ""
+
+
+@dataclass(frozen=True)
+class ImportOptions:
+    """Which of the collection's files to give back (None: all)."""
+
+    sources: Optional[Sequence[str]] = None
+
+
+@dataclass(frozen=True)
+class ImportSummary:
+    """What an import gave: the files and records written, the problems that
+    make it not the files exported, and notes (what was added between files)."""
+
+    sources: Tuple[str, ...]
+    records: int
+    problems: Tuple[str, ...] = ()
+    notes: Tuple[str, ...] = field(default=())
+
+
+#: ``export_files(paths, out, options)``: write the record files ``paths``
+#: into ``out``; raises ValueError (a bad option, an ``out`` that exists) or
+#: OSError (a file that cannot be read), and then writes nothing.
+FilesWriter = Callable[[Sequence[str], str, ExportOptions], ExportSummary]
+#: ``import_records(path, write, options)``: write the records of the
+#: collection at ``path``, in their files' order, with ``write``; raises
+#: ValueError for something that is not such a collection.
+RecordsReader = Callable[[str, Callable[[bytes], object], ImportOptions], ImportSummary]
+
+
+class FormatUnavailable(ValueError):
+    """The format needs a package that is not installed (the message says which)."""
 
 
 
@@ -50,13 +122,21 @@ class Format:
     detect: Optional[Detector] = None
     notation: str = "lostcities"
     translate: Optional[Translator] = None
+    export_files: Optional[FilesWriter] = None
+    import_records: Optional[RecordsReader] = None
 
     def __post_init__(self) -> None:
         if not self.name or not all(c.isalnum() or c in "-_" for c in self.name):
             raise ValueError(f"format name {self.name!r}: expected letters, digits, "
                              "'-' or '_'")
-        if self.read is None and self.write is None and self.translate is None:
+        if self.read is None and self.write is None and self.translate is None \
+                and self.export_files is None and self.import_records is None:
             raise ValueError(f"format {self.name!r} can neither read nor write")
+
+    @property
+    def collection(self) -> bool:
+        """True for a format of whole collections (a folder, not a text)."""
+        return self.export_files is not None or self.import_records is not None
 
 
 class UnknownFormatError(NotationError):

@@ -34,7 +34,7 @@ from .text.reader import GameText, Piece, decoded_lines, parse_part, split_games
 __all__ = ["FixResult", "lint_text", "lint_stream", "lint_stream_emitting", "lint_piece",
            "line_end_finding", "line_end_finding_ahead", "Placing",
            "lint_lines", "lint_game", "style_state", "add_text_findings", "fix_text", "fix_stream",
-           "all_comments", "suppressions", "colors_of"]
+           "all_comments", "suppressions", "colors_of", "add_line_ends"]
 
 
 def lint_text(text: str, path: str = "<string>", config: Optional[LintConfig] = None, *,
@@ -52,7 +52,7 @@ def add_text_findings(report: FileReport, text: str, config: LintConfig) -> None
         counted = CountingReader(io.BytesIO(text.encode("utf-8", "surrogatepass")))
         while counted.read(1 << 20):
             pass
-        _add_line_ends(report, counted, config)
+        add_line_ends(report, counted, config)
 
 
 def lint_stream(handle: IO[bytes], path: str, config: Optional[LintConfig] = None,
@@ -70,11 +70,11 @@ def lint_stream(handle: IO[bytes], path: str, config: Optional[LintConfig] = Non
         report = lint_lines(decoded_lines(counted), path, config)  # type: ignore[arg-type]
     except MemoryError:
         return FileReport(path, unreadable="out of memory")
-    _add_line_ends(report, counted, config)
+    add_line_ends(report, counted, config)
     return report
 
 
-def _add_line_ends(report: FileReport, counted: CountingReader, config: LintConfig) -> None:
+def add_line_ends(report: FileReport, counted: CountingReader, config: LintConfig) -> None:
     """Add S107, in its place, when the text ``counted`` read mixes line ends."""
     mixed = mixed_line_ends(counted)
     if mixed is not None and config.wants(mixed.diagnostic.code):

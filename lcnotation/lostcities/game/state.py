@@ -216,6 +216,20 @@ class GameState:
         return self._high == 0
 
     @property
+    def end_turn(self) -> Optional[int]:
+        """The turn whose draw took the last card of the draw pile (None while
+        the round goes on): the moves of later turns are not played.
+
+        >>> from lcnotation.lostcities.game.generator import generate_game
+        >>> game = generate_game(seed=3)
+        >>> state = GameState.from_game(game)
+        >>> _ = state.play(game.moves)
+        >>> state.end_turn == len(game.moves) - 1
+        True
+        """
+        return self._end_turn
+
+    @property
     def certain(self) -> bool:
         """False once a turn was skipped or a move had to be guessed at: the
         state then only holds what the record still proves."""
