@@ -103,8 +103,6 @@ class _Run:
         several = len(paths) > 1
         invert = self.args.invert
         queries = self.queries
-        from ..lostcities.lint import colors_of
-
         for path in paths:
             name = self.settings.named(path)
             config = self.settings.lint(path)
