@@ -67,7 +67,7 @@ from .core.terminal import printable
 
 __all__ = ["letter_fills", "ink", "board_svg", "board_html", "NOTEBOOK_SIZE", "layout", "picture", "fill", "Layout",
            "Picture", "Replay", "PALETTE", "card_code", "move_words", "markup_text",
-           "captioned", "svg_height"]
+           "captioned", "svg_height", "PALETTE", "THEME"]
 
 #: Fill colours of the usual expedition colours: a red that reads as red, and
 #: five colours that differ in lightness as well as hue; every card also shows
@@ -78,8 +78,9 @@ PALETTE: Dict[str, str] = {
 }
 #: Fills for colour letters outside :data:`PALETTE`, in the order they appear.
 _EXTRA_FILLS = ("#56B4E9", "#E69F00", "#999999", "#8C564B", "#CC79A7", "#B8B000")
-#: The other colours of the picture; ``colors=`` may replace any of them.
-_THEME = {"background": "#F4EFE4", "board": "#E4D9C4", "slot": "#B9AC94", "text": "#222222",
+#: The other colours of the picture (also of ``lcn stats``' chart and of the
+#: canvas under animations); ``colors=`` may replace any of them.
+THEME: Dict[str, str] = {"background": "#F4EFE4", "board": "#E4D9C4", "slot": "#B9AC94", "text": "#222222",
           "back": "#6B5B45", "last": "#111111", "from": "#111111", "highlight": "#CC3311",
           "edge": "#1B1B1B"}
 _SAFE_COLOR = re.compile(r"[#A-Za-z0-9(),.% ]+\Z")
@@ -274,14 +275,14 @@ def layout(letters: Sequence[str], *, perspective: int = 0, size: Optional[int] 
 
 def _fills(letters: Sequence[str], custom: Mapping[str, str]) -> Dict[str, str]:
     """The fill of every colour letter and every part of the picture."""
-    fills = dict(_THEME)
+    fills = dict(THEME)
     extra = iter(_EXTRA_FILLS * (1 + len(letters) // len(_EXTRA_FILLS)))
     for letter in letters:
         fills[letter] = PALETTE[letter] if letter in PALETTE else next(extra)
     for key, value in custom.items():
         if key not in fills:
             raise ValueError(f"colors: {key!r} is neither a colour of the game nor one of "
-                             + ", ".join(sorted(_THEME)))
+                             + ", ".join(sorted(THEME)))
         if not _SAFE_COLOR.match(value):
             raise ValueError(f"colors: {value!r} is not a colour (e.g. '#c00' or 'red')")
         fills[key] = value

@@ -12,10 +12,14 @@ from __future__ import annotations
 import html
 from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 
+from ..svg import THEME, ink, letter_fills
+
 __all__ = ["stats_svg"]
 
 _WIDTH, _HEIGHT = 960, 420
-_TEXT, _GRID, _BAR, _MARK = "#222222", "#D8CFBD", "#6B5B45", "#CC3311"
+_GRID = "#D8CFBD"  # the chart's own: the lines of its grid
+_TEXT, _BAR, _MARK = THEME["text"], THEME["back"], THEME["highlight"]
+_BACKGROUND = THEME["background"]
 _FONT = "font-family='DejaVu Sans, Verdana, sans-serif'"
 
 
@@ -99,7 +103,6 @@ def _histogram(summary: Mapping[str, object], x0: float, y0: float, w: float, h:
 
 
 def _ink(fill: str) -> str:
-    from ..svg import ink
 
     return ink(fill)
 
@@ -161,7 +164,6 @@ def _colors(summary: Mapping[str, object], fills: Mapping[str, str], x0: float, 
 
 def stats_svg(summary: Mapping[str, object], *, title: Optional[str] = None) -> str:
     """The picture of a stats summary, as an SVG document."""
-    from ..svg import letter_fills
 
     colors = summary["colors"]
     assert isinstance(colors, dict)
@@ -178,7 +180,7 @@ def stats_svg(summary: Mapping[str, object], *, title: Optional[str] = None) -> 
     parts = [f"<svg xmlns='http://www.w3.org/2000/svg' width='{_WIDTH}' height='{_HEIGHT}' "
              f"viewBox='0 0 {_WIDTH} {_HEIGHT}' role='img'>",
              f"<title>{html.escape(heading)}: {html.escape(sub)}</title>",
-             f"<rect width='{_WIDTH}' height='{_HEIGHT}' fill='#F4EFE4'/>",
+             f"<rect width='{_WIDTH}' height='{_HEIGHT}' fill='{_BACKGROUND}'/>",
              _text(20, 28, heading, 16, "start", weight="bold"),
              _text(20, 48, sub, 12, "start")]
     parts += _histogram(summary, 70, 100, 470, 250)

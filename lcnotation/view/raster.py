@@ -11,7 +11,7 @@ that says what to do.
 from __future__ import annotations
 
 import io
-from typing import Any, List, Sequence
+from typing import Any, List, Optional, Sequence
 
 __all__ = ["RasterError", "png", "animation", "ANIMATIONS"]
 
@@ -52,11 +52,15 @@ def png(svg: str, width: int = 0) -> bytes:
 
 
 def animation(svgs: Sequence[str], durations: Sequence[int], extension: str,
-              width: int, background: str = "#F4EFE4") -> bytes:
+              width: int, background: Optional[str] = None) -> bytes:
     """An animation of the pictures ``svgs`` (each shown ``durations[i]``
     milliseconds, then the whole loops), ``width`` pixels wide, as the format
     of ``extension`` (see :data:`ANIMATIONS`).  Pictures of different heights
-    stand on a canvas of the tallest's height, in ``background``."""
+    stand on a canvas of the tallest's height, in ``background`` (by default the
+    pictures' own, :data:`lcnotation.svg.THEME`)."""
+    if background is None:
+        from ..svg import THEME
+        background = THEME["background"]
     try:
         from PIL import Image
     except ImportError:
