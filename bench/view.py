@@ -27,7 +27,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Dict, List, Optional
+from typing import Dict, List, Optional, Tuple
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -98,6 +98,7 @@ def measure(label: str, generated: List[Game], browser: bool, compare: bool) -> 
         whole = timed(read_whole, games)
         print(f"  reading every position whole instead: {whole:.2f} s "
               f"({whole / max(replayed, 1e-9):.1f} times as long)")
+    commands(text)
     if browser:
         from playwright.sync_api import sync_playwright
 
@@ -119,6 +120,36 @@ def measure(label: str, generated: List[Game], browser: bool, compare: bool) -> 
             chromium.close()
             print(f"  Chromium: loaded and drew the first board in {loaded:.2f} s, "
                   f"the last game's end in {shown:.2f} s")
+
+
+def commands(text: str, rounds: int = 3) -> None:
+    """``lcn view`` as a user runs it, with one process and with one per core
+    (the default), in turns: the median wall time and processor time (the
+    workers' included) of ``rounds`` runs each."""
+    import os
+    import resource
+    import statistics
+    import subprocess
+
+    cores = os.cpu_count() or 1
+    runs: Dict[int, List[Tuple[float, float]]] = {1: [], cores: []}
+    with tempfile.TemporaryDirectory() as folder:
+        record = Path(folder) / "record.lcn"
+        record.write_text(text, encoding="utf-8")
+        for _ in range(rounds):
+            for jobs in runs:
+                before = resource.getrusage(resource.RUSAGE_CHILDREN)
+                start = time.perf_counter()
+                subprocess.run([sys.executable, "-m", "lcnotation", "view", str(record),
+                                "-j", str(jobs), "-o", str(Path(folder) / "page.html")],
+                               check=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+                wall = time.perf_counter() - start
+                after = resource.getrusage(resource.RUSAGE_CHILDREN)
+                cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+                runs[jobs].append((wall, cpu))
+    for jobs, figures in runs.items():
+        print(f"  lcn view -j {jobs}: {statistics.median(w for w, _ in figures):.2f} s "
+              f"(processor {statistics.median(c for _, c in figures):.2f} s), median of {rounds}")
 
 
 # ------------------------------------------------------------ instruction counts

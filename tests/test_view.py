@@ -174,6 +174,93 @@ def test_the_move_list_holds_every_move_of_the_record_as_written(run):
     assert [len(m) > 5 for m in moves] == [False] * 3 + [True] + [False] * 4
 
 
+def _mixed_record(count: int) -> str:
+    """A record of ``count`` games: five and six colours, deals given or not,
+    and games with mistakes and unreadable moves."""
+    from lcnotation import format_game
+    texts = []
+    for seed in range(count):
+        if seed % 5 == 4:
+            texts.append(format_game(broken(seed)))
+        else:
+            texts.append(format_game(generate_game(
+                seed, deal=seed % 2 == 0, colors="RGWBYK" if seed % 3 == 0 else None)))
+    return "\n".join(texts)
+
+
+@pytest.mark.parametrize("jobs", [2, 3])
+def test_a_page_built_in_worker_processes_is_the_same_page(tmp_path, jobs):
+    from lcnotation.cli.inputs import drawn_games
+    from lcnotation.view import _PARALLEL_FROM
+
+    path = tmp_path / "many.lcn"
+    path.write_text(_mixed_record(_PARALLEL_FROM * 2 + 3), "utf-8")
+
+    def page(workers: int) -> str:
+        drawn = list(drawn_games(str(path), None) or ())
+        return view_html((d.game for d in drawn), title="many", path=str(path),
+                         sources=(d.source for d in drawn), jobs=workers)
+
+    one = page(1)
+    assert len(page_data(one)["layouts"]) >= 2 and page(jobs) == one
+
+
+def test_lcn_view_in_worker_processes_writes_what_one_process_writes(run):
+    from lcnotation.view import _PARALLEL_FROM
+
+    Path("many.lcn").write_text(_mixed_record(_PARALLEL_FROM + 5), "utf-8")
+    assert run("view", "many.lcn", "-j", "1", "-o", "one.html").status == 0
+    assert run("view", "many.lcn", "-j", "2", "-o", "two.html").status == 0
+    assert run("view", "many.lcn", "-o", "default.html").status == 0
+    one = Path("one.html").read_bytes()
+    assert Path("two.html").read_bytes() == one == Path("default.html").read_bytes()
+
+
+@pytest.mark.parametrize("signum, status", [("SIGINT", 130), ("SIGTERM", 143)])
+def test_a_signal_while_workers_replay_ends_them_all(tmp_path, signum, status):
+    """Ctrl-C or SIGTERM in the middle of a page built by workers: the command
+    ends with the signal's status, no worker outlives it, no traceback, and no
+    page is written."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    import psutil
+    from lcnotation import format_games
+
+    (tmp_path / "big.lcn").write_text(format_games(generate_games(3000, seed=2)), "utf-8")
+    process = subprocess.Popen([sys.executable, "-m", "lcnotation", "view", "big.lcn", "-j", "2",
+                                "-o", "big.html"], cwd=tmp_path, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        me = psutil.Process(process.pid)
+        deadline = time.monotonic() + 60
+        workers = []
+        while time.monotonic() < deadline and process.poll() is None:
+            workers = [c for c in me.children(recursive=True)]
+            if len(workers) >= 2:
+                break
+            time.sleep(0.02)
+        assert len(workers) >= 2, "the workers never started"
+        time.sleep(0.3)
+        if signum == "SIGINT":  # Ctrl-C at a terminal: to the whole process group
+            os.killpg(process.pid, signal.SIGINT)
+        else:  # timeout, docker stop: to the command alone
+            process.send_signal(signal.SIGTERM)
+        out, err = process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert process.returncode == status, err
+    assert b"Traceback" not in err
+    gone, alive = psutil.wait_procs(workers, timeout=10)
+    assert not alive
+    assert not (tmp_path / "big.html").exists()
+
+
 def test_unreadable_moves_at_the_end_and_in_a_row():
     text = "R7-D B4-D ?? R11-D R1-D G3-D R8-D B12-D"  # "??" has no letter: not a move
     game = parse_game(text)

@@ -6,7 +6,8 @@ import argparse
 import itertools
 import os
 
-from .common import EXIT_USAGE, Parser, add_command, cannot_read, configured_colors, write_output
+from .common import (EXIT_USAGE, Parser, add_command, cannot_read, configured_colors,
+                     process_count, write_output)
 from .inputs import GamesUnreadable, drawn_games
 
 _VIEW_EXAMPLES = """\
@@ -26,6 +27,9 @@ def register(sub: "argparse._SubParsersAction[Parser]") -> None:
     view.add_argument("-o", "--output", metavar="FILE",
                       help="write here instead of standard output")
     view.add_argument("--title", help="the page's title (default: the file's name)")
+    view.add_argument("-j", "--jobs", type=process_count, default=0, metavar="N",
+                      help="replay the games in N processes (default 0: one per core; a "
+                           "record of a few dozen games is built in one)")
     view.set_defaults(handler=run)
 
 
@@ -42,7 +46,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         html = view_html((d.game for d in for_games), title=title, path=path,
                          default_colors=configured_colors(args.path),
-                         sources=(d.source for d in for_sources))
+                         sources=(d.source for d in for_sources),
+                         jobs=args.jobs if args.jobs > 0 else (os.cpu_count() or 1))
     except GamesUnreadable as failed:
         cannot_read(args.path, failed.cause)
         return EXIT_USAGE

@@ -26,7 +26,7 @@ import json
 import re
 import zlib
 from importlib import resources
-from typing import Dict, Iterable, List, Optional, Tuple
+from typing import Deque, Dict, Iterable, Iterator, List, Optional, Tuple
 
 from ..lostcities.game.checker import check
 from ..lostcities.game.setup import read_setup
@@ -84,30 +84,94 @@ def game_data(game: Game, layout_index: int, *, path: Optional[str] = None,
             "moves": moves, "diagnostics": diagnostics}
 
 
+#: Games given to a worker at a time, and how many a page must have before
+#: worker processes are worth starting (a small record is built here).
+_CHUNK = 16
+_PARALLEL_FROM = 2 * _CHUNK
+
+#: One game for :func:`_game_json`: the game, its layout's index, the path,
+#: the default colours and its source text.
+_Job = Tuple[Game, int, Optional[str], Tuple[str, ...], Optional[str]]
+
+
+def _encoded(value: object) -> str:
+    """``value`` as the page's data writes it (the same bytes wherever it is made)."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def _games_json(jobs: List[_Job]) -> List[str]:
+    """The data of each game of ``jobs``, encoded (a worker's share)."""
+    return [_encoded(game_data(game, index, path=path, default_colors=colors, source=text))
+            for game, index, path, colors, text in jobs]
+
+
+def _quiet_worker() -> None:
+    """A worker leaves Ctrl-C and SIGTERM to the command (it ends the pool):
+    no worker prints a traceback of its own."""
+    import signal
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def _built(jobs: Iterator[_Job], workers: int) -> Iterator[str]:
+    """The encoded data of each game of ``jobs``, in order: here, or from
+    ``workers`` processes once the record has enough games to pay for them
+    (at most two chunks a worker in flight, so memory holds a few games)."""
+    chunk = list(itertools.islice(jobs, _PARALLEL_FROM))
+    if workers <= 1 or len(chunk) < _PARALLEL_FROM:
+        yield from _games_json(chunk)
+        for job in jobs:
+            yield from _games_json([job])
+        return
+    from collections import deque
+    from concurrent.futures import Future, ProcessPoolExecutor
+
+    waiting: Deque["Future[List[str]]"] = deque()
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=_quiet_worker)
+    try:
+        while chunk:
+            waiting.append(pool.submit(_games_json, chunk))
+            if len(waiting) >= 2 * workers:
+                yield from waiting.popleft().result()
+            chunk = list(itertools.islice(jobs, _CHUNK))
+        while waiting:
+            yield from waiting.popleft().result()
+    finally:
+        # Ctrl-C, SIGTERM or an error here: the chunks not started are dropped
+        # and the workers end before the command does.
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
 def view_html(games: Iterable[Game], *, title: str, path: Optional[str] = None,
               default_colors: Tuple[str, ...] = DEFAULT_COLORS,
               source: Optional[str] = None,
-              sources: Optional[Iterable[Optional[str]]] = None) -> str:
+              sources: Optional[Iterable[Optional[str]]] = None,
+              jobs: int = 1) -> str:
     """The replay page of ``games`` (read once, in order; ``title`` heads it;
     ``path`` names the file in the diagnostics; ``default_colors`` are the
     colours of a game without a Colors header; ``source``, the text the games
     were read from, spells the moves as written and shows what unreadable
     moves say; or ``sources``, one text for each game, when each was read
-    from its own)."""
+    from its own).  With ``jobs`` above 1 and ``sources``, a record of many
+    games is replayed in that many worker processes (the page is the same,
+    byte for byte)."""
     layouts: List[Tuple[Layout, Layout]] = []  # per colour set: Player1, Player2 at the bottom
     index: Dict[Tuple[str, ...], int] = {}
-    data: List[Dict[str, object]] = []
     texts: Iterable[Optional[str]] = sources if sources is not None else itertools.repeat(source)
-    for game, text in zip(games, texts):
-        colors = read_setup(game, default_colors).colors
-        if colors not in index:
-            index[colors] = len(layouts)
-            layouts.append((layout(colors), layout(colors, perspective=1)))
-        data.append(game_data(game, index[colors], path=path, default_colors=default_colors,
-                              source=text))
-    payload = json.dumps({"layouts": [[lay.to_json() for lay in pair] for pair in layouts],
-                          "games": data},
-                         ensure_ascii=False, separators=(",", ":"))
+
+    def described() -> Iterator[_Job]:
+        for game, text in zip(games, texts):
+            colors = read_setup(game, default_colors).colors
+            if colors not in index:
+                index[colors] = len(layouts)
+                layouts.append((layout(colors), layout(colors, perspective=1)))
+            yield game, index[colors], path, default_colors, text
+
+    # Workers only when each game has its own text (a shared one would be
+    # sent whole with every game).
+    data = ",".join(_built(described(), jobs if sources is not None else 1))
+    payload = ('{"layouts":' + _encoded([[lay.to_json() for lay in pair] for pair in layouts])
+               + ',"games":[' + data + "]}")
     # Nothing in the data may close the script element or open a comment.
     payload = payload.replace("<", "\\u003c")
     root = f"lcnv-{zlib.crc32(payload.encode('utf-8')):08x}"
