@@ -1,0 +1,119 @@
+"""Sphinx configuration of lcnotation's documentation site.
+
+Built from the repository's root, so that the README, the guides in docs/
+and the specification in spec/ are pages of one site and their links
+between each other are the links GitHub shows::
+
+    sphinx-build -W -b html -c docs . docs/_build/html
+
+(``pip install -e '.[docs]'`` installs Sphinx, MyST-Parser and furo;
+``tests/test_docs.py`` runs this build with warnings as errors.)
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+from pygments import token
+from pygments.lexer import RegexLexer
+from pygments.lexers import get_lexer_by_name
+from pygments.lexers.special import TextLexer
+from pygments.util import ClassNotFound
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from lcnotation.core.version import __version__  # noqa: E402
+
+project = "lcnotation"
+author = "lcnotation contributors"
+copyright = "2026, lcnotation contributors"
+release = version = __version__
+
+extensions = [
+    "myst_parser",          # the pages are Markdown (CommonMark, as GitHub shows them)
+    "sphinx.ext.autodoc",   # the API reference, from the docstrings
+    "sphinx.ext.napoleon",  # ... written with Google-style sections
+    "sphinx.ext.viewcode",
+]
+
+root_doc = "docs/index"
+source_suffix = {".md": "markdown", ".rst": "restructuredtext"}
+# Only documentation is a page: not the tests' data, the examples, the
+# editors' packages, benchmarks, the fuzzing harness (its README is a page), notes waiting to be folded in, or
+# the build itself.
+include_patterns = ["README.md", "docs/**", "spec/**", "fuzz/README.md"]
+exclude_patterns = ["docs/_build", "docs/_incoming", "**/node_modules", "docs/pictures/*.md"]
+
+# Links to headings (`page.md#a-heading`) use GitHub's anchors.
+myst_heading_anchors = 4
+myst_enable_extensions = ["deflist"]
+# A link to a file that is not a page (a grammar, a script, the JSON
+# schema) is written as it is on GitHub: a path relative to the page.
+myst_url_schemes = ["http", "https", "mailto"]
+
+autodoc_default_options = {"members": True, "show-inheritance": True}
+autodoc_member_order = "bysource"
+autodoc_typehints = "description"
+autoclass_content = "both"
+napoleon_google_docstring = True
+napoleon_numpy_docstring = False
+
+html_theme = "furo"
+html_title = f"lcnotation {release}"
+html_static_path: list = []
+pygments_style = "sphinx"
+
+
+class LcnLexer(RegexLexer):
+    """Lost Cities records: headers, comments, move numbers and moves."""
+
+    name = "lcn"
+    aliases = ["lcn"]
+    tokens = {"root": [
+        (r"\[[A-Za-z0-9_]+", token.Keyword, "header"),
+        (r"\{[^}]*\}?", token.Comment.Multiline),
+        (r";.*", token.Comment.Single),
+        (r"\d+\.", token.Number),
+        (r"[^\s;{\[]+", token.Name),
+        (r"\s+", token.Text),
+    ], "header": [
+        (r'"(\\.|[^"\\])*"', token.String),
+        (r"\]", token.Keyword, "#pop"),
+        (r"[^\]\"\n]+", token.Text),
+        (r'"', token.String),      # an unclosed value: shown, not an error
+        (r"\n", token.Text, "#pop"),
+    ]}
+
+
+def _spec_block_kinds() -> set:
+    """The words that open spec/'s fenced blocks (``lcn game``, ``diagnostics``,
+    ``findings``, ...: inputs and results that tests/test_spec_examples.py
+    runs, see spec/README.md); those that are not a language Pygments knows are
+    shown as plain text."""
+    kinds = set()
+    for page in (ROOT / "spec").glob("*.md"):
+        kinds |= set(re.findall(r"^```([\w-]+)", page.read_text("utf-8"), re.M))
+    return kinds - {"lcn"}
+
+
+def _redirect_index(app: Any, exception: Any) -> None:
+    """The site opens on docs/index.html; index.html at the top leads there."""
+    if exception is None and app.builder.format == "html":
+        Path(app.outdir, "index.html").write_text(
+            '<!DOCTYPE html><meta charset="utf-8"><title>lcnotation</title>'
+            '<meta http-equiv="refresh" content="0; url=docs/index.html">'
+            '<a href="docs/index.html">lcnotation</a>\n', encoding="utf-8")
+
+
+def setup(app: Any) -> None:
+    app.add_lexer("lcn", LcnLexer)
+    for kind in sorted(_spec_block_kinds()):
+        try:
+            get_lexer_by_name(kind)
+        except ClassNotFound:
+            app.add_lexer(kind, TextLexer)
+    app.connect("build-finished", _redirect_index)
