@@ -12,16 +12,20 @@ between each other are the links GitHub shows::
 
 from __future__ import annotations
 
+import argparse
+import os
 import re
 import sys
 from pathlib import Path
 from typing import Any
 
+from docutils import nodes
 from pygments import token
 from pygments.lexer import RegexLexer
 from pygments.lexers import get_lexer_by_name
 from pygments.lexers.special import TextLexer
 from pygments.util import ClassNotFound
+from sphinx.util.docutils import SphinxDirective
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -58,7 +62,7 @@ myst_url_schemes = ["http", "https", "mailto"]
 autodoc_default_options = {"members": True, "show-inheritance": True}
 autodoc_member_order = "bysource"
 autodoc_typehints = "description"
-autoclass_content = "both"
+autoclass_content = "class"
 napoleon_google_docstring = True
 napoleon_numpy_docstring = False
 
@@ -100,6 +104,36 @@ def _spec_block_kinds() -> set:
     return kinds - {"lcn"}
 
 
+class LcnHelp(SphinxDirective):
+    """```{lcn-help} COMMAND```: what ``lcn COMMAND --help`` prints, read from the
+    command's own parser when the site is built (so the options are listed
+    once, in the code)."""
+
+    required_arguments = 1
+    optional_arguments = 1  # a subcommand's action: ```{lcn-help} freecell deal```
+
+    def run(self) -> list:
+        from lcnotation.cli import _build_parser
+
+        parser = _build_parser()
+        for name in self.arguments:
+            sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+            if name not in sub.choices:
+                raise self.error(f"lcn has no command {name!r}")
+            parser = sub.choices[name]
+        saved = os.environ.get("COLUMNS")
+        os.environ["COLUMNS"] = "88"
+        try:
+            text = parser.format_help()
+        finally:
+            if saved is None:
+                del os.environ["COLUMNS"]
+            else:
+                os.environ["COLUMNS"] = saved
+        block = nodes.literal_block(text, text, language="text")
+        return [block]
+
+
 def _redirect_index(app: Any, exception: Any) -> None:
     """The site opens on docs/index.html; index.html at the top leads there."""
     if exception is None and app.builder.format == "html":
@@ -109,7 +143,17 @@ def _redirect_index(app: Any, exception: Any) -> None:
             '<a href="docs/index.html">lcnotation</a>\n', encoding="utf-8")
 
 
+def _drop_generated_docstrings(app: Any, what: str, name: str, obj: Any, options: Any,
+                               lines: list) -> None:
+    """A NamedTuple's fields say "Alias for field number 0": say nothing instead
+    (the class's docstring describes its fields)."""
+    if len(lines) == 1 and re.fullmatch(r"Alias for field number \d+", lines[0]):
+        lines.clear()
+
+
 def setup(app: Any) -> None:
+    app.add_directive("lcn-help", LcnHelp)
+    app.connect("autodoc-process-docstring", _drop_generated_docstrings)
     app.add_lexer("lcn", LcnLexer)
     for kind in sorted(_spec_block_kinds()):
         try:

@@ -308,3 +308,62 @@ def test_the_neovim_snippets_watch_files_and_set_commentstring(tmp_path: Path) -
             source.write_text(code, encoding="utf-8")
             checked = subprocess.run([luac, "-p", str(source)], capture_output=True, text=True)
             assert checked.returncode == 0, checked.stderr
+
+
+# ---------------------------------------------------------------- the reference tables
+
+def _section(page: Path, heading: str) -> str:
+    text = page.read_text("utf-8")
+    start = text.index(f"\n{heading}\n")
+    level = heading.split(" ")[0]
+    end = re.compile(rf"^#{{1,{len(level)}}} ", re.M).search(text, start + len(heading) + 2)
+    return text[start:end.start() if end else len(text)]
+
+
+def test_the_lint_options_table_names_every_option() -> None:
+    """docs/cli.md's table of ``lcn lint`` options has a row for each option the
+    command takes (the site also shows ``lcn lint --help``, read from the parser)."""
+    from lcnotation.cli import _build_parser
+    from lcnotation.cli.completion import commands
+    (lint,) = [c for c in commands(_build_parser()) if c.name == "lint"]
+    table = "\n".join(line for line in _section(DOCS / "cli.md", "## lcn lint").splitlines()
+                      if line.startswith("| `"))
+    for option in lint.options:
+        assert any(f"`{flag}" in table for flag in option.flags), option.flags
+
+
+def test_every_command_section_shows_its_help() -> None:
+    from lcnotation.cli import _build_parser
+    from lcnotation.cli.completion import commands
+    for command in commands(_build_parser()):
+        section = _section(DOCS / "cli.md", f"## lcn {command.name}")
+        assert f"```{{lcn-help}} {command.name}\n```" in section, command.name
+
+
+def test_the_configuration_example_holds_every_key() -> None:
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover
+        import tomli as tomllib
+    from lcnotation.tools.config import config_from_table
+    from lcnotation.tools import config
+    ((_, body),) = _blocks(DOCS / "configuration.md", "toml")
+    table = tomllib.loads(body)["tool"]["lcnotation"]
+    assert set(table) == set(config._KEYS)
+    config_from_table(table)  # and the values are valid
+
+
+def test_the_readme_tour_shows_what_lcn_prints() -> None:
+    """Each ``console`` block of the README: its ``$ lcn ...`` command run in the
+    repository, every line shown (but ``...``) is a line of what it prints."""
+    import shlex
+    blocks = list(_blocks(ROOT / "README.md", "console"))
+    assert blocks
+    for line, body in blocks:
+        command, *shown = body.splitlines()
+        assert command.startswith("$ lcn "), line
+        ran = subprocess.run([sys.executable, "-m", "lcnotation", *shlex.split(command[6:])],
+                             cwd=ROOT, env=_env(), capture_output=True, text=True, timeout=120)
+        printed = ran.stdout.splitlines()
+        for expected in shown:
+            assert expected == "..." or expected in printed, f"README.md:{line}: {expected!r}"
