@@ -61,7 +61,7 @@ myst_url_schemes = ["http", "https", "mailto"]
 
 autodoc_default_options = {"members": True, "show-inheritance": True}
 autodoc_member_order = "bysource"
-autodoc_typehints = "description"
+autodoc_typehints = "signature"
 autoclass_content = "class"
 napoleon_google_docstring = True
 napoleon_numpy_docstring = False
