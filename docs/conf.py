@@ -105,22 +105,25 @@ def _spec_block_kinds() -> set:
 
 
 class LcnHelp(SphinxDirective):
-    """```{lcn-help} COMMAND```: what ``lcn COMMAND --help`` prints, read from the
-    command's own parser when the site is built (so the options are listed
-    once, in the code)."""
+    """A block ```` ```{lcn-help} ```` whose one line is a command such as
+    ``lcn score --help``: on the site, what that command prints, read from the
+    command's own parser when the site is built (so the options are written
+    once, in the code); on GitHub, the command to run."""
 
-    required_arguments = 1
-    optional_arguments = 1  # a subcommand's action: ```{lcn-help} freecell deal```
+    has_content = True
 
     def run(self) -> list:
         from lcnotation.cli import _build_parser
 
+        words = " ".join(self.content).split()
+        if len(words) < 3 or words[0] != "lcn" or words[-1] != "--help":
+            raise self.error("lcn-help holds one line: lcn COMMAND --help")
         parser = _build_parser()
-        for name in self.arguments:
-            sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
-            if name not in sub.choices:
-                raise self.error(f"lcn has no command {name!r}")
-            parser = sub.choices[name]
+        for name in words[1:-1]:
+            subs = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+            if not subs or name not in subs[0].choices:
+                raise self.error(f"{' '.join(words[:-1])}: no such command")
+            parser = subs[0].choices[name]
         saved = os.environ.get("COLUMNS")
         os.environ["COLUMNS"] = "88"
         try:
@@ -130,8 +133,7 @@ class LcnHelp(SphinxDirective):
                 del os.environ["COLUMNS"]
             else:
                 os.environ["COLUMNS"] = saved
-        block = nodes.literal_block(text, text, language="text")
-        return [block]
+        return [nodes.literal_block(text, text, language="text")]
 
 
 def _redirect_index(app: Any, exception: Any) -> None:

@@ -337,7 +337,7 @@ def test_every_command_section_shows_its_help() -> None:
     from lcnotation.cli.completion import commands
     for command in commands(_build_parser()):
         section = _section(DOCS / "cli.md", f"## lcn {command.name}")
-        assert f"```{{lcn-help}} {command.name}\n```" in section, command.name
+        assert f"```{{lcn-help}}\nlcn {command.name} --help\n```" in section, command.name
 
 
 def test_the_configuration_example_holds_every_key() -> None:
