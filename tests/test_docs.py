@@ -326,7 +326,7 @@ def test_the_lint_options_table_names_every_option() -> None:
     from lcnotation.cli import _build_parser
     from lcnotation.cli.completion import commands
     (lint,) = [c for c in commands(_build_parser()) if c.name == "lint"]
-    table = "\n".join(line for line in _section(DOCS / "cli.md", "## lcn lint").splitlines()
+    table = "\n".join(line for line in _section(DOCS / "cli.md", "## `lcn lint`").splitlines()
                       if line.startswith("| `"))
     for option in lint.options:
         assert any(f"`{flag}" in table for flag in option.flags), option.flags
@@ -336,7 +336,7 @@ def test_every_command_section_shows_its_help() -> None:
     from lcnotation.cli import _build_parser
     from lcnotation.cli.completion import commands
     for command in commands(_build_parser()):
-        section = _section(DOCS / "cli.md", f"## lcn {command.name}")
+        section = _section(DOCS / "cli.md", f"## `lcn {command.name}`")
         assert f"```{{lcn-help}}\nlcn {command.name} --help\n```" in section, command.name
 
 
