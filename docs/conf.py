@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from docutils import nodes
+from docutils.statemachine import StringList
 from pygments import token
 from pygments.lexer import RegexLexer
 from pygments.lexers import get_lexer_by_name
@@ -136,6 +137,32 @@ class LcnHelp(SphinxDirective):
         return [nodes.literal_block(text, text, language="text")]
 
 
+class LcnConstants(SphinxDirective):
+    """``.. lcn-constants::`` (reStructuredText, in an ``{eval-rst}`` block): the names of ``lcnotation.__all__`` that are data
+    (``FORMATS``, ``DIALECTS``, ``ALL_CODES``, ...), each documented from the
+    module that defines it (autodoc sees only what a module assigns itself,
+    and the package root imports these when first used)."""
+
+    def run(self) -> list:
+        import importlib.util
+        import inspect
+
+        import lcnotation
+
+        lines = StringList()
+        for name in lcnotation.__all__:
+            value = getattr(lcnotation, name)
+            if inspect.isclass(value) or inspect.isroutine(value) or inspect.ismodule(value):
+                continue
+            module = importlib.util.resolve_name(lcnotation._WHERE[name], "lcnotation")
+            for line in (f".. autodata:: {module}.{name}", "   :no-value:", ""):
+                lines.append(line, "lcn-constants")
+        node = nodes.section()
+        node.document = self.state.document
+        self.state.nested_parse(lines, 0, node)
+        return list(node.children)
+
+
 def _redirect_index(app: Any, exception: Any) -> None:
     """The site opens on docs/index.html; index.html at the top leads there."""
     if exception is None and app.builder.format == "html":
@@ -155,6 +182,7 @@ def _drop_generated_docstrings(app: Any, what: str, name: str, obj: Any, options
 
 def setup(app: Any) -> None:
     app.add_directive("lcn-help", LcnHelp)
+    app.add_directive("lcn-constants", LcnConstants)
     app.connect("autodoc-process-docstring", _drop_generated_docstrings)
     app.add_lexer("lcn", LcnLexer)
     for kind in sorted(_spec_block_kinds()):

@@ -90,6 +90,8 @@ def test_the_site_holds_the_guides_the_api_and_the_spec(site) -> None:
     api = (html / "docs" / "api" / "lcnotation.html").read_text("utf-8")
     assert 'id="lcnotation.GameState.legal_moves"' in api
     assert "Every legal move of the side to move" in api
+    # and its data names too, from the modules that define them (lcn-constants)
+    assert api.count('class="py data"') >= 8 and 'id="lcnotation.formats.FORMATS"' in api
     for module in ("engine", "archive", "formats", "freecell", "arrow", "dask", "tools"):
         text = (html / "docs" / "api" / f"{module}.html").read_text("utf-8")
         assert 'class="py function"' in text or 'class="py class"' in text, module
