@@ -3,7 +3,7 @@
 The imports are read from the source with :mod:`ast` (nothing is imported), all
 of them: at the top of a module, inside functions (imported when first used)
 and under ``if TYPE_CHECKING`` (a dependency all the same).  The floors, from
-the bottom (README, "Architecture"):
+the bottom (docs/architecture.md):
 
 - ``core``: what every notation needs (positions, diagnostics, findings and
   fixes, the code registry, bytes to text and line ends, files, grammars);
@@ -179,7 +179,7 @@ def layer(module: str, importer: bool = True) -> int:
             return LAYERS[key]
     raise AssertionError(
         f"{module}: the subpackage {parts[1]!r} has no layer; add it to LAYERS in "
-        "tests/test_architecture.py and to the README's architecture section")
+        "tests/test_architecture.py and to docs/architecture.md")
 
 
 def dependencies(module: str) -> Dict[str, bool]:

@@ -138,7 +138,7 @@ def test_a_game_called_clean_has_no_finding_and_the_same_style_state(text: str,
 
 def test_clean_games_take_the_fused_path():
     """Generated games, as canonically written, are all checked without a tree
-    (else the speed the README claims would not be there)."""
+    (else the speed docs/speed.md claims would not be there)."""
     text = format_games(list(generate_games(30, seed=3, deal=True)))
     style = style_state(LintConfig())
     parts = list(split_games([text]))

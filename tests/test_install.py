@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -85,6 +86,9 @@ def test_the_wheel_holds_the_grammar_and_the_type_marker(wheel):
     assert shipped <= names, sorted(shipped - names)
     assert {f"lcnotation/view/page.{ext}" for ext in ("html", "css", "js")} <= names
     assert not any(name.startswith(("tests/", "grammar/")) for name in names)
+    # The MIT licence travels with the wheel (setuptools takes LICENSE by its name).
+    assert any(re.fullmatch(r"lcnotation-[^/]+\.dist-info/(licenses/)?LICENSE", name)
+               for name in names), sorted(n for n in names if ".dist-info/" in n)
 
 
 def test_an_installed_wheel_reads_games_outside_the_source_tree(wheel, tmp_path):

@@ -821,7 +821,7 @@ def test_render_a_missing_file(run):
 
 
 def test_readme_picture_is_what_the_command_draws(run):
-    """docs/board.svg, shown in the README, is made by the command the README gives."""
+    """docs/board.svg, shown in the README and docs/pictures.md, is made by the command they give."""
     ran = run("render", str(MATCH), "--game", "2", "--move", "40")
     assert ran.out == (ROOT / "docs" / "board.svg").read_text(encoding="utf-8")
 

@@ -387,14 +387,14 @@ def test_the_vsix_builds_and_holds_the_extension(tmp_path: Path) -> None:
                             r"vscode-textmate|vscode-oniguruma)/", n)]
 
 
-# ---------------------------------------------------------------- the README
+# ---------------------------------------------------------------- the editor guide
 
 def _editor_section() -> str:
-    readme = (ROOT / "README.md").read_text("utf-8")
-    return readme.split("\n## In your editor\n", 1)[1].split("\n## ", 1)[0]
+    """docs/editors.md, the guide to the editors' set-up (once the README's section)."""
+    return (ROOT / "docs" / "editors.md").read_text("utf-8")
 
 
-def test_the_readme_lists_the_extension_settings_with_their_defaults() -> None:
+def test_the_guide_lists_the_extension_settings_with_their_defaults() -> None:
     settings = json.loads((EXT / "package.json").read_text("utf-8"))["contributes"][
         "configuration"]["properties"]
     rows = dict(re.findall(r"^\| `(lcnotation\.[\w.]+)` \| `([^`]*)` \|", _editor_section(), re.M))
@@ -404,7 +404,7 @@ def test_the_readme_lists_the_extension_settings_with_their_defaults() -> None:
         assert default == (written if isinstance(written, str) else json.dumps(written)), name
 
 
-def test_the_readme_snippets_start_lcn_server() -> None:
+def test_the_guide_snippets_start_lcn_server() -> None:
     if sys.version_info >= (3, 11):
         import tomllib
     else:  # pragma: no cover

@@ -5,7 +5,7 @@ work on any notation that implements this protocol: Lost Cities
 (``lcnotation.lostcities.notation``) and FreeCell
 (``lcnotation.freecell.notation``) do, as siblings, and a third one is added
 by registering one object (:func:`lcnotation.tools.notations.register_notation`;
-README, "Architecture").  Everything the protocol speaks in is defined in
+docs/architecture.md).  Everything the protocol speaks in is defined in
 the core: spans, findings and fixes, code families, lint settings and file
 reports.
 

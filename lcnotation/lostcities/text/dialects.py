@@ -75,6 +75,8 @@ class Dialect:
         return self.colors is None or letter in self.colors
 
 
+#: Every dialect, by name: ``v1``, ``x-discard``, ``lower``, ``v1-draft`` and
+#: those added with :func:`register_dialect`.
 DIALECTS: Dict[str, Dialect] = {}
 
 
