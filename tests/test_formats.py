@@ -499,6 +499,33 @@ def test_cli_import_writes_canonical_lcn(run, tmp_path):
     assert run("lint", "out.lcn").status == 0
 
 
+@pytest.mark.parametrize("out", ["out", "new/", "new"])
+def test_cli_import_into_a_folder_writes_one_file_per_input(run, tmp_path, out):
+    """As lcn convert: -o names a folder (one that exists, or a name ending
+    in '/') into which each input is written, as NAME.lcn."""
+    (tmp_path / "out").mkdir()
+    paths = [str(p) for p in TRANSCRIPTS[:2]] + [str(REPLAY)]
+    ran = run("import", *paths, "-o", out)
+    if out == "new":  # no folder of that name: one file, all the games
+        assert ran.status == 0 and len(list(lcn.parse_games((tmp_path / "new").read_text()))) == 3
+        return
+    assert ran.status == 0, ran.err
+    folder = tmp_path / out
+    written = sorted(p.name for p in folder.iterdir())
+    assert written == sorted(Path(p).stem + ".lcn" for p in paths)
+    for path in paths:
+        alone = run("import", path)
+        assert (folder / (Path(path).stem + ".lcn")).read_text() == alone.out
+
+
+def test_cli_import_of_a_freecell_solution_into_a_folder(run, tmp_path):
+    solution = Path(__file__).parent / "data" / "freecell" / "fc-solve-617.snx.txt"
+    alone = run("import", "--from", "fc-solve", str(solution), "--deal", "617")
+    ran = run("import", "--from", "fc-solve", str(solution), "--deal", "617", "-o", "fc/")
+    assert ran.status == 0 and alone.status == 0
+    assert (tmp_path / "fc" / "fc-solve-617.snx.sfn").read_text() == alone.out
+
+
 def test_cli_export_and_back(run, tmp_path):
     assert run("import", str(REPLAY), "-o", "r.lcn").status == 0
     ran = run("export", "--to", "metapyziks", "r.lcn")

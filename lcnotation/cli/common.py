@@ -315,6 +315,23 @@ def write_output(output: Optional[str], data: bytes) -> int:
     return EXIT_OK if write_file(output, data) else EXIT_USAGE
 
 
+def names_folder(output: Optional[str]) -> bool:
+    """Whether ``-o output`` names a folder to write files into: one that
+    exists, or a name that ends with a path separator (made when written)."""
+    return output is not None and (output.endswith(("/", os.sep)) or os.path.isdir(output))
+
+
+def make_folder(folder: str) -> bool:
+    """Make ``folder`` (and its parents) if need be; False, with a message,
+    when that fails."""
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError as exc:
+        err(f"{folder}: cannot make the folder: {exc.strerror or exc}")
+        return False
+    return True
+
+
 def count(least: int) -> "Callable[[str], int]":
     """An argparse type: a whole number, ``least`` or more."""
     def parse(value: str) -> int:

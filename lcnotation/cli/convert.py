@@ -15,7 +15,8 @@ from ..core.diagnostics import NotationError
 from ..lostcities.convert import JSON, convert_file, dialect_names
 from ..core.files import atomic_writer
 from ..core.terminal import printable
-from .common import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Parser, add_command, err, usage_error
+from .common import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Parser, add_command, err, make_folder,
+                     names_folder, usage_error)
 
 _CONVERT_EXAMPLES = """\
 examples:
@@ -56,17 +57,13 @@ def run(args: argparse.Namespace) -> int:
         err("--in-place needs a file, not standard input")
         return EXIT_USAGE
     output: Optional[str] = args.output
-    folder = output if output is not None and (len(args.paths) > 1 or os.path.isdir(output)) \
+    folder = output if output is not None and (len(args.paths) > 1 or names_folder(output)) \
         else None
     if len(args.paths) > 1 and not (folder or args.in_place):
         return usage_error("convert", "several files need -o DIR (a folder to write them "
                            "into) or --in-place")
-    if folder is not None:
-        try:
-            os.makedirs(folder, exist_ok=True)
-        except OSError as exc:
-            err(f"{args.output}: cannot make the folder: {exc.strerror or exc}")
-            return EXIT_USAGE
+    if folder is not None and not make_folder(folder):
+        return EXIT_USAGE
     status = EXIT_OK
     for path in args.paths:
         one = argparse.Namespace(**vars(args))

@@ -107,7 +107,8 @@ def _last_read(game: Game) -> Span:
     them, to the next game); at its start when it holds none."""
     spans = [e.span for e in game.errors]
     spans += [h.span for h in game.headers]
-    spans += [c.span for node in (game, *game.headers) for c in node.comments]
+    spans += [c.span for c in game.comments]
+    spans += [c.span for h in game.headers for c in h.comments]
     known = [s for s in spans if s.known]
     if known:
         return max(known, key=_end)

@@ -46,7 +46,7 @@ class Interactive:
     def accepts(self, name: str) -> bool:
         """Whether the parser, as it stands, takes ``name`` next: a terminal,
         or a rule (which it would then begin)."""
-        return name in self._ip.choices()
+        return name in self._ip.choices()  # type: ignore[no-untyped-call]
 
     def pop_while(self, droppable: Callable[[object], bool]) -> List[object]:
         """Drop values from the top of the parser's stack while ``droppable``
