@@ -449,8 +449,10 @@ def test_bad_option_is_one_line(ran):
     (["lint", "--config", "nowhere.toml"], "nowhere.toml: no such configuration file"),
     (["fmt", "--dialect", "json", "a.lcn"], "invalid choice: 'json'"),
     (["convert", "a.lcn"], "the following arguments are required: --to"),
-    (["convert", "a.lcn", "--to", "klingon"], "unknown dialect 'klingon'"),
-    (["convert", "a.lcn", "--to", "v1", "--from", "mixed"], "unknown dialect 'mixed'"),
+    (["convert", "a.lcn", "--to", "klingon"], "lcn convert: error: argument --to: "
+     "invalid choice: 'klingon' (choose from "),
+    (["convert", "a.lcn", "--to", "v1", "--from", "mixed"], "lcn convert: error: "
+     "argument --from: invalid choice: 'mixed' (choose from "),
     (["convert", "-", "--to", "v1", "--in-place"], "--in-place needs a file"),
     (["convert", "a.lcn", "--to", "v1", "-o", "b", "--in-place"], "not allowed with"),
     (["score", "a.lcn", "--format", "sarif"], "invalid choice: 'sarif'"),
@@ -461,6 +463,17 @@ def test_bad_arguments(run, argv, message):
     assert (r.status, r.out) == (2, "")
     assert_one_line_error(r.err)
     assert message in r.err
+
+
+def test_an_unknown_dialect_is_a_usage_error_that_lists_the_dialects(run):
+    from lcnotation.lostcities.convert import dialect_names
+
+    r = run("convert", "a.lcn", "--to", "klingon")
+    assert (r.status, r.out) == (2, "")
+    assert_one_line_error(r.err)
+    assert r.err.endswith(" (see 'lcn convert --help')\n")
+    choices = r.err.split("(choose from ", 1)[1].split(")", 1)[0]
+    assert [c.strip(" '") for c in choices.split(",")] == dialect_names()
 
 
 # ---------------------------------------------------------------- lint

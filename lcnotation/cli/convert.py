@@ -37,8 +37,9 @@ def register(sub: "argparse._SubParsersAction[Parser]") -> None:
     convert.add_argument("paths", nargs="+", metavar="PATH",
                          help="files, or - for standard input; several files need -o DIR "
                          "or --in-place")
-    convert.add_argument("--to", required=True, metavar="DIALECT", help="target dialect")
-    convert.add_argument("--from", dest="source", metavar="DIALECT",
+    convert.add_argument("--to", required=True, metavar="DIALECT", choices=dialect_names(),
+                         help="target dialect")
+    convert.add_argument("--from", dest="source", metavar="DIALECT", choices=dialect_names(),
                          help="source dialect (default: detected)")
     target = convert.add_mutually_exclusive_group()
     target.add_argument("-o", "--output", metavar="FILE|DIR",
@@ -48,11 +49,6 @@ def register(sub: "argparse._SubParsersAction[Parser]") -> None:
     convert.set_defaults(handler=run)
 
 def run(args: argparse.Namespace) -> int:
-    known = dialect_names()
-    for name in (args.to, args.source):
-        if name is not None and name not in known:
-            err(f"unknown dialect {name!r}; known dialects: {', '.join(known)}")
-            return EXIT_USAGE
     if args.in_place and "-" in args.paths:
         err("--in-place needs a file, not standard input")
         return EXIT_USAGE
