@@ -575,6 +575,7 @@ SUPPRESSIONS = """\
 7. R8-D {lcn: ignored by nobody}
 8. w4-d ; lcn: ignore[]
 9. y4-d ; lcn: ignore
+10. B4-D ; lcn: ignore[R1O1, b, R110]
 """
 
 
@@ -594,6 +595,12 @@ def test_suppressions(run, tmp_path):
         "s.lcn:7:9: S100 this suppression names no code: write lcn: ignore[CODE] (or lcn: "
         "ignore for every code)",
         # A bare "lcn: ignore" silences every finding of its line (S102 and R110).
+        # A code with a letter O for a zero, and a letter that starts no code,
+        # are no codes: said so (R110 is silenced).
+        "s.lcn:9:10: S100 this suppression names R1O1, no such code: no code of these "
+        "records starts with 'R1O1'",
+        "s.lcn:9:10: S100 this suppression names B, no such code: no code of these records "
+        "starts with 'B'",
     ]
     # S100 is a code like any other.
     assert "S100" not in codes(run("lint", "--ignore", "S100", "s.lcn").out)
