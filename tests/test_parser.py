@@ -475,6 +475,30 @@ def test_a_header_line_before_the_movetext_does_not_change_how_it_reads(text):
     assert _read(headed, 1) == _read(alone, 0)
 
 
+# Long words: what the messages quote of them must stay short.
+_LONG = st.integers(30, 300).flatmap(lambda n: st.sampled_from([
+    "A" + "wUCAAIsRih" * (n // 10), "R" + "3" * n, "R3" + "x" * n, "R3-" + "Q" * n,
+    "R3-D" + "," * n, "[" + "Name" * n, '[E "' + "v" * n, "7" * n, "é" * n, "1." + "R" * n]))
+
+
+@examples(200)
+@given(st.lists(st.one_of(st.sampled_from(PIECES), _LONG), max_size=8).map("".join))
+def test_messages_quote_long_words_shortened(text):
+    """A syntax error quotes a few characters of what it found, not a whole
+    long word (regression: a replay string of another program gave an N103
+    of 200 characters); the span still covers the whole word."""
+    for e in parse_game(text).errors:
+        assert len(e.message) <= 160, e.message
+
+
+def test_a_long_word_is_quoted_shortened_and_spanned_whole():
+    word = "wUCAAIsRihQEyZEUxZUWSAwR0lSJCBAWEo6NDAXNjJFNyBCVxAlM0g5Jx"
+    (e,) = [e for e in parse_game("A" + word).errors if e.code == "N103"]
+    assert e.message == ("expected a rank (2 to 10, or H) after the colour 'A', found "
+                         f"'{word[:23]}\u2026'")
+    assert (e.column, e.end_column) == (2, 2 + len(word))
+
+
 class TestStrict:
     def test_strict_raises_the_first_error(self):
         text = "R3-D\nG4-D R11-D D3-D"
