@@ -550,6 +550,26 @@ def test_cli_import_errors(run, tmp_path):
     assert run("import", "--from", "nope", "what.txt").status == 2
 
 
+@pytest.mark.parametrize("fmt", ["metapyziks", "chikinn"])
+def test_cli_lint_of_another_programs_record_suggests_from(run, tmp_path, fmt):
+    """Linted as notation, a replay string or a transcript gives short
+    findings, the first of which names the format to lint it with."""
+    path = REPLAY if fmt == "metapyziks" else TRANSCRIPTS[0]
+    ran = run("lint", "--format", "concise", str(path))
+    assert ran.status == 1
+    lines = ran.out.splitlines()
+    first = next(line for line in lines if ": N1" in line)
+    assert first.endswith(f"; this looks like a {fmt} record: lint it with --from {fmt}")
+    assert ran.out.count("--from") == 1
+    assert all(len(line) - len(str(path)) < 180 for line in lines)  # was 270
+    # Not for a notation's file, nor for text no format recognises.
+    (tmp_path / "r.lcn").write_text(path.read_text())
+    (tmp_path / "w.txt").write_text("R11-D\n")
+    for name in ("r.lcn", "w.txt"):
+        ran = run("lint", name)
+        assert ran.status == 1 and "N1" in ran.out and "--from" not in ran.out
+
+
 def test_cli_lint_and_score_from(run, tmp_path):
     ran = run("lint", "--from", "chikinn", *map(str, TRANSCRIPTS))
     assert ran.status == 0 and "5 files, 5 games" in ran.out

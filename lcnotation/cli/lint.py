@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import io
 import os
 import sys
@@ -25,7 +26,7 @@ from ..core.terminal import printable, printable_diff
 from ..tools.output import (Tally, github_line, source_excerpt, statistics,
                             summary, text_line, to_json, to_sarif)
 from ..tools.progress import Progress
-from .inputs import Unreadable, chosen_format, imported
+from .inputs import Unreadable, chosen_format, foreign_format, imported
 from .common import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Parser, Settings, add_command,
                      add_config_options, add_notation_option, err, process_count, read_input, usage_error,
                      write_file)
@@ -218,6 +219,7 @@ class _Run:
             {Severity.WARNING, Severity.INFO} if args.strict else set())
         self.failed = False
         self.changed = False
+        self.sniffed: Set[str] = set()  # the files with syntax errors looked at for a format
 
     def note(self, message: str) -> None:
         if not self.args.quiet:
@@ -229,6 +231,8 @@ class _Run:
         are written file by file, or game by game, as they come).  ``source``
         is the file's lines for the full format, when the caller keeps them
         open across several calls for one file."""
+        if report.path not in self.sniffed and self.args.from_format is None:
+            self._suggest_format(report)
         for f in report.findings:
             row = self.counts.setdefault(f.diagnostic.code, [0, 0])
             row[0] += 1
@@ -261,6 +265,22 @@ class _Run:
                 source.close()
         if bar.enabled:
             self.out.flush()  # before the bar is drawn again below them
+
+
+    def _suggest_format(self, report: FileReport) -> None:
+        """A file of another program read as notation: its first syntax error
+        says which ``--from`` reads it."""
+        first = next((i for i, f in enumerate(report.findings)
+                      if f.diagnostic.code.startswith("N")), None)
+        if first is None:
+            return
+        self.sniffed.add(report.path)
+        name = foreign_format(report.path)
+        if name is not None:
+            f = report.findings[first]
+            d = dataclasses.replace(f.diagnostic, message=f"{f.diagnostic.message}; this looks "
+                                    f"like a {name} record: lint it with --from {name}")
+            report.findings[first] = dataclasses.replace(f, diagnostic=d)
 
 
 class _SourceLines:
