@@ -186,6 +186,17 @@ def test_lint_text_lines_summary_and_unreadable_file(ran):
     assert r.err == "lcn: lint/missing.lcn: cannot read: No such file or directory\n"
 
 
+@pytest.mark.parametrize("argv, unread", [(["missing.lcn"], "1 file"),
+                                           (["missing.lcn", "nowhere/"], "2 files"),
+                                           (["--format", "full", "missing.lcn"], "1 file")])
+def test_lint_of_only_missing_files_says_so(run, argv, unread):
+    """Regression: "No findings in 0 files", as if something had been linted."""
+    r = run("lint", *argv)
+    assert r.status == 2
+    assert r.err.startswith("lcn: missing.lcn: cannot read: No such file or directory\n")
+    assert r.out == f"Nothing linted: {unread} could not be read.\n"
+
+
 def test_lint_json_fields(ran):
     r = ran["lint-json"]
     assert r.status == 1 and r.err == ""
