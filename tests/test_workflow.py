@@ -370,6 +370,23 @@ def test_diff_shows_the_fixes_and_writes_nothing(run, games):
     assert run("lint", "--diff", "w.lcn").status == 0
 
 
+def test_diff_prints_only_the_diff(run, games):
+    """As ruff's --diff: the diffs on standard output, not the findings again
+    nor a summary of them (regression); what would be fixed is told on
+    standard error; exit 1 when a file would change, whatever else it holds."""
+    (games / "e.lcn").write_text("1. R3-D 2. R3-D\n")  # an error, no fix
+    r = run("lint", "--diff", "w.lcn", "m.lcn", "e.lcn")
+    assert r.status == 1
+    assert not re.search(r"^\S+:\d+:\d+:", r.out, re.M)  # no findings listed
+    assert all(line[:1] in "-+ @" or line.startswith(("--- ", "+++ ")) for line in
+               r.out.splitlines()), r.out
+    assert r.out.count("--- ") == 1 and "e.lcn" not in r.out  # m.lcn: a syntax error
+    assert r.err.splitlines()[-1].startswith("lcn: would fix ")
+    r = run("lint", "--diff", "e.lcn")  # nothing to fix: no diff, exit 0
+    assert (r.status, r.out) == (0, "")
+    assert r.err == "lcn: nothing to fix\n"
+
+
 def test_show_fixes(run, games):
     r = run("lint", "--show-fixes", "w.lcn")
     assert "  fix: write 'B4-D'\n" in r.out

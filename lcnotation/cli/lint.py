@@ -73,8 +73,8 @@ def register(sub: "argparse._SubParsersAction[Parser]") -> None:
                       help="apply the safe fixes (letter case, discard marker, numbering, "
                       "line ends)")
     lint.add_argument("--diff", action="store_true",
-                      help="show what --fix would change as a diff, write nothing; exit 1 "
-                      "if a file would change")
+                      help="show what --fix would change as a diff (only that: no "
+                      "findings), write nothing; exit 1 if a file would change")
     lint.add_argument("--show-fixes", action="store_true",
                       help="list the fixes: under each fixable finding, and with --fix "
                       "what was fixed in each file")
@@ -220,6 +220,7 @@ class _Run:
         self.failed = False
         self.changed = False
         self.sniffed: Set[str] = set()  # the files with syntax errors looked at for a format
+        self.would_fix = [0, 0]  # under --diff: fixes, files
 
     def note(self, message: str) -> None:
         if not self.args.quiet:
@@ -447,20 +448,27 @@ def _run(args: argparse.Namespace, settings: Settings, paths: List[str], jobs: i
             if (args.fix or args.diff) and not streamed:
                 report, written = _fix(report, config, bar, state)
                 unwritten += not written
+            if args.diff:  # as ruff's: the diffs, not the findings
+                tally.add(report)
+                continue
             state.show(report, bar)
             tally.add(report)
             if args.format in ("json", "sarif"):
                 readable.append(report)
     if not tally.files and not unreadable:
         err("warning: no *.lcn files found in " + ", ".join(paths))
-    if args.statistics:
+    if args.diff:
+        fixes, files = state.would_fix
+        state.note(f"would fix {_count(fixes, 'finding')} in {_count(files, 'file')}"
+                   if fixes else "nothing to fix")
+    elif args.statistics:
         if state.counts:
             out.write(statistics(state.counts) + "\n")
     elif args.format == "json":
         out.write(to_json(readable) + "\n")
     elif args.format == "sarif":
         out.write(to_sarif(readable, __version__) + "\n")
-    if args.format in ("full", "concise", "text") and not args.quiet:
+    if args.format in ("full", "concise", "text") and not args.quiet and not args.diff:
         out.write(summary(tally, unreadable) + "\n")
     if unreadable or unwritten or state.unwritten:
         return EXIT_USAGE
@@ -469,6 +477,10 @@ def _run(args: argparse.Namespace, settings: Settings, paths: List[str], jobs: i
     if state.failed or (args.diff and state.changed):
         return EXIT_FINDINGS
     return EXIT_OK
+
+
+def _count(n: int, what: str) -> str:
+    return f"{n} {what}{'s' if n != 1 else ''}"
 
 
 def _say_configuration(settings: Settings, path: str, bar: Progress) -> None:
@@ -512,6 +524,8 @@ def _fix(report: FileReport, config: LintConfig, bar: Progress,
         return report, True
     state.changed = True
     if args.diff:
+        state.would_fix[0] += applied
+        state.would_fix[1] += 1
         state.out.writelines(printable_diff(source.text, text, report.path))
         if newline != source.newline:
             state.out.write(f"{report.path}: every line would end with "
