@@ -308,6 +308,24 @@ def test_bash_completion_completes(tmp_path):
     assert complete("lcn", "li") == ["lint"]
     assert "--statistics" in complete("lcn", "lint", "--st")
     assert complete("lcn", "lint", "--output-format", "c") == ["concise"]
+    # Choices, not file names (the names come from the registries and argparse).
+    from lcnotation.formats import FORMATS
+    from lcnotation.lostcities.convert import dialect_names
+    from lcnotation.tools.codes import ALL_CODES
+    (tmp_path / "x.lcn").write_text("")
+    assert complete("lcn", "convert", "x.lcn", "--to", "") == dialect_names()
+    assert complete("lcn", "import", "--from", "") == ["auto"] + [
+        f.name for f in FORMATS.values() if f.read or f.translate or f.import_records]
+    assert complete("lcn", "export", "x.lcn", "--to", "") == [
+        f.name for f in FORMATS.values() if f.write or f.export_files]
+    assert complete("lcn", "explain", "") == sorted(ALL_CODES)
+    assert complete("lcn", "explain", "R1", "R20") == [c for c in sorted(ALL_CODES)
+                                                      if c.startswith("R20")]
+    assert complete("lcn", "freecell", "") == ["deal", "check", "import", "fmt"]
+    assert complete("lcn", "completion", "") == ["bash", "zsh", "fish"]
+    # File names where a file is meant.
+    assert complete("lcn", "lint", str(tmp_path / "x.")) == [str(tmp_path / "x.lcn")]
+    assert complete("lcn", "freecell", "check", str(tmp_path / "x.")) == [str(tmp_path / "x.lcn")]
 
 
 # Defect 10: after `pip install -e .`, type checkers could not find the package.

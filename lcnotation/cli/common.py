@@ -6,7 +6,7 @@ import argparse
 import os
 import stat
 import sys
-from typing import IO, Callable, Iterator, List, Optional, Sequence, Tuple
+from typing import IO, Callable, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 from ..lostcities.text.ast import Game
 from ..lostcities.lint import colors_of
@@ -38,6 +38,13 @@ def add_command(sub: "argparse._SubParsersAction[Parser]", name: str, help_text:
     """A subcommand's parser, with its help and examples laid out as written."""
     return sub.add_parser(name, help=help_text, description=help_text, epilog=epilog,
                           formatter_class=argparse.RawDescriptionHelpFormatter)
+
+
+def completes_with(action: argparse.Action, values: Callable[[], Iterable[str]]) -> None:
+    """Have ``lcn completion`` offer ``values()`` for the argument ``action``:
+    the names of a registry, read when a script is written (argparse's
+    ``choices`` would read them each time ``lcn`` starts)."""
+    setattr(action, "completions", values)
 
 
 def err(message: str) -> None:

@@ -10,9 +10,9 @@ from typing import TYPE_CHECKING, List, Optional, Tuple
 from ..lostcities.text.ast import Game
 from ..core.diagnostics import NotationError
 from .common import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Parser, UsageError, add_command, err,
-                     make_folder, names_folder, usage_error, write_output)
-from .inputs import (AUTO, Unreadable, chosen_format, deal_number, imported, overwrites_input,
-                     say_error, translated)
+                     completes_with, make_folder, names_folder, usage_error, write_output)
+from .inputs import (AUTO, Unreadable, chosen_format, deal_number, import_formats, imported,
+                     overwrites_input, say_error, translated)
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..formats import Format
@@ -43,9 +43,10 @@ def register(sub: "argparse._SubParsersAction[Parser]") -> None:
     cmd = add_command(sub, "import", "turn records of other programs into .lcn",
                       _IMPORT_EXAMPLES)
     cmd.add_argument("paths", nargs="+", metavar="FILE", help="files, or - for standard input")
-    cmd.add_argument("--from", dest="from_format", metavar="FORMAT", default=AUTO,
-                     help="the format of the files (default: recognised; refused when "
-                     "that is not certain)")
+    completes_with(cmd.add_argument(
+        "--from", dest="from_format", metavar="FORMAT", default=AUTO,
+        help="the format of the files (default: recognised; refused when that is not "
+        "certain)"), import_formats)
     cmd.add_argument("-o", "--output", metavar="FILE|DIR",
                      help="write the games here instead of standard output; a folder (one "
                      "that exists, or a name ending in /) gets one NAME.lcn for each input")
