@@ -165,7 +165,11 @@ def test_score_says_which_games_have_errors(run, tmp_path):
     r = run("score", "m.lcn")
     assert r.status == 1
     assert "m.lcn:9:4: game 1 is not a result: 4 errors" in r.err
-    assert "(not a result: 4 errors)" in r.out and "match totals" not in r.out
+    assert "not a result: 4 errors)" in r.out and "match totals" not in r.out
+    # One pair of parentheses in a heading (regression: "(incomplete) (not a ...)").
+    heading = next(line for line in r.out.splitlines() if "not a result" in line)
+    assert heading.endswith(", round 1 (incomplete; not a result: 4 errors)")
+    assert all(line.count("(") <= 1 for line in r.out.splitlines())
     assert run("score", "--allow-errors", "m.lcn").status == 0
     data = json.loads(run("score", "--format", "json", "--allow-errors", "m.lcn").out)
     assert (data["games"][0]["errors"], data["games"][0]["result"]) == (4, False)
