@@ -16,6 +16,7 @@ The public API, all importable from the package root:
 """
 
 import importlib
+from types import ModuleType
 from typing import TYPE_CHECKING, Dict, List, Tuple
 
 from .core import display as _display
@@ -119,7 +120,11 @@ def __getattr__(name: str) -> object:
 
 
 def __dir__() -> List[str]:
-    return sorted(set(globals()) | set(__all__))
+    """The API, the subpackages, and the package's own dunders: not the names
+    this module uses (Dict, TYPE_CHECKING, importlib...)."""
+    own = [name for name, value in globals().items() if name.startswith("__") or (
+        isinstance(value, ModuleType) and value.__name__ == f"{__name__}.{name}")]
+    return sorted(set(own) | set(__all__) | set(_SUBPACKAGES))
 
 
 from .core.version import __version__  # noqa: E402,F401 (the one place it is written)

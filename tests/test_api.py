@@ -76,6 +76,29 @@ def test_every_name_is_what_its_module_gives(module: str, name: str) -> None:
     assert name in dir(lcnotation)
 
 
+def test_dir_shows_the_api_and_the_subpackages_only() -> None:
+    """Regression: dir(lcnotation) showed Dict, List, Tuple, TYPE_CHECKING and
+    importlib, names the package uses but does not give."""
+    import subprocess
+    import sys
+    import types
+
+    lcnotation.freecell  # noqa: B018 (a subpackage, imported: an attribute now)
+    for name in dir(lcnotation):
+        if not name.startswith("_"):
+            value = getattr(lcnotation, name)
+            assert name in lcnotation.__all__ or (
+                isinstance(value, types.ModuleType)
+                and value.__name__ == f"lcnotation.{name}"), name
+    assert set(lcnotation.__all__) | {"freecell", "engine"} <= set(dir(lcnotation))
+    # As it is in a fresh interpreter, before anything is used.
+    code = "import lcnotation; print(' '.join(dir(lcnotation)))"
+    names = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           check=True).stdout.split()
+    assert not {"Dict", "List", "Tuple", "TYPE_CHECKING", "importlib"} & set(names)
+    assert "__version__" in names and "parse_game" in names
+
+
 def test_an_unknown_name_is_an_attribute_error() -> None:
     with pytest.raises(AttributeError, match="no attribute 'nothing_here'"):
         lcnotation.nothing_here  # noqa: B018

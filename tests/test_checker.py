@@ -7,10 +7,13 @@ from pathlib import Path
 from typing import List
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from strategies import examples, notation_text
 
 from lcnotation.lostcities.game.checker import RULE_CODES, CheckReport, check
 from lcnotation.core.diagnostics import Diagnostic, Severity
-from lcnotation.lostcities.text.reader import parse_game
+from lcnotation.lostcities.text.reader import parse_game, parse_games
 
 NAMES = '[Player1 "North"]\n[Player2 "South"]\n'
 FULL_DECK = [f"{c}{r}" for c in "RGWBY" for r in ["H", "H", "H"] + [str(n) for n in range(2, 11)]]
@@ -216,6 +219,43 @@ def test_r110_incomplete_record() -> None:
     assert "42 cards" in d.message
     assert report.ok and not report.complete
     assert report.score.totals == (-15, -17)
+
+
+@pytest.mark.parametrize("game, where", [
+    ('[Event "a"]\nR11\n\n', (2, 4)),         # after the unreadable move
+    ('[Event "a"]\nR3 {c}\n\n\n', (2, 7)),    # after its comment
+    ('[Event "a"]\n\n', (1, 12)),             # after the headers
+    ('[Event "a"] ;c\n', (1, 15)),
+])
+def test_r110_of_a_game_without_a_readable_move_is_in_that_game(game, where) -> None:
+    """Regression: R110 stood on the next game's first line (the end of the
+    game's text, blank lines included)."""
+    first = list(parse_games(game + '[Event "b"]\n1. R3-D\n'))[0]
+    if len(first.headers) > 1:  # no movetext: the next headers are this game's
+        first = parse_game(game)
+    d = only(check(first), "R110")
+    assert (d.line, d.column) == where
+    assert d.span.end <= len(game.rstrip())
+
+
+def _in_own_game(text: str) -> None:
+    for game in parse_games(text):
+        written = text[game.span.start:game.span.end]
+        # The end of the game's last line that holds more than white space.
+        line_end = re.compile(r"[\r\n]|$").search(written, len(written.rstrip()))
+        assert line_end is not None
+        last = game.span.start + line_end.start()
+        for d in check(game).diagnostics:
+            if d.span.known:
+                assert game.span.start <= d.span.start <= d.span.end <= last, (d, written)
+
+
+@examples(200)
+@given(st.lists(notation_text, min_size=1, max_size=4))
+def test_every_diagnostic_stands_in_its_own_game(games) -> None:
+    """Whatever a game holds, what the checker reports on it is placed within
+    its own text, never on the blank lines after it or in the next game."""
+    _in_own_game("".join(f'[Event "{n}"]\n{text}\n\n' for n, text in enumerate(games)))
 
 
 def test_complete_record_has_no_r110() -> None:
@@ -465,9 +505,11 @@ def test_diagnostics_of_a_game_without_positions() -> None:
 
 
 def test_r110_of_a_game_without_moves_stands_at_its_end() -> None:
+    # At the end of its last header (not of its text, which holds the blank
+    # lines after it up to the next game).
     d = only(run('[Event "x"]\n\n'), "R110")
     assert (d.line, d.column, d.end_line, d.end_column, d.span.start, d.span.end) == \
-        (3, 1, 3, 1, 13, 13)
+        (1, 12, 1, 12, 11, 11)
     d = only(run("1. R3-D\n2. G4-D  "), "R110")
     assert (d.line, d.column, d.span.start, d.span.end) == (2, 8, 15, 15)
 

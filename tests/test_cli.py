@@ -186,6 +186,17 @@ def test_lint_text_lines_summary_and_unreadable_file(ran):
     assert r.err == "lcn: lint/missing.lcn: cannot read: No such file or directory\n"
 
 
+@pytest.mark.parametrize("argv, unread", [(["missing.lcn"], "1 file"),
+                                           (["missing.lcn", "nowhere/"], "2 files"),
+                                           (["--format", "full", "missing.lcn"], "1 file")])
+def test_lint_of_only_missing_files_says_so(run, argv, unread):
+    """Regression: "No findings in 0 files", as if something had been linted."""
+    r = run("lint", *argv)
+    assert r.status == 2
+    assert r.err.startswith("lcn: missing.lcn: cannot read: No such file or directory\n")
+    assert r.out == f"Nothing linted: {unread} could not be read.\n"
+
+
 def test_lint_json_fields(ran):
     r = ran["lint-json"]
     assert r.status == 1 and r.err == ""
@@ -449,8 +460,10 @@ def test_bad_option_is_one_line(ran):
     (["lint", "--config", "nowhere.toml"], "nowhere.toml: no such configuration file"),
     (["fmt", "--dialect", "json", "a.lcn"], "invalid choice: 'json'"),
     (["convert", "a.lcn"], "the following arguments are required: --to"),
-    (["convert", "a.lcn", "--to", "klingon"], "unknown dialect 'klingon'"),
-    (["convert", "a.lcn", "--to", "v1", "--from", "mixed"], "unknown dialect 'mixed'"),
+    (["convert", "a.lcn", "--to", "klingon"], "lcn convert: error: argument --to: "
+     "invalid choice: 'klingon' (choose from "),
+    (["convert", "a.lcn", "--to", "v1", "--from", "mixed"], "lcn convert: error: "
+     "argument --from: invalid choice: 'mixed' (choose from "),
     (["convert", "-", "--to", "v1", "--in-place"], "--in-place needs a file"),
     (["convert", "a.lcn", "--to", "v1", "-o", "b", "--in-place"], "not allowed with"),
     (["score", "a.lcn", "--format", "sarif"], "invalid choice: 'sarif'"),
@@ -461,6 +474,17 @@ def test_bad_arguments(run, argv, message):
     assert (r.status, r.out) == (2, "")
     assert_one_line_error(r.err)
     assert message in r.err
+
+
+def test_an_unknown_dialect_is_a_usage_error_that_lists_the_dialects(run):
+    from lcnotation.lostcities.convert import dialect_names
+
+    r = run("convert", "a.lcn", "--to", "klingon")
+    assert (r.status, r.out) == (2, "")
+    assert_one_line_error(r.err)
+    assert r.err.endswith(" (see 'lcn convert --help')\n")
+    choices = r.err.split("(choose from ", 1)[1].split(")", 1)[0]
+    assert [c.strip(" '") for c in choices.split(",")] == dialect_names()
 
 
 # ---------------------------------------------------------------- lint
@@ -562,6 +586,7 @@ SUPPRESSIONS = """\
 7. R8-D {lcn: ignored by nobody}
 8. w4-d ; lcn: ignore[]
 9. y4-d ; lcn: ignore
+10. B4-D ; lcn: ignore[R1O1, b, R110]
 """
 
 
@@ -581,6 +606,12 @@ def test_suppressions(run, tmp_path):
         "s.lcn:7:9: S100 this suppression names no code: write lcn: ignore[CODE] (or lcn: "
         "ignore for every code)",
         # A bare "lcn: ignore" silences every finding of its line (S102 and R110).
+        # A code with a letter O for a zero, and a letter that starts no code,
+        # are no codes: said so (R110 is silenced).
+        "s.lcn:9:10: S100 this suppression names R1O1, no such code: no code of these "
+        "records starts with 'R1O1'",
+        "s.lcn:9:10: S100 this suppression names B, no such code: no code of these records "
+        "starts with 'B'",
     ]
     # S100 is a code like any other.
     assert "S100" not in codes(run("lint", "--ignore", "S100", "s.lcn").out)

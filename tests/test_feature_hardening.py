@@ -326,6 +326,8 @@ def test_feature_commands_writing_where_they_cannot(lcn: Callable[..., Ran], tmp
         for argv in (["render", str(MATCH)], ["view", str(MATCH)], ["import", str(METAPYZIKS)],
                      ["export", "--to", "metapyziks", str(MATCH)]):
             written = target
+            if argv[0] == "import" and target == folder:
+                continue  # a folder to write NAME.lcn into (below)
             if argv[0] == "render":
                 if target == Path("/dev/full"):
                     continue  # not a picture's name: refused before any writing
@@ -335,6 +337,10 @@ def test_feature_commands_writing_where_they_cannot(lcn: Callable[..., Ran], tmp
             assert ran.err == f"lcn: {written}: cannot write: {ran.err.split(': ')[-1]}"
     assert list(folder.iterdir()) == [] and not (tmp_path / "missing").exists()
     assert list(pictures.iterdir()) == []
+    # lcn import writes into a folder, as lcn convert does (one NAME.lcn per input).
+    ran = lcn("import", str(METAPYZIKS), "-o", str(folder))
+    assert ran.status == 0 and [p.name for p in folder.iterdir()] == [
+        METAPYZIKS.stem + ".lcn"]
     cairosvg = pytest.importorskip("cairosvg")
     kept = tmp_path / "kept.png"
     kept.write_bytes(b"the old picture")

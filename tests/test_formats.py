@@ -499,6 +499,33 @@ def test_cli_import_writes_canonical_lcn(run, tmp_path):
     assert run("lint", "out.lcn").status == 0
 
 
+@pytest.mark.parametrize("out", ["out", "new/", "new"])
+def test_cli_import_into_a_folder_writes_one_file_per_input(run, tmp_path, out):
+    """As lcn convert: -o names a folder (one that exists, or a name ending
+    in '/') into which each input is written, as NAME.lcn."""
+    (tmp_path / "out").mkdir()
+    paths = [str(p) for p in TRANSCRIPTS[:2]] + [str(REPLAY)]
+    ran = run("import", *paths, "-o", out)
+    if out == "new":  # no folder of that name: one file, all the games
+        assert ran.status == 0 and len(list(lcn.parse_games((tmp_path / "new").read_text()))) == 3
+        return
+    assert ran.status == 0, ran.err
+    folder = tmp_path / out
+    written = sorted(p.name for p in folder.iterdir())
+    assert written == sorted(Path(p).stem + ".lcn" for p in paths)
+    for path in paths:
+        alone = run("import", path)
+        assert (folder / (Path(path).stem + ".lcn")).read_text() == alone.out
+
+
+def test_cli_import_of_a_freecell_solution_into_a_folder(run, tmp_path):
+    solution = Path(__file__).parent / "data" / "freecell" / "fc-solve-617.snx.txt"
+    alone = run("import", "--from", "fc-solve", str(solution), "--deal", "617")
+    ran = run("import", "--from", "fc-solve", str(solution), "--deal", "617", "-o", "fc/")
+    assert ran.status == 0 and alone.status == 0
+    assert (tmp_path / "fc" / "fc-solve-617.snx.sfn").read_text() == alone.out
+
+
 def test_cli_export_and_back(run, tmp_path):
     assert run("import", str(REPLAY), "-o", "r.lcn").status == 0
     ran = run("export", "--to", "metapyziks", "r.lcn")
@@ -521,6 +548,26 @@ def test_cli_import_errors(run, tmp_path):
     ran = run("import", "what.txt")
     assert ran.status == 2 and "use --from FORMAT" in ran.err
     assert run("import", "--from", "nope", "what.txt").status == 2
+
+
+@pytest.mark.parametrize("fmt", ["metapyziks", "chikinn"])
+def test_cli_lint_of_another_programs_record_suggests_from(run, tmp_path, fmt):
+    """Linted as notation, a replay string or a transcript gives short
+    findings, the first of which names the format to lint it with."""
+    path = REPLAY if fmt == "metapyziks" else TRANSCRIPTS[0]
+    ran = run("lint", "--format", "concise", str(path))
+    assert ran.status == 1
+    lines = ran.out.splitlines()
+    first = next(line for line in lines if ": N1" in line)
+    assert first.endswith(f"; this looks like a {fmt} record: lint it with --from {fmt}")
+    assert ran.out.count("--from") == 1
+    assert all(len(line) - len(str(path)) < 180 for line in lines)  # was 270
+    # Not for a notation's file, nor for text no format recognises.
+    (tmp_path / "r.lcn").write_text(path.read_text())
+    (tmp_path / "w.txt").write_text("R11-D\n")
+    for name in ("r.lcn", "w.txt"):
+        ran = run("lint", name)
+        assert ran.status == 1 and "N1" in ran.out and "--from" not in ran.out
 
 
 def test_cli_lint_and_score_from(run, tmp_path):

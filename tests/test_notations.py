@@ -94,6 +94,11 @@ def test_suppressions_select_ignore_and_configuration(run, tmp_path: Path) -> No
     (tmp_path / "b.sfn").write_text(DEAL + " 5a 5b  lcn: ignore[F304]\n")
     out = run("lint", "b.sfn").out
     assert "F500 this suppression does not suppress F304" in out and "F110" not in out
+    (tmp_path / "c.sfn").write_text(DEAL + " 5a 5b  lcn: ignore[F3O4, R101]\n")
+    out = run("lint", "c.sfn").out  # R101 is a Lost Cities code: not one FreeCell reports
+    assert ("F500 this suppression names F3O4, no such code: no code of these records "
+            "starts with 'F3O4'") in out
+    assert "F500 this suppression names R101, no such code" in out
     assert "F320" not in run("lint", "--ignore", "F3", "b.sfn").out
     (tmp_path / "pyproject.toml").write_text('[tool.lcnotation]\nignore = ["F320", "F5"]\n')
     assert "All clear" in run("lint", "b.sfn").out

@@ -11,6 +11,9 @@ import pickle
 import threading
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from strategies import PIECES, examples
 
 from lcnotation.lostcities.text.ast import HANDSHAKE, Card, Comment, Draw, Game, Header, Move, Placement, Span
 from lcnotation.core.diagnostics import Diagnostic, NotationError, Severity
@@ -384,6 +387,25 @@ class TestRecovery:
         assert game.errors
         assert turns(game) == expected
 
+    @pytest.mark.parametrize("text, expected, comment", [
+        ('[E "x"] R{c}R3-D', [(1, "R3-D")], "c"),       # regression: R3-D was lost
+        ('[E "x"] R;R3-D', [], "R3-D"),                 # regression: ';R3-D' read as a move
+        ('[E "x"]\nR3 {c} G4-D', [(1, "G4-D")], "c"),   # regression: G4-D was lost
+        ('[E "x"]\nR3 ; c G4-D', [], " c G4-D"),       # regression: 'c G4-D' read as moves
+        ('[E "x"]\n1. R3-', [], None),
+        ('[E "x"]\n1. R3- {a} {b} ;c\n2. G4-D', [(1, "G4-D")], "a"),
+        ('{before}\n[E "x"]\nR3 {c} G4-D', [(1, "G4-D")], "c"),
+    ])
+    def test_a_comment_after_a_move_cut_short_after_the_headers(self, text, expected, comment):
+        """spec/file-format.md 8.1 and 8.3: the fragment is dropped and
+        reported, the comment is read as a comment (it follows the header),
+        and what follows is read afresh; one error, for the fragment."""
+        game = parse_game(text)
+        assert [e.code for e in game.errors] in (["N103"], ["N104"], ["N105"]), errors(game)
+        assert turns(game) == expected
+        if comment is not None:
+            assert game.headers[-1].comments[0].text == comment
+
     def test_errors_are_in_source_order_with_their_positions(self):
         text = "R11-D G4-D\nD3-D B5-B\n  R3- Y2-D"
         game = parse_game(text)
@@ -421,6 +443,60 @@ class TestRecovery:
             game = parse_game(text)
             assert len(game.errors) == 1 and moves(game) == ["R3-D"], text
             assert game.errors[0].span.end <= len(text)
+
+
+# Movetext from the notation's pieces, without the ones that make or break a
+# header line (those are about headers, not about what follows them).
+_MOVETEXT = st.lists(st.sampled_from([p for p in PIECES if "[" not in p and "]" not in p]),
+                     max_size=30).map("".join)
+
+
+def _read(game: Game, line_delta: int) -> tuple:
+    """What a game's movetext reads as: its moves with their turns and
+    numbers, every comment's text in the order of the text, and the errors
+    with their places (lines counted from ``line_delta``)."""
+    comments = [c.text for c in game.comments]
+    comments += [c.text for h in game.headers for c in h.comments]
+    comments += [c.text for m in game.moves for c in m.comments]
+    return ([(m.turn, m.number, format_move(m)) for m in game.moves], comments,
+            [(e.code, str(e.message), e.line - line_delta, e.column) for e in game.errors])
+
+
+@examples(300)
+@given(_MOVETEXT)
+def test_a_header_line_before_the_movetext_does_not_change_how_it_reads(text):
+    """A header line is not movetext: with one before it, the same text reads
+    as the same moves, comments and errors (regression: after a header, an
+    unfinished move followed by a comment read the comment as moves, or lost
+    what followed it)."""
+    header = '[Event "x"]\n'
+    alone, headed = parse_game(text), parse_game(header + text)
+    assert [h.name for h in headed.headers] == ["Event"]
+    assert _read(headed, 1) == _read(alone, 0)
+
+
+# Long words: what the messages quote of them must stay short.
+_LONG = st.integers(30, 300).flatmap(lambda n: st.sampled_from([
+    "A" + "wUCAAIsRih" * (n // 10), "R" + "3" * n, "R3" + "x" * n, "R3-" + "Q" * n,
+    "R3-D" + "," * n, "[" + "Name" * n, '[E "' + "v" * n, "7" * n, "é" * n, "1." + "R" * n]))
+
+
+@examples(200)
+@given(st.lists(st.one_of(st.sampled_from(PIECES), _LONG), max_size=8).map("".join))
+def test_messages_quote_long_words_shortened(text):
+    """A syntax error quotes a few characters of what it found, not a whole
+    long word (regression: a replay string of another program gave an N103
+    of 200 characters); the span still covers the whole word."""
+    for e in parse_game(text).errors:
+        assert len(e.message) <= 160, e.message
+
+
+def test_a_long_word_is_quoted_shortened_and_spanned_whole():
+    word = "wUCAAIsRihQEyZEUxZUWSAwR0lSJCBAWEo6NDAXNjJFNyBCVxAlM0g5Jx"
+    (e,) = [e for e in parse_game("A" + word).errors if e.code == "N103"]
+    assert e.message == ("expected a rank (2 to 10, or H) after the colour 'A', found "
+                         f"'{word[:23]}\u2026'")
+    assert (e.column, e.end_column) == (2, 2 + len(word))
 
 
 class TestStrict:

@@ -211,14 +211,6 @@ def read_moves(text: str) -> Spans | None:
            for brace in re.finditer(r"\{", text)):
         return None
     games = list(lcn.parse_games(text))
-    # A reader bug, reported: after a header, a move cut short by a comment
-    # is followed by an N101 for the comment, which is then misread: in
-    # '[E "x"] R{c}R3-D' the move after it is lost, in '[E "x"] R;R3-D' the
-    # comment's text is read as a move (spec/file-format.md 8.1: the fragment
-    # is dropped and the comment read as a comment).
-    if any(e.code == "N101" and re.search(r"unexpected (comment|'[;{])", str(e))
-           for g in games for e in g.errors):
-        return None
     lines = re.split(r"\r\n|\r|\n", text)
 
     def utf16(line: int, column: int) -> int:

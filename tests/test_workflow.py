@@ -165,7 +165,11 @@ def test_score_says_which_games_have_errors(run, tmp_path):
     r = run("score", "m.lcn")
     assert r.status == 1
     assert "m.lcn:9:4: game 1 is not a result: 4 errors" in r.err
-    assert "(not a result: 4 errors)" in r.out and "match totals" not in r.out
+    assert "not a result: 4 errors)" in r.out and "match totals" not in r.out
+    # One pair of parentheses in a heading (regression: "(incomplete) (not a ...)").
+    heading = next(line for line in r.out.splitlines() if "not a result" in line)
+    assert heading.endswith(", round 1 (incomplete; not a result: 4 errors)")
+    assert all(line.count("(") <= 1 for line in r.out.splitlines())
     assert run("score", "--allow-errors", "m.lcn").status == 0
     data = json.loads(run("score", "--format", "json", "--allow-errors", "m.lcn").out)
     assert (data["games"][0]["errors"], data["games"][0]["result"]) == (4, False)
@@ -259,6 +263,43 @@ def test_the_spec_tables_say_what_the_registry_says():
             assert rows.get(code) == summary, code
 
 
+# The codes an example cannot help raising with its own, and why.
+_RAISED_WITH = {
+    "R203": ({"R202"}, "a deal of the right sizes misses a card only when it holds "
+             "another twice"),
+    "F201": ({"F202"}, "a card twice in a layout of 52 leaves another out"),
+    "F205": ({"F202"}, "two home piles of one suit leave another suit's cards out"),
+    # A solution short enough for an example does not bring every card home.
+    "F204": ({"F320"}, "a short solution"), "F500": ({"F320"}, "a short solution"),
+    "F501": ({"F320"}, "a short solution"),
+}
+
+
+def _explained_codes() -> list:
+    from lcnotation.tools.codes import ALL_CODES
+    from lcnotation.tools.explain import example_of
+    return [code for code in sorted(ALL_CODES) if example_of(code) is not None]
+
+
+@pytest.mark.parametrize("code", _explained_codes())
+def test_the_example_lcn_explain_gives_raises_its_code_alone(code):
+    """Regression: lcn explain R204's example also raised R205.  What the
+    example raises is what its result blocks say (tests/test_spec_examples.py
+    holds them to what lcnotation reports); information about the record
+    aside (R110: an example shorter than a round is incomplete), it is the
+    code explained, and only the codes listed above beside it."""
+    from lcnotation.core.diagnostics import Severity
+    from lcnotation.tools.codes import ALL_CODES
+    from lcnotation.tools.explain import example_of
+    example = example_of(code)
+    assert example is not None
+    raised = {c for _, result in example.results
+              for c in re.findall(r"(?:^|\s)([A-Z]\d{3})\s", result, re.M)}
+    assert code in raised
+    others = {c for c in raised - {code} if ALL_CODES[c][0] is not Severity.INFO}
+    assert others == _RAISED_WITH.get(code, (set(), ""))[0], (code, example.text)
+
+
 def test_explain_every_code(run):
     from lcnotation.tools.codes import ALL_CODES
     from lcnotation.tools.explain import example_of
@@ -309,6 +350,24 @@ def test_bash_completion_completes(tmp_path):
     assert complete("lcn", "li") == ["lint"]
     assert "--statistics" in complete("lcn", "lint", "--st")
     assert complete("lcn", "lint", "--output-format", "c") == ["concise"]
+    # Choices, not file names (the names come from the registries and argparse).
+    from lcnotation.formats import FORMATS
+    from lcnotation.lostcities.convert import dialect_names
+    from lcnotation.tools.codes import ALL_CODES
+    (tmp_path / "x.lcn").write_text("")
+    assert complete("lcn", "convert", "x.lcn", "--to", "") == dialect_names()
+    assert complete("lcn", "import", "--from", "") == ["auto"] + [
+        f.name for f in FORMATS.values() if f.read or f.translate or f.import_records]
+    assert complete("lcn", "export", "x.lcn", "--to", "") == [
+        f.name for f in FORMATS.values() if f.write or f.export_files]
+    assert complete("lcn", "explain", "") == sorted(ALL_CODES)
+    assert complete("lcn", "explain", "R1", "R20") == [c for c in sorted(ALL_CODES)
+                                                      if c.startswith("R20")]
+    assert complete("lcn", "freecell", "") == ["deal", "check", "import", "fmt"]
+    assert complete("lcn", "completion", "") == ["bash", "zsh", "fish"]
+    # File names where a file is meant.
+    assert complete("lcn", "lint", str(tmp_path / "x.")) == [str(tmp_path / "x.lcn")]
+    assert complete("lcn", "freecell", "check", str(tmp_path / "x.")) == [str(tmp_path / "x.lcn")]
 
 
 # Defect 10: after `pip install -e .`, type checkers could not find the package.
@@ -369,6 +428,23 @@ def test_diff_shows_the_fixes_and_writes_nothing(run, games):
     assert "-2. b4-d\n+2. B4-D\n" in r.out
     run("lint", "--fix", "w.lcn")
     assert run("lint", "--diff", "w.lcn").status == 0
+
+
+def test_diff_prints_only_the_diff(run, games):
+    """As ruff's --diff: the diffs on standard output, not the findings again
+    nor a summary of them (regression); what would be fixed is told on
+    standard error; exit 1 when a file would change, whatever else it holds."""
+    (games / "e.lcn").write_text("1. R3-D 2. R3-D\n")  # an error, no fix
+    r = run("lint", "--diff", "w.lcn", "m.lcn", "e.lcn")
+    assert r.status == 1
+    assert not re.search(r"^\S+:\d+:\d+:", r.out, re.M)  # no findings listed
+    assert all(line[:1] in "-+ @" or line.startswith(("--- ", "+++ ")) for line in
+               r.out.splitlines()), r.out
+    assert r.out.count("--- ") == 1 and "e.lcn" not in r.out  # m.lcn: a syntax error
+    assert r.err.splitlines()[-1].startswith("lcn: would fix ")
+    r = run("lint", "--diff", "e.lcn")  # nothing to fix: no diff, exit 0
+    assert (r.status, r.out) == (0, "")
+    assert r.err == "lcn: nothing to fix\n"
 
 
 def test_show_fixes(run, games):

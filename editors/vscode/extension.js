@@ -33,6 +33,16 @@ function serverSettings(config) {
   return { inlayHints: config.get("inlayHints", true) };
 }
 
+// The settings editor on lcnotation.server.path. The setting is
+// machine-overridable: in a remote window (SSH, WSL, a container, code-server)
+// it is listed under the Remote tab only, which openSettings does not open.
+function openPathSetting() {
+  const command = vscode.env.remoteName
+    ? "workbench.action.openRemoteSettings"
+    : "workbench.action.openSettings";
+  return vscode.commands.executeCommand(command, { query: `${SECTION}.server.path` });
+}
+
 async function start() {
   const config = vscode.workspace.getConfiguration(SECTION);
   if (!config.get("server.enable", true)) {
@@ -70,7 +80,7 @@ async function start() {
       "Open settings",
     );
     if (choice === "Open settings") {
-      vscode.commands.executeCommand("workbench.action.openSettings", `${SECTION}.server`);
+      openPathSetting();
     }
     client = undefined;
   }

@@ -6,7 +6,7 @@ import argparse
 import os
 import stat
 import sys
-from typing import IO, Callable, Iterator, List, Optional, Sequence, Tuple
+from typing import IO, Callable, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 from ..lostcities.text.ast import Game
 from ..lostcities.lint import colors_of
@@ -38,6 +38,13 @@ def add_command(sub: "argparse._SubParsersAction[Parser]", name: str, help_text:
     """A subcommand's parser, with its help and examples laid out as written."""
     return sub.add_parser(name, help=help_text, description=help_text, epilog=epilog,
                           formatter_class=argparse.RawDescriptionHelpFormatter)
+
+
+def completes_with(action: argparse.Action, values: Callable[[], Iterable[str]]) -> None:
+    """Have ``lcn completion`` offer ``values()`` for the argument ``action``:
+    the names of a registry, read when a script is written (argparse's
+    ``choices`` would read them each time ``lcn`` starts)."""
+    setattr(action, "completions", values)
 
 
 def err(message: str) -> None:
@@ -313,6 +320,23 @@ def write_output(output: Optional[str], data: bytes) -> int:
         write_stdout(data)
         return EXIT_OK
     return EXIT_OK if write_file(output, data) else EXIT_USAGE
+
+
+def names_folder(output: Optional[str]) -> bool:
+    """Whether ``-o output`` names a folder to write files into: one that
+    exists, or a name that ends with a path separator (made when written)."""
+    return output is not None and (output.endswith(("/", os.sep)) or os.path.isdir(output))
+
+
+def make_folder(folder: str) -> bool:
+    """Make ``folder`` (and its parents) if need be; False, with a message,
+    when that fails."""
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError as exc:
+        err(f"{folder}: cannot make the folder: {exc.strerror or exc}")
+        return False
+    return True
 
 
 def count(least: int) -> "Callable[[str], int]":

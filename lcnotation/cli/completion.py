@@ -1,8 +1,9 @@
 """``lcn completion SHELL``: tab completion for bash, zsh and fish.
 
 The scripts are written from the command line's own parsers, so every
-subcommand, option and choice is completed as ``lcn`` defines it; PATH
-arguments complete file names.
+subcommand, option and choice is completed as ``lcn`` defines it (and the
+names of the registries an argument takes: formats, codes); PATH arguments
+complete file names.
 """
 
 from __future__ import annotations
@@ -45,6 +46,11 @@ class Command(NamedTuple):
     help: str
     options: List[Option]
     paths: bool
+    #: the values of its words (not options), when they are not file names:
+    #: a choice (``lcn completion SHELL``), a subcommand, a code
+    words: Optional[Tuple[str, ...]] = None
+    #: ``words`` only for the first word after the command (then file names)
+    once: bool = False
 
 
 def commands(top: argparse.ArgumentParser) -> List[Command]:
@@ -58,20 +64,33 @@ def commands(top: argparse.ArgumentParser) -> List[Command]:
         for name, parser in action.choices.items():
             options: List[Option] = []
             paths = False
+            words: Optional[Tuple[str, ...]] = None
+            once = False
             for a in parser._actions:
                 if not a.option_strings:
                     paths = paths or a.metavar == "PATH"
+                    given = _values(a)
+                    if given and words is None:
+                        words = given
+                        once = a.nargs not in ("*", "+")
                     continue
                 if isinstance(a, argparse._HelpAction):
                     continue
-                if a.nargs == 0:
-                    values = None
-                else:
-                    values = tuple(str(c) for c in a.choices) if a.choices else ()
+                values = None if a.nargs == 0 else _values(a)
                 file = values == () and (a.metavar or "").split("|")[0] in ("FILE", "PATH")
                 options.append(Option(tuple(a.option_strings), _clean(a.help), values, file))
-            found.append(Command(name, _clean(helps.get(name, "")), options, paths))
+            found.append(Command(name, _clean(helps.get(name, "")), options, paths, words, once))
     return found
+
+
+def _values(action: argparse.Action) -> Tuple[str, ...]:
+    """What an argument takes, when it is one of a few: its choices (for
+    subcommands, their names), or the names of a registry (see
+    :func:`~lcnotation.cli.common.completes_with`); () for anything."""
+    if action.choices:
+        return tuple(str(c) for c in action.choices)
+    completions = getattr(action, "completions", None)
+    return tuple(completions()) if completions is not None else ()
 
 
 def _clean(text: Optional[str]) -> str:
@@ -96,11 +115,14 @@ def bash_script(cmds: Sequence[Command]) -> str:
                 takes.append(f'        {pattern}) COMPREPLY=($(compgen -f -- "$cur")); return;;')
             else:
                 takes.append(f"        {pattern}) return;;")
-        cases.append(f'    {c.name})\n      opts="{flags} --help"\n      case "$prev" in\n'
+        words = "" if not c.words else (
+            f'\n      words="{" ".join(c.words)}"' + ("\n      once=1" if c.once else ""))
+        cases.append(f'    {c.name})\n      opts="{flags} --help"{words}\n      case "$prev" in\n'
                      + "\n".join(takes) + ("\n" if takes else "") + "      esac;;")
     return f"""# bash completion for lcn (lcn completion bash)
 _lcn() {{
-  local cur="${{COMP_WORDS[COMP_CWORD]}}" prev="${{COMP_WORDS[COMP_CWORD-1]}}" opts=""
+  local cur="${{COMP_WORDS[COMP_CWORD]}}" prev="${{COMP_WORDS[COMP_CWORD-1]}}" opts="" words=""
+  local once=0
   if [[ $COMP_CWORD -eq 1 ]]; then
     COMPREPLY=($(compgen -W "{names} --help --version" -- "$cur"))
     return
@@ -110,6 +132,8 @@ _lcn() {{
   esac
   if [[ $cur == -* ]]; then
     COMPREPLY=($(compgen -W "$opts" -- "$cur"))
+  elif [[ -n $words && ( $once -eq 0 || $COMP_CWORD -eq 2 ) ]]; then
+    COMPREPLY=($(compgen -W "$words" -- "$cur"))
   else
     COMPREPLY=($(compgen -f -- "$cur"))
   fi
@@ -133,7 +157,13 @@ def zsh_script(cmds: Sequence[Command]) -> str:
             names = "{" + ",".join(o.flags) + "}" if len(o.flags) > 1 else "".join(o.flags)
             prefix = f"'({' '.join(o.flags)})'" if len(o.flags) > 1 else ""
             specs.append(f"        {prefix}{names}'[{o.help}]{action}'")
-        specs.append("        '*:file:_files'")
+        if c.words and c.once:
+            specs.append(f"        '1:value:({' '.join(c.words)})'")
+            specs.append("        '*:file:_files'")
+        elif c.words:
+            specs.append(f"        '*:value:({' '.join(c.words)})'")
+        else:
+            specs.append("        '*:file:_files'")
         cases.append(f"    {c.name})\n      _arguments -s \\\n" + " \\\n".join(specs) + ";;")
     return f"""#compdef lcn
 # zsh completion for lcn (lcn completion zsh)
@@ -166,7 +196,9 @@ def fish_script(cmds: Sequence[Command]) -> str:
         lines.append(f"complete -c lcn -n 'not __fish_seen_subcommand_from {names}' "
                      f"-a {c.name} -d '{c.help}'")
         when = f"-n '__fish_seen_subcommand_from {c.name}'"
-        if c.paths:
+        if c.words:
+            lines.append(f"complete -c lcn {when} -x -a '{' '.join(c.words)}'")
+        elif c.paths:
             lines.append(f"complete -c lcn {when} -F")
         for o in c.options:
             parts = []

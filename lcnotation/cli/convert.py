@@ -15,7 +15,8 @@ from ..core.diagnostics import NotationError
 from ..lostcities.convert import JSON, convert_file, dialect_names
 from ..core.files import atomic_writer
 from ..core.terminal import printable
-from .common import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Parser, add_command, err, usage_error
+from .common import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Parser, add_command, err, make_folder,
+                     names_folder, usage_error)
 
 _CONVERT_EXAMPLES = """\
 examples:
@@ -36,8 +37,9 @@ def register(sub: "argparse._SubParsersAction[Parser]") -> None:
     convert.add_argument("paths", nargs="+", metavar="PATH",
                          help="files, or - for standard input; several files need -o DIR "
                          "or --in-place")
-    convert.add_argument("--to", required=True, metavar="DIALECT", help="target dialect")
-    convert.add_argument("--from", dest="source", metavar="DIALECT",
+    convert.add_argument("--to", required=True, metavar="DIALECT", choices=dialect_names(),
+                         help="target dialect")
+    convert.add_argument("--from", dest="source", metavar="DIALECT", choices=dialect_names(),
                          help="source dialect (default: detected)")
     target = convert.add_mutually_exclusive_group()
     target.add_argument("-o", "--output", metavar="FILE|DIR",
@@ -47,26 +49,17 @@ def register(sub: "argparse._SubParsersAction[Parser]") -> None:
     convert.set_defaults(handler=run)
 
 def run(args: argparse.Namespace) -> int:
-    known = dialect_names()
-    for name in (args.to, args.source):
-        if name is not None and name not in known:
-            err(f"unknown dialect {name!r}; known dialects: {', '.join(known)}")
-            return EXIT_USAGE
     if args.in_place and "-" in args.paths:
         err("--in-place needs a file, not standard input")
         return EXIT_USAGE
     output: Optional[str] = args.output
-    folder = output if output is not None and (len(args.paths) > 1 or os.path.isdir(output)) \
+    folder = output if output is not None and (len(args.paths) > 1 or names_folder(output)) \
         else None
     if len(args.paths) > 1 and not (folder or args.in_place):
         return usage_error("convert", "several files need -o DIR (a folder to write them "
                            "into) or --in-place")
-    if folder is not None:
-        try:
-            os.makedirs(folder, exist_ok=True)
-        except OSError as exc:
-            err(f"{args.output}: cannot make the folder: {exc.strerror or exc}")
-            return EXIT_USAGE
+    if folder is not None and not make_folder(folder):
+        return EXIT_USAGE
     status = EXIT_OK
     for path in args.paths:
         one = argparse.Namespace(**vars(args))

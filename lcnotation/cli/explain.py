@@ -5,7 +5,9 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .common import EXIT_OK, Parser, add_command, usage_error
+from typing import List
+
+from .common import EXIT_OK, Parser, add_command, completes_with, usage_error
 
 _EXPLAIN_EXAMPLES = """\
 examples:
@@ -16,9 +18,16 @@ examples:
 
 def register(sub: "argparse._SubParsersAction[Parser]") -> None:
     parser = add_command(sub, "explain", "explain a diagnostic code", _EXPLAIN_EXAMPLES)
-    parser.add_argument("codes", nargs="*", metavar="CODE", help="codes such as S102")
+    completes_with(parser.add_argument("codes", nargs="*", metavar="CODE",
+                                       help="codes such as S102"), _codes)
     parser.add_argument("--all", action="store_true", help="list every code")
     parser.set_defaults(handler=run)
+
+
+def _codes() -> List[str]:
+    from ..tools.codes import ALL_CODES
+
+    return sorted(ALL_CODES)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING, List, Optional, Tuple
 
 from ..core.diagnostics import NotationError
 from .common import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Parser, Settings, UsageError,
-                     add_command, err, read_records, write_output)
-from .inputs import overwrites_input, say_error
+                     add_command, completes_with, err, read_records, write_output)
+from .inputs import export_formats, overwrites_input, say_error
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..formats import Format
@@ -39,7 +39,8 @@ def register(sub: "argparse._SubParsersAction[Parser]") -> None:
                       _EXPORT_EXAMPLES)
     cmd.add_argument("paths", nargs="+", metavar="PATH",
                      help=".lcn files (folders too, for parquet), or - for standard input")
-    cmd.add_argument("--to", required=True, metavar="FORMAT", help="the format to write")
+    completes_with(cmd.add_argument("--to", required=True, metavar="FORMAT",
+                                    help="the format to write"), export_formats)
     cmd.add_argument("-o", "--output", metavar="OUT",
                      help="write here instead of standard output (parquet: the new folder)")
     cmd.add_argument("--partition-by", metavar="COLUMNS",

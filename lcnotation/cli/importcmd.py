@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import argparse
 import os
-from typing import TYPE_CHECKING, List
+from typing import TYPE_CHECKING, List, Optional, Tuple
 
 from ..lostcities.text.ast import Game
 from ..core.diagnostics import NotationError
 from .common import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Parser, UsageError, add_command, err,
-                     usage_error, write_output)
-from .inputs import (AUTO, Unreadable, chosen_format, deal_number, imported, overwrites_input,
-                     say_error, translated)
+                     completes_with, make_folder, names_folder, usage_error, write_output)
+from .inputs import (AUTO, Unreadable, chosen_format, deal_number, import_formats, imported,
+                     overwrites_input, say_error, translated)
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..formats import Format
@@ -43,11 +43,13 @@ def register(sub: "argparse._SubParsersAction[Parser]") -> None:
     cmd = add_command(sub, "import", "turn records of other programs into .lcn",
                       _IMPORT_EXAMPLES)
     cmd.add_argument("paths", nargs="+", metavar="FILE", help="files, or - for standard input")
-    cmd.add_argument("--from", dest="from_format", metavar="FORMAT", default=AUTO,
-                     help="the format of the files (default: recognised; refused when "
-                     "that is not certain)")
-    cmd.add_argument("-o", "--output", metavar="OUT",
-                     help="write the games here instead of standard output")
+    completes_with(cmd.add_argument(
+        "--from", dest="from_format", metavar="FORMAT", default=AUTO,
+        help="the format of the files (default: recognised; refused when that is not "
+        "certain)"), import_formats)
+    cmd.add_argument("-o", "--output", metavar="FILE|DIR",
+                     help="write the games here instead of standard output; a folder (one "
+                     "that exists, or a name ending in /) gets one NAME.lcn for each input")
     cmd.add_argument("--deal", type=deal_number, metavar="N",
                      help="fc-solve: the deal solved, 0 to 2**33 - 1 (else the board in its "
                      "output)")
@@ -71,18 +73,24 @@ def run(args: argparse.Namespace) -> int:
         return _import_collection(args, fmt)
     if args.source:
         return usage_error("import", "--source is for collection formats (parquet)")
+    folder = args.output if names_folder(args.output) else None
     if fmt is not None and fmt.translate is not None:
         if len(args.paths) != 1:
             return usage_error("import", f"--from {fmt.name} reads one file at a time "
                                f"(a {fmt.notation} record each)")
-        return translated(fmt, args.paths[0], args.deal, args.output)
+        output = args.output
+        if folder is not None:
+            if not make_folder(folder):
+                return EXIT_USAGE
+            output = os.path.join(folder, _output_name(args.paths[0], fmt.notation))
+        return translated(fmt, args.paths[0], args.deal, output)
     if args.deal is not None:
         return usage_error("import", "--deal is for fc-solve's solutions (--from fc-solve)")
-    games: List[Game] = []
+    read: List[Tuple[str, List[Game]]] = []
     status = EXIT_OK
     for path in args.paths:
         try:
-            games += imported(path, fmt)
+            read.append((path, imported(path, fmt)))
         except Unreadable:
             status = EXIT_USAGE
         except NotationError as exc:
@@ -91,12 +99,36 @@ def run(args: argparse.Namespace) -> int:
     if status != EXIT_OK:
         err("nothing written")
         return status
-    try:
-        text = format_games(games)
-    except ValueError as exc:  # games of a plugin without headers cannot share a file
-        err(f"cannot write the games as one file: {exc}; nothing written")
-        return EXIT_FINDINGS
-    return write_output(args.output, text.encode("utf-8"))
+    if folder is None:
+        outputs = [(args.output, [g for _, games in read for g in games])]
+    else:
+        outputs = [(os.path.join(folder, _output_name(path)), games) for path, games in read]
+        names = [name for name, _ in outputs]
+        twice = next((name for name in names if names.count(name) > 1), None)
+        if twice is not None:
+            return usage_error("import", f"two inputs would both be written to {twice}")
+    texts: List[Tuple[Optional[str], str]] = []
+    for output, games in outputs:
+        try:
+            texts.append((output, format_games(games)))
+        except ValueError as exc:  # games of a plugin without headers cannot share a file
+            err(f"cannot write the games as one file: {exc}; nothing written")
+            return EXIT_FINDINGS
+    if folder is not None and not make_folder(folder):
+        return EXIT_USAGE
+    for output, text in texts:
+        status = max(status, write_output(output, text.encode("utf-8")))
+    return status
+
+
+def _output_name(path: str, notation: str = "lostcities") -> str:
+    """The file written in the output folder for the input ``path``: its name,
+    with the extension of the records' notation."""
+    from ..tools.notations import NOTATIONS
+
+    stem = os.path.splitext(os.path.basename(path))[0] if path != "-" else "stdin"
+    extension = next(e for e, owner in NOTATIONS.by_extensions() if owner == notation)
+    return stem + extension
 
 
 class _Mismatch(Exception):

@@ -18,7 +18,7 @@ from .common import EXIT_FINDINGS, EXIT_USAGE, err, read_input, streamable, writ
 if TYPE_CHECKING:  # pragma: no cover
     from ..formats import Format
 
-__all__ = ["AUTO", "chosen_format", "Unreadable", "imported", "imported_or_none",
+__all__ = ["AUTO", "chosen_format", "import_formats", "export_formats", "foreign_format", "Unreadable", "imported", "imported_or_none",
            "overwrites_input", "say_error", "Drawn", "drawn_games", "GamesUnreadable",
            "deal_number", "translated"]
 
@@ -31,6 +31,45 @@ def chosen_format(name: str) -> "Optional[Format]":
     from ..formats import get_format
 
     return None if name == AUTO else get_format(name)
+
+
+def import_formats() -> List[str]:
+    """What ``--from`` takes: ``auto``, then every format that can be read."""
+    from ..formats import FORMATS, load_plugins
+
+    load_plugins()
+    return [AUTO] + [f.name for f in FORMATS.values()
+                     if f.read is not None or f.translate is not None
+                     or f.import_records is not None]
+
+
+def export_formats() -> List[str]:
+    """What ``lcn export --to`` takes: every format that can be written."""
+    from ..formats import FORMATS, load_plugins
+
+    load_plugins()
+    return [f.name for f in FORMATS.values() if f.write is not None or f.export_files is not None]
+
+
+def foreign_format(path: str) -> Optional[str]:
+    """The name of the other program's format that the file ``path`` is surely
+    in (what ``--from`` would read it as), when its extension is no
+    notation's: a transcript or a replay string read as notation by mistake.
+    None for a notation's file, standard input, or text no format recognises."""
+    from ..formats import UnknownFormatError, detect_format
+    from ..tools.notations import NOTATIONS
+
+    if path == "-" or NOTATIONS.by_extension(path) is not None:
+        return None
+    try:
+        with open(path, "rb") as handle:
+            start = handle.read(1 << 16)  # what the formats' detectors look at
+    except OSError:
+        return None
+    try:
+        return detect_format(start.decode("utf-8", "replace"), path).name
+    except UnknownFormatError:
+        return None
 
 
 class Unreadable(Exception):

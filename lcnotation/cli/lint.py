@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import io
 import os
 import sys
@@ -25,7 +26,7 @@ from ..core.terminal import printable, printable_diff
 from ..tools.output import (Tally, github_line, source_excerpt, statistics,
                             summary, text_line, to_json, to_sarif)
 from ..tools.progress import Progress
-from .inputs import Unreadable, chosen_format, imported
+from .inputs import Unreadable, chosen_format, foreign_format, imported
 from .common import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Parser, Settings, add_command,
                      add_config_options, add_notation_option, err, process_count, read_input, usage_error,
                      write_file)
@@ -72,8 +73,8 @@ def register(sub: "argparse._SubParsersAction[Parser]") -> None:
                       help="apply the safe fixes (letter case, discard marker, numbering, "
                       "line ends)")
     lint.add_argument("--diff", action="store_true",
-                      help="show what --fix would change as a diff, write nothing; exit 1 "
-                      "if a file would change")
+                      help="show what --fix would change as a diff (only that: no "
+                      "findings), write nothing; exit 1 if a file would change")
     lint.add_argument("--show-fixes", action="store_true",
                       help="list the fixes: under each fixable finding, and with --fix "
                       "what was fixed in each file")
@@ -218,6 +219,8 @@ class _Run:
             {Severity.WARNING, Severity.INFO} if args.strict else set())
         self.failed = False
         self.changed = False
+        self.sniffed: Set[str] = set()  # the files with syntax errors looked at for a format
+        self.would_fix = [0, 0]  # under --diff: fixes, files
 
     def note(self, message: str) -> None:
         if not self.args.quiet:
@@ -229,6 +232,8 @@ class _Run:
         are written file by file, or game by game, as they come).  ``source``
         is the file's lines for the full format, when the caller keeps them
         open across several calls for one file."""
+        if report.path not in self.sniffed and self.args.from_format is None:
+            self._suggest_format(report)
         for f in report.findings:
             row = self.counts.setdefault(f.diagnostic.code, [0, 0])
             row[0] += 1
@@ -261,6 +266,22 @@ class _Run:
                 source.close()
         if bar.enabled:
             self.out.flush()  # before the bar is drawn again below them
+
+
+    def _suggest_format(self, report: FileReport) -> None:
+        """A file of another program read as notation: its first syntax error
+        says which ``--from`` reads it."""
+        first = next((i for i, f in enumerate(report.findings)
+                      if f.diagnostic.code.startswith("N")), None)
+        if first is None:
+            return
+        self.sniffed.add(report.path)
+        name = foreign_format(report.path)
+        if name is not None:
+            f = report.findings[first]
+            d = dataclasses.replace(f.diagnostic, message=f"{f.diagnostic.message}; this looks "
+                                    f"like a {name} record: lint it with --from {name}")
+            report.findings[first] = dataclasses.replace(f, diagnostic=d)
 
 
 class _SourceLines:
@@ -427,20 +448,27 @@ def _run(args: argparse.Namespace, settings: Settings, paths: List[str], jobs: i
             if (args.fix or args.diff) and not streamed:
                 report, written = _fix(report, config, bar, state)
                 unwritten += not written
+            if args.diff:  # as ruff's: the diffs, not the findings
+                tally.add(report)
+                continue
             state.show(report, bar)
             tally.add(report)
             if args.format in ("json", "sarif"):
                 readable.append(report)
     if not tally.files and not unreadable:
         err("warning: no *.lcn files found in " + ", ".join(paths))
-    if args.statistics:
+    if args.diff:
+        fixes, files = state.would_fix
+        state.note(f"would fix {_count(fixes, 'finding')} in {_count(files, 'file')}"
+                   if fixes else "nothing to fix")
+    elif args.statistics:
         if state.counts:
             out.write(statistics(state.counts) + "\n")
     elif args.format == "json":
         out.write(to_json(readable) + "\n")
     elif args.format == "sarif":
         out.write(to_sarif(readable, __version__) + "\n")
-    if args.format in ("full", "concise", "text") and not args.quiet:
+    if args.format in ("full", "concise", "text") and not args.quiet and not args.diff:
         out.write(summary(tally, unreadable) + "\n")
     if unreadable or unwritten or state.unwritten:
         return EXIT_USAGE
@@ -449,6 +477,10 @@ def _run(args: argparse.Namespace, settings: Settings, paths: List[str], jobs: i
     if state.failed or (args.diff and state.changed):
         return EXIT_FINDINGS
     return EXIT_OK
+
+
+def _count(n: int, what: str) -> str:
+    return f"{n} {what}{'s' if n != 1 else ''}"
 
 
 def _say_configuration(settings: Settings, path: str, bar: Progress) -> None:
@@ -492,6 +524,8 @@ def _fix(report: FileReport, config: LintConfig, bar: Progress,
         return report, True
     state.changed = True
     if args.diff:
+        state.would_fix[0] += applied
+        state.would_fix[1] += 1
         state.out.writelines(printable_diff(source.text, text, report.path))
         if newline != source.newline:
             state.out.write(f"{report.path}: every line would end with "

@@ -199,9 +199,10 @@ def _game_table(row: Row) -> str:
     out = io.StringIO()
     title = printable(game.header("Event") or path)
     rnd = game.header("Round")
-    state = "" if s.complete else " (incomplete)"
+    notes = [] if s.complete else ["incomplete"]
     if errors:
-        state += f" (not a result: {len(errors)} error{'s' if len(errors) != 1 else ''})"
+        notes.append(f"not a result: {len(errors)} error{'s' if len(errors) != 1 else ''}")
+    state = f" ({'; '.join(notes)})" if notes else ""
     out.write(f"{title}, game {index}{f', round {printable(rnd)}' if rnd else ''}{state}\n")
     width = max(8, *(len(p) for p in s.players))
     out.write(f"  {'player':<{width}} " + " ".join(f"{c:>4}" for c in s.colors)

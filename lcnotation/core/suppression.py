@@ -18,8 +18,9 @@ True
 from __future__ import annotations
 
 import re
-from typing import Callable, Dict, Iterable, List, NamedTuple, Optional, Tuple
+from typing import Callable, Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple
 
+from .codes import Family
 from .diagnostics import Diagnostic, Severity
 from .findings import Finding
 from .span import Span
@@ -92,10 +93,13 @@ def suppression_comment(code: str) -> str:
 
 
 def apply_suppressions(findings: List[Finding], suppressions: Iterable[Suppression],
-                       unused: Callable[[str, Span], Diagnostic]) -> List[Finding]:
+                       unused: Callable[[str, Span], Diagnostic],
+                       families: Sequence[Family] = ()) -> List[Finding]:
     """``findings`` (sorted by position) without those their line's suppressions
     silence, plus a finding ``unused(message, span)`` for each suppression, or
-    code of one, that silences nothing; sorted by position again."""
+    code of one, that silences nothing; sorted by position again.  A code
+    that no code of ``families`` (the notation's) starts with is said to be
+    no such code (with no families, every code is taken as one)."""
     rules: Dict[int, List[Suppression]] = {}
     for s in suppressions:
         rules.setdefault(s.line, []).append(s)
@@ -119,13 +123,24 @@ def apply_suppressions(findings: List[Finding], suppressions: Iterable[Suppressi
                     "this suppression names no code: write lcn: ignore[CODE] "
                     "(or lcn: ignore for every code)", s.span)))
             for code in (s.codes if s.codes is not None else ("*",)):
-                if not used.get((id(s), code)):
+                if used.get((id(s), code)):
+                    continue
+                if code != "*" and families and not _is_code(code, families):
+                    message = (f"this suppression names {code}, no such code: no code "
+                               f"of these records starts with {code!r}")
+                else:
                     what = "anything" if code == "*" else code
-                    kept.append(Finding(unused(
-                        f"this suppression does not suppress {what}: nothing on "
-                        f"line {s.line} reports it", s.span)))
+                    message = (f"this suppression does not suppress {what}: nothing on "
+                               f"line {s.line} reports it")
+                kept.append(Finding(unused(message, s.span)))
     kept.sort(key=lambda f: (f.diagnostic.span.start, f.diagnostic.code))
     return kept
+
+
+def _is_code(prefix: str, families: Sequence[Family]) -> bool:
+    """Whether some code of ``families`` starts with ``prefix``."""
+    return any(code.startswith(prefix) for family in families if family.prefix[:1] == prefix[:1]
+               for code in family.codes)
 
 
 def warning(code: str) -> Callable[[str, Span], Diagnostic]:

@@ -57,7 +57,8 @@ class FreeCellNotation:
             findings += _layout_findings(text, record)
         findings.sort(key=lambda f: (f.diagnostic.span.start, f.diagnostic.code))
         if MARK in text:
-            findings = apply_suppressions(findings, _suppressions(text), _UNUSED)
+            findings = apply_suppressions(findings, _suppressions(text), _UNUSED,
+                                          self.families)
         kept = [Finding(f.diagnostic.with_path(path), f.fix) for f in findings
                 if config.wants(f.diagnostic.code)]
         return FileReport(path, kept, 1, result.moves)

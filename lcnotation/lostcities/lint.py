@@ -25,13 +25,15 @@ from ..core.lint import FileReport, FixResult, LintConfig
 from ..core.suppression import MARK, Suppression, apply_suppressions, find_suppression, warning
 from .fused import clean_moves
 from .game.checker import check
-from .style import StyleState, check_style, mixed_line_ends
+from .game.codes import RULES
+from .style import STYLE, StyleState, check_style, mixed_line_ends
 from .text.ast import Comment, Game
 from .text.dialects import get_dialect
 from .text.headers import DEFAULT_COLORS
+from .text.messages import SYNTAX
 from .text.reader import GameText, Piece, decoded_lines, parse_part, split_games
 
-__all__ = ["FixResult", "lint_text", "lint_stream", "lint_stream_emitting", "lint_piece",
+__all__ = ["FAMILIES", "FixResult", "lint_text", "lint_stream", "lint_stream_emitting", "lint_piece",
            "line_end_finding", "line_end_finding_ahead", "Placing",
            "lint_lines", "lint_game", "style_state", "add_text_findings", "fix_text", "fix_stream",
            "all_comments", "suppressions", "colors_of", "add_line_ends"]
@@ -342,9 +344,12 @@ def suppressions(game: Game) -> Iterator[Suppression]:
 
 
 _UNUSED = warning("S100")
+#: The families of the codes that linting a Lost Cities record reports (those
+#: a suppression may name).
+FAMILIES = (SYNTAX, RULES, STYLE)
 
 
 def _suppressed(findings: List[Finding], game: Game, config: LintConfig) -> List[Finding]:
     """Drop findings silenced by ``lcn: ignore[CODES]`` comments on their line, and
     report (S100) suppressions that silence nothing."""
-    return apply_suppressions(findings, suppressions(game), _UNUSED)
+    return apply_suppressions(findings, suppressions(game), _UNUSED, FAMILIES)

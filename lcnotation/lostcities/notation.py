@@ -19,11 +19,8 @@ from ..core.lint import FileReport, FixResult, LintConfig
 from ..core.notation import Formatted, Hover, Progress, Streamed, Symbol
 from ..core.suppression import find_suppression, suppression_comment
 from . import lint
-from .game.codes import RULES
 from .reformat import format_source, format_stream
-from .style import STYLE
 from .text.ast import Comment, Game
-from .text.messages import SYNTAX
 from .text.reader import GameText, decoded_lines, parse_part, split_games
 
 __all__ = ["LostCitiesNotation", "NOTATION", "game_symbol", "ignore_edit_in"]
@@ -36,7 +33,7 @@ class LostCitiesNotation:
     title = "Lost Cities"
     extensions: Tuple[str, ...] = (".lcn",)
     language_id = "lcn"
-    families: Tuple[Family, ...] = (SYNTAX, RULES, STYLE)
+    families: Tuple[Family, ...] = lint.FAMILIES
     formats: Tuple[str, ...] = ("chikinn", "metapyziks")
 
     def lint_text(self, text: str, path: str, config: LintConfig) -> FileReport:

@@ -263,6 +263,8 @@ def summary(reports: "Sequence[FileReport] | Tally", unreadable: int = 0) -> str
                                (Severity.ERROR, Severity.WARNING, Severity.INFO))
     scope = f"{_plural(files, 'file')}, {_plural(games, 'game')}, {_plural(moves, 'move')}"
     unread = f"{_plural(unreadable, 'file')} could not be read." if unreadable else ""
+    if not files and unread:
+        return f"Nothing linted: {unread}"
     if not (errors or warnings or infos):
         return f"No findings in {scope}; {unread}" if unread else f"All clear: {scope}."
     parts = [_plural(errors, "error"), _plural(warnings, "warning"), f"{infos} info"]

@@ -16,8 +16,11 @@ const errors = [];
 const commands = {};
 let onConfig;
 let failStart = false;
+let answer; // the button the user presses on an error message
+const executed = [];
 
 const vscode = {
+  env: { remoteName: undefined },
   workspace: {
     workspaceFolders: [{ uri: { fsPath: "/work/records" } }],
     getConfiguration: (section) => {
@@ -28,11 +31,11 @@ const vscode = {
   },
   window: {
     createOutputChannel: (name) => ({ name, dispose() {} }),
-    showErrorMessage: async (message, ...items) => { errors.push({ message, items }); return undefined; },
+    showErrorMessage: async (message, ...items) => { errors.push({ message, items }); return answer; },
   },
   commands: {
     registerCommand: (name, fn) => { commands[name] = fn; return { dispose() {} }; },
-    executeCommand: async () => undefined,
+    executeCommand: async (...call) => { executed.push(call); return undefined; },
   },
 };
 
@@ -112,6 +115,20 @@ async function main() {
   check(() => assert.match(errors[0].message, /pip install 'lcnotation\[lsp\]'/));
   check(() => assert.match(errors[0].message, /lcnotation\.server\.path/));
   check(() => assert.deepStrictEqual(errors[0].items, ["Open settings"]));
+  check(() => assert.deepStrictEqual(executed, []));
+
+  // "Open settings" opens the settings editor on the path setting: in a local
+  // window the User tab, in a remote one (SSH, WSL, a container, code-server)
+  // the Remote tab, the only one that lists a machine-overridable setting.
+  answer = "Open settings";
+  await commands["lcnotation.restartServer"]();
+  check(() => assert.deepStrictEqual(executed.pop(),
+    ["workbench.action.openSettings", { query: "lcnotation.server.path" }]));
+  vscode.env.remoteName = "ssh-remote";
+  await commands["lcnotation.restartServer"]();
+  check(() => assert.deepStrictEqual(executed.pop(),
+    ["workbench.action.openRemoteSettings", { query: "lcnotation.server.path" }]));
+  check(() => assert.deepStrictEqual(executed, []));
   await extension.deactivate();
   console.log(`ok ${checks}`);
 }

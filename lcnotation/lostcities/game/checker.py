@@ -88,7 +88,7 @@ def check(game: Game, *, path: Optional[str] = None,
     if low:
         from .violations import Incomplete
 
-        where = moves[-1].span if moves else game.span
+        where = moves[-1].span if moves else _last_read(game)
         diagnostics.append(Incomplete(_end_of(where), None, low, high).to_diagnostic())
     if len(diagnostics) > 1:
         diagnostics.sort(key=_position)
@@ -99,6 +99,25 @@ def check(game: Game, *, path: Optional[str] = None,
 
 def _position(d: Diagnostic) -> int:
     return d.span.start
+
+
+def _last_read(game: Game) -> Span:
+    """What a game without a readable move ends with: its last header,
+    comment or unreadable text (its span runs on over the blank lines after
+    them, to the next game); at its start when it holds none."""
+    spans = [e.span for e in game.errors]
+    spans += [h.span for h in game.headers]
+    spans += [c.span for c in game.comments]
+    spans += [c.span for h in game.headers for c in h.comments]
+    known = [s for s in spans if s.known]
+    if known:
+        return max(known, key=_end)
+    span = game.span
+    return span._replace(end_line=span.line, end_column=span.column, end=span.start)
+
+
+def _end(span: Span) -> int:
+    return span.end
 
 
 def _end_of(span: Span) -> Span:

@@ -23,6 +23,7 @@ from typing import List, NamedTuple, Optional, Protocol, Tuple, cast
 from .ast import Card, Comment, Game, Header, Move, Span
 from ...core.diagnostics import NotationError
 from .lexical import LEXICON
+from .messages import shortened
 
 __all__ = ["Builder", "GameBuilder", "ParseResult", "Problem", "span_in"]
 
@@ -197,7 +198,7 @@ class GameBuilder:
             _new(Span, (ln, column + v0, ln, column + v1, at + v0, at + v1)))))
         if column > 1:
             if not LEXICON.is_line_blank(self.text[start - column + 1:start]):
-                self.error("N109", f"header '{name}' must begin its own line",
+                self.error("N109", f"header '{shortened(name)}' must begin its own line",
                            start, start + size)
 
     def result(self) -> ParseResult:

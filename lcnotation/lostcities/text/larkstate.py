@@ -43,6 +43,11 @@ class Interactive:
         """Parse on to the end; raises Lark's UnexpectedInput at an error."""
         self._ip.resume_parse()  # type: ignore[no-untyped-call]
 
+    def accepts(self, name: str) -> bool:
+        """Whether the parser, as it stands, takes ``name`` next: a terminal,
+        or a rule (which it would then begin)."""
+        return name in self._ip.choices()  # type: ignore[no-untyped-call]
+
     def pop_while(self, droppable: Callable[[object], bool]) -> List[object]:
         """Drop values from the top of the parser's stack while ``droppable``
         says so (their states with them); the values, bottom first."""

@@ -19,7 +19,7 @@ from .larkstate import Tok
 from .lexical import LEXICON, RESERVED_WHY
 from ...core.lineends import line_end
 
-__all__ = ["explain", "explain_header", "word_end", "SYNTAX_CODES", "SYNTAX"]
+__all__ = ["explain", "explain_header", "word_end", "shortened", "SYNTAX_CODES", "SYNTAX"]
 
 #: Every syntax code, with a one-line summary (the spec has the full list).
 SYNTAX_CODES = {
@@ -78,11 +78,23 @@ def word_end(text: str, pos: int) -> int:
     return m.start() if m else len(text)
 
 
-def _run(text: str, pos: int, limit: int = 24) -> str:
+#: The most characters a message quotes of what it found.
+_QUOTED = 24
+
+
+def shortened(word: str) -> str:
+    """``word`` as a message quotes it: cut short after a few characters.
+
+    >>> shortened("R3-D"), shortened("wUCAAIsRihQEyZEUxZUWSAwR0lSJCBAWEo6NDAX")
+    ('R3-D', 'wUCAAIsRihQEyZEUxZUWSAw\u2026')
+    """
+    return word if len(word) <= _QUOTED else word[: _QUOTED - 1] + "\u2026"
+
+
+def _run(text: str, pos: int) -> str:
     # Read at most one character past the limit: the run may be megabytes long,
     # and a line of errors must not cost the square of its length.
-    run = _matched(_RUN, text, pos, pos + limit + 1)
-    return run if len(run) <= limit else run[: limit - 1] + "\u2026"
+    return shortened(_matched(_RUN, text, pos, pos + _QUOTED + 1))
 
 
 def _joined(parts: Sequence[Tok]) -> str:
@@ -133,7 +145,7 @@ def explain(
 
     if last == "COLOR":
         rank = _matched(_ALNUM, text, bad)
-        shown = f"'{rank}'" if rank else found
+        shown = f"'{shortened(rank)}'" if rank else found
         return ("N103", f"expected a rank (2 to 10, or H) after the colour '{so_far}', "
                 f"found {shown}", bad, bad + len(rank) if rank else end())
 
@@ -145,7 +157,7 @@ def explain(
         if last == "RANK" and char.isdigit():
             rank = parts[-1]
             digits = _matched(_RANK_RUN, text, rank.start_pos)
-            return ("N103", f"'{digits}' is not a rank: ranks are 2 to 10, or H",
+            return ("N103", f"'{shortened(digits)}' is not a rank: ranks are 2 to 10, or H",
                     rank.start_pos, rank.start_pos + len(digits))
         marker = " (or the discard marker D or X)" if last == "RANK" else ""
         return ("N104", f"expected '-'{marker} after '{so_far}', found {found}", bad, end())
@@ -188,7 +200,7 @@ def _explain_item(text: str, bad: int, char: str, found: str, end: Callable[[], 
         return explain_header(text, bad)
     if after_move is not None and char:
         glued = _matched(PUNCTUATION, text, bad) or char
-        return ("N107", f"unexpected '{glued}' after the move '{after_move}': "
+        return ("N107", f"unexpected '{shortened(glued)}' after the move '{after_move}': "
                 "moves are separated by spaces or new lines", bad, bad + len(glued))
     upper = char.upper()
     if upper in _RESERVED:
@@ -198,7 +210,7 @@ def _explain_item(text: str, bad: int, char: str, found: str, end: Callable[[], 
         after = bad + len(digits)
         if digits and not text.startswith(("-", *_DISCARDS), after):
             return ("N101", f"unexpected {found}: a move number is written with a dot, "
-                    f"as '{digits}.'", bad, end())
+                    f"as '{shortened(digits)}.'", bad, end())
         return ("N101", f"unexpected {found}: a move starts with a colour letter, "
                 "as in 'R3-D'", bad, end())
     if not char:
@@ -218,19 +230,20 @@ def explain_header(text: str, bad: int) -> Explanation:
     if m is None:
         return ("N108", "malformed header: expected a name after '[', as in "
                 "[Event \"value\"]", bad, end)
+    name = shortened(m.group(1))
     v = _VALUE.match(text, m.end())
     if v is None:
-        return ("N108", f"malformed header '{m.group(1)}': expected a space and a value "
+        return ("N108", f"malformed header '{name}': expected a space and a value "
                 "in double quotes", m.end(), end)
     escape = re.search(r'\\[^"\\]', v.group(1))
     if escape is not None:
         at = v.start(1) + escape.start()
         return ("N108", f"unknown escape '{escape.group()}' in the value of header "
-                f"'{m.group(1)}': only \\\" and \\\\ are escapes", at, at + 2)
+                f"'{name}': only \\\" and \\\\ are escapes", at, at + 2)
     if not v.group(2):
-        return ("N108", f"the value of header '{m.group(1)}' has no closing '\"'",
+        return ("N108", f"the value of header '{name}' has no closing '\"'",
                 v.start(1) - 1, end)
-    return ("N108", f"header '{m.group(1)}' is missing its closing ']'", v.end(), end)
+    return ("N108", f"header '{name}' is missing its closing ']'", v.end(), end)
 
 
 def describe_parts(parts: List[Tok]) -> str:

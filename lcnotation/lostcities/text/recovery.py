@@ -82,12 +82,21 @@ class _Error:
 
 def recover(ip: Interactive, e: UnexpectedInput, b: GameBuilder, text: str, lark_text: str,
             emit_move: Callable[[Sequence[Tok]], None],
-            spaced_move: Callable[[], Pattern[str]]) -> bool:
+            spaced_move: Callable[[], Pattern[str]],
+            emit_comment: Callable[[Tok], None]) -> bool:
     """Record the error ``e``, drop the unfinished move, and move the lexer
     on.  Returns False when the parse cannot go on (the end of the text)."""
     popped = ip.pop_while(_poppable)
     parts = tokens(popped, MOVE_PARTS)
     token, bad = where_it_failed(e, text)
+    if (token is not None and token.type in _COMMENTS and not parts
+            and not ip.accepts(token.type) and ip.accepts("movetext")):
+        # Between the header block and the movetext, which a move cut short
+        # has made the parser close ("[E "x"] R3 {c} G4-D"): the comment
+        # follows the headers, as it would without the fragment (8.1, 8.3).
+        emit_comment(token)
+        ip.seek(token.end_pos, text, token)
+        return True
     after_move = None
     if parts and parts[-1].type in _DRAWS:
         # A whole move, then something that cannot follow it: keep the move.
