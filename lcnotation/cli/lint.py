@@ -81,6 +81,19 @@ def register(sub: "argparse._SubParsersAction[Parser]") -> None:
                       help="with --fix: fix files with syntax errors too (text the reader "
                       "could not make sense of, such as a comment never closed, may then "
                       "be rewritten)")
+    lint.add_argument("--add-noqa", action="store_true",
+                      help="write lcn: ignore[CODE] on the line of each finding a comment can "
+                      "silence (merged with the line's suppression), and say what is left")
+    lint.add_argument("--show-settings", action="store_true",
+                      help="print the resolved configuration of the one file given, and exit")
+    lint.add_argument("--extend-exclude", metavar="PATTERNS",
+                      help="comma-separated gitignore-style patterns to skip, besides the "
+                      "configuration's exclude and extend-exclude")
+    lint.add_argument("--exclude", metavar="PATTERNS",
+                      help="comma-separated gitignore-style patterns to skip, instead of the "
+                      "configuration's exclude")
+    lint.add_argument("--watch", action="store_true",
+                      help="lint again whenever a file changes (Ctrl-C stops)")
     lint.add_argument("--statistics", action="store_true",
                       help="print how many findings of each code instead of the findings")
     lint.add_argument("--select", metavar="CODES",
@@ -331,6 +344,19 @@ def run(args: argparse.Namespace) -> int:
                            "use lcn fmt - for that")
     if args.stdin_filename is not None and not args.paths:
         paths = ["-"]
+    if args.add_noqa:
+        from .noqa import run_add_noqa
+
+        return run_add_noqa(args, settings, paths)
+    if args.show_settings:
+        from .showsettings import show_settings
+
+        return show_settings(args, settings, paths)
+    if args.watch:
+        from .watch import watch
+
+        return watch(args, paths, lambda: run(argparse.Namespace(**{**vars(args),
+                                                                    "watch": False})))
     jobs = args.jobs if args.jobs > 0 else (os.cpu_count() or 1)
     if args.from_format is not None:
         try:

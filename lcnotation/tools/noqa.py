@@ -1,0 +1,175 @@
+"""``lcn lint --add-noqa``: a suppression comment for each finding of today.
+
+For every finding of a record that a comment can silence, a
+``lcn: ignore[CODE]`` is written on the line where it is reported: the
+line's suppression is extended when it has one, else the notation writes a
+comment at the line's end (:class:`~lcnotation.core.notation.Suppresses`);
+the codes of one line go into one comment.  Nothing else of the record
+changes: its moves and layout read as before, its line ends and byte-order
+mark are kept.  What no comment silences is left, with the reason: syntax
+errors (always reported: fix them), a suppression that silences nothing, a
+finding about the file as a whole, a line where no comment can go, and
+every finding of a notation without suppression comments.
+
+Before the new text is given, it is linted again: it must report exactly
+the findings that were left (by code and line).  When it does not, the text
+is given back unchanged and every finding is left.
+
+>>> from lcnotation.core.lint import LintConfig
+>>> done = add_noqa_bytes(b"1. R3-D 2. r4-d\\n", "a.lcn", LintConfig())
+>>> done.data.decode(), done.added, done.left
+('1. R3-D 2. r4-d ; lcn: ignore[R110, S102]\\n', 1, [])
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional, Tuple
+
+from ..core.files import BOM, decode_text
+from ..core.findings import Edit, Finding
+from ..core.lineends import as_lf
+from ..core.lint import FileReport, LintConfig, always_reported
+from ..core.notation import Suppresses
+from .lint import lint_stream
+from .notations import notation_for
+
+__all__ = ["Left", "Noqa", "add_noqa_bytes", "SYNTAX", "UNSUPPRESSIBLE", "NO_PLACE",
+           "NO_COMMENTS", "CHANGED"]
+
+#: Why a finding is left (the ``reason`` of :class:`Left`).
+SYNTAX = "syntax errors are always reported: fix them"
+UNSUPPRESSIBLE = "no comment silences this code"
+NO_PLACE = "no comment can go on its line without changing the record"
+NO_COMMENTS = "this notation has no suppression comments"
+CHANGED = "the suppressions would change what the record reports: nothing was added"
+
+
+class Left(Tuple[Finding, str]):
+    """A finding left as it was, and why (one of the reasons above)."""
+
+    __slots__ = ()
+
+    def __new__(cls, finding: Finding, reason: str) -> "Left":
+        return super().__new__(cls, (finding, reason))
+
+    @property
+    def finding(self) -> Finding:
+        return self[0]
+
+    @property
+    def reason(self) -> str:
+        return self[1]
+
+
+@dataclass
+class Noqa:
+    """What adding suppressions to one file's bytes did."""
+
+    #: The new bytes (the same bytes when nothing was added).
+    data: bytes
+    #: How many lines got a suppression (a new comment, or codes added to one).
+    added: int = 0
+    #: How many codes were written in all.
+    codes: int = 0
+    #: The findings left, and why.
+    left: List[Left] = field(default_factory=list)
+    #: The report of the file as it was.
+    report: Optional[FileReport] = None
+
+
+_LINE_END = re.compile(r"(\r\n|\r|\n)")
+
+
+def add_noqa_bytes(data: bytes, path: str, config: LintConfig) -> Noqa:
+    """Suppress the findings of the record ``data`` (the file ``path``) that
+    ``config`` selects and a comment can silence (see the module).  Bytes that
+    are not UTF-8 raise :class:`~lcnotation.core.diagnostics.NotationError`
+    (N001), as reading does."""
+    raw, bom = decode_text(data)  # raises N001
+    report = _lint(data, path, config)
+    notation = notation_for(path, config.notation)
+    done = Noqa(data, report=report)
+    codes: Dict[int, List[str]] = {}
+    wanted: List[Finding] = []
+    for f in report.findings:
+        code = f.diagnostic.code
+        if always_reported(code):
+            done.left.append(Left(f, SYNTAX))
+        elif not isinstance(notation, Suppresses):
+            done.left.append(Left(f, NO_COMMENTS))
+        elif code in notation.unsuppressible:
+            done.left.append(Left(f, UNSUPPRESSIBLE))
+        else:
+            wanted.append(f)
+            line = codes.setdefault(f.diagnostic.line, [])
+            if code not in line:
+                line.append(code)
+    if not wanted:
+        return done
+    assert isinstance(notation, Suppresses)
+    text = as_lf(raw)
+    edits = {line: edit for line, edit in
+             notation.ignore_edits(text, {n: sorted(cs) for n, cs in codes.items()}).items()
+             if line in codes and _within_line(text, edit)}
+    for f in wanted:
+        if f.diagnostic.line not in edits:
+            done.left.append(Left(f, NO_PLACE))
+    if not edits:
+        return done
+    new = _applied(text, sorted(edits.values(), key=lambda e: e.start))
+    new_data = (BOM if bom else b"") + _with_line_ends(new, raw).encode("utf-8")
+    # The new text must report exactly the findings left, line by line.
+    after = _lint(new_data, path, config)
+    if after.unreadable is not None or _by_line(after.findings) != _by_line(
+            [left.finding for left in done.left]):
+        done.left = [Left(f, CHANGED) for f in report.findings]
+        return done
+    done.data = new_data
+    done.added = len(edits)
+    done.codes = sum(len(codes[line]) for line in edits)
+    done.left.sort(key=lambda left: (left.finding.diagnostic.line,
+                                     left.finding.diagnostic.column))
+    return done
+
+
+def _lint(data: bytes, path: str, config: LintConfig) -> FileReport:
+    """The report ``lcn lint`` gives of the bytes ``data``."""
+    return lint_stream(io.BytesIO(data), path, config)
+
+
+def _by_line(findings: List[Finding]) -> Counter[Tuple[str, int]]:
+    return Counter((f.diagnostic.code, f.diagnostic.line) for f in findings)
+
+
+def _within_line(text: str, edit: Edit) -> bool:
+    """Whether ``edit`` stays inside one line of ``text`` (adds or removes no
+    line end): the line ends of the file are put back line by line."""
+    return ("\n" not in text[edit.start:edit.end] and "\n" not in edit.replacement
+            and "\r" not in edit.replacement)
+
+
+def _applied(text: str, edits: List[Edit]) -> str:
+    """``text`` with ``edits`` (sorted, not overlapping) made."""
+    pieces: List[str] = []
+    at = 0
+    for e in edits:
+        pieces.append(text[at:e.start])
+        pieces.append(e.replacement)
+        at = e.end
+    pieces.append(text[at:])
+    return "".join(pieces)
+
+
+def _with_line_ends(new: str, raw: str) -> str:
+    """``new`` (LF line ends, as many lines as ``raw``) with the line end of
+    each line of ``raw`` put back: a file that mixes them keeps them mixed."""
+    if "\r" not in raw:
+        return new
+    ends = _LINE_END.split(raw)[1::2]
+    lines = new.split("\n")
+    assert len(lines) == len(ends) + 1
+    return "".join(line + end for line, end in zip(lines, ends)) + lines[-1]
