@@ -115,25 +115,39 @@ def add_noqa_bytes(data: bytes, path: str, config: LintConfig) -> Noqa:
     edits = {line: edit for line, edit in
              notation.ignore_edits(text, {n: sorted(cs) for n, cs in codes.items()}).items()
              if line in codes and _within_line(text, edit)}
-    for f in wanted:
-        if f.diagnostic.line not in edits:
-            done.left.append(Left(f, NO_PLACE))
-    if not edits:
-        return done
-    new = _applied(text, sorted(edits.values(), key=lambda e: e.start))
-    new_data = (BOM if bom else b"") + _with_line_ends(new, raw).encode("utf-8")
-    # The new text must report exactly the findings left, line by line.
-    after = _lint(new_data, path, config)
-    if after.unreadable is not None or _by_line(after.findings) != _by_line(
-            [left.finding for left in done.left]):
-        done.left = [Left(f, CHANGED) for f in report.findings]
-        return done
-    done.data = new_data
-    done.added = len(edits)
-    done.codes = sum(len(codes[line]) for line in edits)
-    done.left.sort(key=lambda left: (left.finding.diagnostic.line,
-                                     left.finding.diagnostic.column))
+    # The new text must report exactly the findings left, line by line; the
+    # lines where it does not (a finding reported on a line of the next game,
+    # which a comment there does not silence) lose their edit, and it is tried
+    # again.
+    for _ in range(_TRIES):
+        if not edits:
+            break
+        left = done.left + [Left(f, NO_PLACE) for f in wanted
+                            if f.diagnostic.line not in edits]
+        new = _applied(text, sorted(edits.values(), key=lambda e: e.start))
+        new_data = (BOM if bom else b"") + _with_line_ends(new, raw).encode("utf-8")
+        after = _lint(new_data, path, config)
+        if after.unreadable is not None:
+            break
+        expected = _by_line([x.finding for x in left])
+        found = _by_line(after.findings)
+        wrong = {line for _, line in (found - expected) + (expected - found)}
+        if not wrong:
+            done.data, done.left = new_data, left
+            done.added = len(edits)
+            done.codes = sum(len(codes[line]) for line in edits)
+            break
+        if not wrong & set(edits):
+            break  # the edits changed findings elsewhere: give up
+        edits = {line: edit for line, edit in edits.items() if line not in wrong}
+    if done.data is data:  # nothing is added
+        done.left += [Left(f, CHANGED if edits else NO_PLACE) for f in wanted]
+    done.left.sort(key=lambda x: (x.finding.diagnostic.line, x.finding.diagnostic.column))
     return done
+
+
+#: How many times the edits are tried, fewer each time.
+_TRIES = 4
 
 
 def _lint(data: bytes, path: str, config: LintConfig) -> FileReport:

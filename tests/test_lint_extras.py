@@ -1,0 +1,180 @@
+"""What users of ruff and black expect of ``lcn lint``: ``--add-noqa``,
+``--show-settings``, ``extend-exclude`` and ``--watch``, each end to end
+through the command line (a subprocess that runs this tree's code), and the
+property of ``--add-noqa``: a record means what it meant, and reports only
+what was left."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+from typing import List, Optional
+
+import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
+
+from lcnotation import freecell
+from lcnotation.core.diagnostics import NotationError
+from lcnotation.core.files import decode_source
+from lcnotation.core.lint import LintConfig
+from lcnotation.lostcities.text.ast import Game, Header, Move
+from lcnotation.lostcities.text.reader import parse_games
+from lcnotation.tools.lint import lint_text
+from lcnotation.tools.noqa import SYNTAX, UNSUPPRESSIBLE, add_noqa_bytes
+from strategies import examples, record_files
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = Path(__file__).resolve().parent / "data" / "freecell"
+
+
+def lcn(*args: str, cwd: Path, stdin: Optional[str] = None) -> "subprocess.CompletedProcess[str]":
+    """``lcn`` in a subprocess, running this tree's code."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "NO_COLOR": "1"}
+    done = subprocess.run([sys.executable, "-m", "lcnotation", *args], cwd=cwd, env=env,
+                          input=stdin, capture_output=True, text=True, timeout=120)
+    assert "Traceback" not in done.stderr, done.stderr
+    return done
+
+
+def codes(path: Path, *options: str) -> List[str]:
+    out = lcn("lint", "--output-format", "json", *options, str(path), cwd=path.parent).stdout
+    return [f["code"] for f in json.loads(out)]
+
+
+def solved(n: int) -> str:
+    return (DATA / f"deal-{n}.txt").read_text()
+
+
+# ---------------------------------------------------------------- --add-noqa
+
+def test_add_noqa_suppresses_todays_findings_and_merges(tmp_path: Path) -> None:
+    a = tmp_path / "a.lcn"
+    a.write_bytes(b"1. R3-D 2. r4-d\r\n3. R2-D ; lcn: ignore[S1]\r\n")
+    b = tmp_path / "b.lcn"
+    b.write_text("1. R3-D 2. Q9\n")
+    clean = tmp_path / "clean.lcn"
+    clean.write_text("1. R3-D ; lcn: ignore\n")
+    before = clean.read_bytes()
+    r = lcn("lint", "--add-noqa", ".", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert "added 3 suppressions in 2 files" in r.stderr
+    # one comment per line, codes merged into the line's suppression, CRLF kept
+    assert a.read_bytes() == (b"1. R3-D 2. r4-d ; lcn: ignore[S102]\r\n"
+                              b"3. R2-D ; lcn: ignore[S1, R101, R110]\r\n")
+    assert clean.read_bytes() == before
+    # what no comment silences is left, and said: the syntax error, S100
+    assert "b.lcn:1:14: N104 not suppressed: syntax errors are always reported" in r.stdout
+    assert "a.lcn:2:9: S100 not suppressed" in r.stdout
+    assert sorted(codes(tmp_path / "a.lcn")) == ["S100"]
+    assert codes(b) == ["N104"]
+    again = lcn("lint", "--add-noqa", ".", cwd=tmp_path)
+    assert "added 0 suppressions in 0 files" in again.stderr
+
+
+def test_add_noqa_on_freecell_only_where_a_comment_can_go(tmp_path: Path) -> None:
+    text = solved(1)
+    record = freecell.parse(text)
+    span = record.moves[2].span
+    (tmp_path / "bad.sfn").write_text(text[:span.start] + " 11" + text[span.end:])
+    (tmp_path / "broken.sfn").write_text("Game #1\nJD 6X\n")
+    r = lcn("lint", "--add-noqa", ".", cwd=tmp_path)
+    assert r.returncode == 0 and "added 1 suppression in 1 file" in r.stderr
+    line = (tmp_path / "bad.sfn").read_text().splitlines()[9]
+    assert line.endswith("  lcn: ignore[F306]")
+    assert codes(tmp_path / "bad.sfn") == []
+    # a column line cannot carry a comment: the card is left, and said
+    assert (tmp_path / "broken.sfn").read_text() == "Game #1\nJD 6X\n"
+    assert "broken.sfn:2:4: F101 not suppressed: no comment can go on its line" in r.stdout
+
+
+def test_add_noqa_follows_select_and_refuses_what_it_cannot_rewrite(tmp_path: Path) -> None:
+    a = tmp_path / "a.lcn"
+    a.write_text("1. R3-D 2. r4-d\n")
+    r = lcn("lint", "--add-noqa", "--select", "S", "a.lcn", cwd=tmp_path)
+    assert r.returncode == 0 and a.read_text() == "1. R3-D 2. r4-d ; lcn: ignore[S102]\n"
+    for extra in (["-"], ["--fix", "a.lcn"], ["--diff", "a.lcn"]):
+        r = lcn("lint", "--add-noqa", *extra, cwd=tmp_path, stdin="")
+        assert r.returncode == 2 and "--add-noqa" in r.stderr and "\n" == r.stderr[-1]
+
+
+def _meaning(games: List[Game]) -> List[Game]:
+    """The games without their comments (a suppression is a comment)."""
+    return [Game(tuple(Header(h.name, h.value) for h in g.headers),
+                 tuple(Move(m.placement, m.draw) for m in g.moves)) for g in games]
+
+
+@examples(150)
+@given(record_files())
+def test_add_noqa_keeps_the_meaning_of_lost_cities_records(data: bytes) -> None:
+    try:
+        source = decode_source(data)
+    except NotationError:
+        assume(False)
+        return
+    done = add_noqa_bytes(data, "p.lcn", LintConfig())
+    after = decode_source(done.data)
+    assert (after.newline, after.bom) == (source.newline, source.bom)
+    assert _meaning(list(parse_games(after.text))) == _meaning(list(parse_games(source.text)))
+    left = Counter((x.finding.diagnostic.code, x.finding.diagnostic.line) for x in done.left)
+    again = Counter((d.code, d.line) for d in lint_text(done.data.decode("utf-8-sig"),
+                                                        "p.lcn").diagnostics)
+    assert again == left  # no new S100, nothing suppressed comes back
+    for x in done.left:
+        code = x.finding.diagnostic.code
+        assert code.startswith("N") == (x.reason == SYNTAX)
+        assert (code in ("S100", "S107")) == (x.reason == UNSUPPRESSIBLE)
+
+
+_FREECELL_EDITS = st.lists(st.tuples(st.integers(0, 2000), st.sampled_from(
+    [" 11", " 5a", "x", "  note", " lcn: ignore[F3]", "\n", "  ", "6X ", " 1h"])), max_size=3)
+
+
+@examples(60)
+@given(st.sampled_from([1, 4, 617]), _FREECELL_EDITS)
+def test_add_noqa_keeps_the_meaning_of_freecell_records(deal: int, edits) -> None:
+    text = solved(deal)
+    for at, piece in edits:
+        at = min(at, len(text))
+        text = text[:at] + piece + text[at:]
+    done = add_noqa_bytes(text.encode(), "p.sfn", LintConfig())
+    before, after = freecell.parse(text), freecell.parse(done.data.decode())
+    assert (after.game, after.home, after.columns, after.marker) == (
+        before.game, before.home, before.columns, before.marker)
+    assert [(str(m), m.single) for m in after.moves] == [(str(m), m.single)
+                                                         for m in before.moves]
+    left = Counter((x.finding.diagnostic.code, x.finding.diagnostic.line) for x in done.left)
+    again = Counter((d.code, d.line) for d in lint_text(done.data.decode(), "p.sfn").diagnostics)
+    assert again == left
+
+
+# ---------------------------------------------------------------- extend-exclude
+
+def _tree(tmp_path: Path, table: str) -> None:
+    (tmp_path / "pyproject.toml").write_text("[tool.lcnotation]\n" + table)
+    for name in ("keep/a.lcn", "drafts/b.lcn", "old/c.lcn", "d.sfn"):
+        (tmp_path / name).parent.mkdir(exist_ok=True)
+        (tmp_path / name).write_text("1. r3-d\n" if name.endswith(".lcn") else "Game #1\n")
+
+
+def _linted(r: "subprocess.CompletedProcess[str]") -> List[str]:
+    assert r.returncode in (0, 1), r.stderr
+    return sorted({os.path.normpath(f["path"]).replace(os.sep, "/") for f in json.loads(r.stdout)})
+
+
+def test_extend_exclude_adds_to_exclude_and_exclude_replaces(tmp_path: Path) -> None:
+    _tree(tmp_path, 'exclude = ["drafts"]\nextend-exclude = ["old/*"]\n')
+    lint = ("lint", "--output-format", "json", ".")
+    assert _linted(lcn(*lint, cwd=tmp_path)) == ["d.sfn", "keep/a.lcn"]
+    assert _linted(lcn(*lint, "--extend-exclude", "*.sfn", cwd=tmp_path)) == ["keep/a.lcn"]
+    # --exclude replaces the configuration's exclude, not its extend-exclude
+    assert _linted(lcn(*lint, "--exclude", "keep", cwd=tmp_path)) == ["d.sfn", "drafts/b.lcn"]
+    (tmp_path / "pyproject.toml").write_text('[tool.lcnotation]\nextend-exclude = "old"\n')
+    r = lcn(*lint, cwd=tmp_path)
+    assert r.returncode == 2 and "'extend-exclude' must be a list" in r.stderr
