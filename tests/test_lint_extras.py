@@ -178,3 +178,83 @@ def test_extend_exclude_adds_to_exclude_and_exclude_replaces(tmp_path: Path) -> 
     (tmp_path / "pyproject.toml").write_text('[tool.lcnotation]\nextend-exclude = "old"\n')
     r = lcn(*lint, cwd=tmp_path)
     assert r.returncode == 2 and "'extend-exclude' must be a list" in r.stderr
+
+
+# ---------------------------------------------------------------- --show-settings
+
+def test_show_settings_says_what_a_file_is_held_to_and_why(tmp_path: Path) -> None:
+    _tree(tmp_path, 'select = ["R", "S"]\nignore = ["S103"]\nexclude = ["drafts"]\n'
+          'extend-exclude = ["old/*"]\n[tool.lcnotation.per-file-ignores]\n"keep/*" = ["S1"]\n')
+    r = lcn("lint", "--show-settings", "keep/a.lcn", "--extend-ignore", "R110", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[0] == "Resolved settings for: keep/a.lcn"
+    assert lines[1] == f"Settings path: {tmp_path / 'pyproject.toml'}"
+    shown = {line.split(" = ")[0].strip(): line.split(" = ", 1)[1] for line in lines[3:]
+             if " = " in line}
+    assert shown["notation"] == '"lostcities"  (the extension .lcn)'
+    assert shown["select"] == f'["R", "S"]  ({tmp_path / "pyproject.toml"})'
+    assert shown["extend-ignore"] == '["R110"]  (command line)'
+    assert shown["per-file-ignores-matched"] == '["S1"]'
+    assert shown["excluded"] == "no"
+    assert shown["reported"].startswith('select ["R", "S"], ignore ["S103", "S1", "R110"]')
+    j = json.loads(lcn("lint", "--show-settings", "old/c.lcn", "--output-format", "json",
+                       "--select", "N", cwd=tmp_path).stdout)
+    assert (j["notation"], j["select"], j["sources"]["select"]) == ("lostcities", ["N"],
+                                                                   "command line")
+    assert (j["excluded"], j["excluded_by"]) == (True, str(tmp_path / "pyproject.toml"))
+    j = json.loads(lcn("lint", "--show-settings", "d.sfn", "--output-format", "json",
+                       cwd=tmp_path).stdout)
+    assert j["notation"] == "freecell" and j["sources"]["notation"] == "the extension .sfn"
+    none = lcn("lint", "--show-settings", "a.lcn", "b.lcn", cwd=tmp_path)
+    assert none.returncode == 2 and "one file" in none.stderr
+
+
+# ---------------------------------------------------------------- --watch
+
+def _wait_for(stream_lines: List[str], proc: "subprocess.Popen[str]", needle: str,
+              timeout: float = 60) -> str:
+    """Read ``proc``'s output (into ``stream_lines``) until a line holds ``needle``."""
+    assert proc.stdout is not None
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        line = proc.stdout.readline()
+        if not line:
+            break
+        stream_lines.append(line)
+        if needle in line:
+            return line
+    raise AssertionError(f"{needle!r} never came: {''.join(stream_lines)}")
+
+
+@pytest.mark.parametrize("stop, status", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_watch_lints_again_when_a_file_changes(tmp_path: Path, stop: int, status: int) -> None:
+    (tmp_path / "games").mkdir()
+    a = tmp_path / "games" / "a.lcn"
+    a.write_text("1. R3-D\n")
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "NO_COLOR": "1"}
+    proc = subprocess.Popen([sys.executable, "-m", "lcnotation", "lint", "--watch",
+                             "--output-format", "concise", "games"], cwd=tmp_path, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    seen: List[str] = []
+    try:
+        _wait_for(seen, proc, "run 1 at")
+        _wait_for(seen, proc, "watching for changes")
+        assert not any("S102" in line for line in seen)
+        time.sleep(0.1)
+        a.write_text("1. R3-D 2. r4-d\n")
+        _wait_for(seen, proc, "run 2 at")
+        assert "S102" in _wait_for(seen, proc, "S102")
+        _wait_for(seen, proc, "watching for changes")
+        (tmp_path / "games" / "b.lcn").write_text("1. Q9\n")  # a new file counts too
+        _wait_for(seen, proc, "run 3 at")
+        assert "b.lcn" in _wait_for(seen, proc, "N10")
+        _wait_for(seen, proc, "watching for changes")
+        proc.send_signal(stop)
+        _, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == status
+    assert "Traceback" not in err and ("interrupted" in err or "SIGTERM" in err)
