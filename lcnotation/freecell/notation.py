@@ -136,13 +136,13 @@ class FreeCellNotation:
     def ignore_edits(self, text: str, codes: Mapping[int, Sequence[str]]) -> Dict[int, Edit]:
         edits: Dict[int, Edit] = {}
         # A comment can end a solution line only: anywhere else it would be read
-        # as part of the layout.
-        solution = {b.span.line for b in _parse(text, None).body
-                    if isinstance(b, SolutionLine)}
+        # as part of the layout.  A suppression is extended on a line after
+        # the columns only: on the Game# line its text may name the layout.
+        body = {b.span.line: isinstance(b, SolutionLine) for b in _parse(text, None).body}
         for line, wanted in codes.items():
             code = ", ".join(c for c in wanted if c not in self.unsuppressible)
             start, end = _line_bounds(text, line)
-            if start < 0 or not code:
+            if start < 0 or not code or line not in body:
                 continue
             current = text[start:end]
             found = find_suppression(current, start, line) if MARK in current else None
@@ -150,7 +150,7 @@ class FreeCellNotation:
                 if found.close is not None:  # a bare "lcn: ignore" silences every code
                     edits[line] = Edit(found.close, found.close,
                                        (", " if found.named else "") + code)
-            elif line in solution:
+            elif body[line]:
                 edits[line] = Edit(end, end, f"  {suppression_comment(code)}")
         return edits
 
