@@ -258,3 +258,31 @@ def test_watch_lints_again_when_a_file_changes(tmp_path: Path, stop: int, status
             proc.wait()
     assert proc.returncode == status
     assert "Traceback" not in err and ("interrupted" in err or "SIGTERM" in err)
+
+
+def test_fmt_check_watch_checks_again_and_fmt_skips_what_extend_exclude_names(
+        tmp_path: Path) -> None:
+    a = tmp_path / "a.lcn"
+    a.write_text("1. R3-D\n")
+    (tmp_path / "b.lcn").write_text("1. r3-d   2. B4-D\n")
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "NO_COLOR": "1"}
+    r = lcn("fmt", "--check", "--extend-exclude", "b.lcn", ".", cwd=tmp_path)
+    assert r.returncode == 0 and "b.lcn" not in r.stdout + r.stderr
+    assert lcn("fmt", "--watch", ".", cwd=tmp_path).returncode == 2
+    proc = subprocess.Popen([sys.executable, "-m", "lcnotation", "fmt", "--check", "--watch",
+                             "a.lcn"], cwd=tmp_path, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    seen: List[str] = []
+    try:
+        _wait_for(seen, proc, "exit status 0; watching")
+        time.sleep(0.1)
+        a.write_text("1. R3-D   2. B4-D\n")
+        assert "a.lcn" in _wait_for(seen, proc, "would reformat")
+        _wait_for(seen, proc, "exit status 1; watching")
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 143 and "Traceback" not in err

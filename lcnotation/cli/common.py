@@ -84,6 +84,18 @@ def add_config_options(parser: argparse.ArgumentParser) -> None:
                         "configuration, per-file ignores, notation and the name in messages")
 
 
+def add_exclude_options(parser: argparse.ArgumentParser) -> None:
+    """``--exclude`` and ``--extend-exclude``, for the commands that walk folders
+    (lint, fmt): glob patterns as the configuration's ``exclude``, relative to
+    the working folder."""
+    parser.add_argument("--exclude", metavar="PATTERNS",
+                        help="comma-separated glob patterns of files and folders to skip "
+                        "in folders, instead of the configuration's exclude")
+    parser.add_argument("--extend-exclude", metavar="PATTERNS",
+                        help="comma-separated glob patterns to skip besides the "
+                        "configuration's exclude and extend-exclude")
+
+
 def add_notation_option(parser: argparse.ArgumentParser) -> None:
     """``--notation``, for the commands that work on every notation (lint, fmt)."""
     parser.add_argument("--notation", choices=list(NOTATIONS), default=None,

@@ -27,7 +27,7 @@ from ..tools.output import (Tally, github_line, source_excerpt, statistics,
 from ..tools.progress import Progress
 from .inputs import Unreadable, chosen_format, imported
 from .common import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Parser, Settings, add_command,
-                     add_config_options, add_notation_option, err, process_count, read_input, usage_error,
+                     add_config_options, add_exclude_options, add_notation_option, err, process_count, read_input, usage_error,
                      write_file)
 
 _LINT_EXAMPLES = """\
@@ -86,12 +86,6 @@ def register(sub: "argparse._SubParsersAction[Parser]") -> None:
                       "silence (merged with the line's suppression), and say what is left")
     lint.add_argument("--show-settings", action="store_true",
                       help="print the resolved configuration of the one file given, and exit")
-    lint.add_argument("--extend-exclude", metavar="PATTERNS",
-                      help="comma-separated gitignore-style patterns to skip, besides the "
-                      "configuration's exclude and extend-exclude")
-    lint.add_argument("--exclude", metavar="PATTERNS",
-                      help="comma-separated gitignore-style patterns to skip, instead of the "
-                      "configuration's exclude")
     lint.add_argument("--watch", action="store_true",
                       help="lint again whenever a file changes (Ctrl-C stops)")
     lint.add_argument("--statistics", action="store_true",
@@ -107,6 +101,7 @@ def register(sub: "argparse._SubParsersAction[Parser]") -> None:
     lint.add_argument("--extend-ignore", metavar="CODES",
                       help="codes or prefixes not to report, besides the ignored ones")
     add_config_options(lint)
+    add_exclude_options(lint)
     add_notation_option(lint)
     lint.add_argument("-j", "--jobs", type=process_count, default=1, metavar="N",
                       help="lint in N processes (0: one per core): files, or one large "

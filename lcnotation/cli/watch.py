@@ -1,5 +1,6 @@
-"""``lcn lint --watch``: lint, then lint again each time a record file or a
-configuration file changes, until Ctrl-C (exit 130) or SIGTERM (143).
+"""``lcn lint --watch`` (and ``lcn fmt --check --watch``): lint, then lint
+again each time a record file or a configuration file changes, until Ctrl-C
+(exit 130) or SIGTERM (143).
 
 Changes are found by looking at the files' modification times and sizes
 every half second (no dependency, and it works the same on every system and
@@ -20,9 +21,9 @@ from datetime import datetime
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from ..tools.config import ConfigError
-from .common import Settings, err
+from .common import Settings, err, usage_error
 
-__all__ = ["watch", "snapshot", "INTERVAL"]
+__all__ = ["watch", "watch_fmt", "snapshot", "INTERVAL"]
 
 #: How often the files are looked at, in seconds.
 INTERVAL = 0.5
@@ -52,14 +53,24 @@ def snapshot(args: argparse.Namespace, paths: Sequence[str]) -> Seen:
     return seen
 
 
-def watch(args: argparse.Namespace, paths: List[str], once: Callable[[], int],
-          interval: float = INTERVAL) -> int:
-    """Run ``once`` (one ``lcn lint``), then again after every change; never
-    returns by itself (Ctrl-C and SIGTERM end the command, as any run)."""
-    if "-" in paths:
-        from .common import usage_error
+def watch_fmt(args: argparse.Namespace, run: Callable[[argparse.Namespace], int]) -> int:
+    """``lcn fmt --check --watch`` (or ``--diff``): ``run`` (one ``lcn fmt``)
+    again after every change.  Without --check or --diff, fmt would rewrite
+    the files it watches."""
+    if not (args.check or args.diff):
+        return usage_error("fmt", "--watch checks: use it with --check or --diff")
+    paths = args.paths or (["-"] if args.stdin_filename else ["."])
+    return watch(args, paths, lambda: run(argparse.Namespace(**{**vars(args), "watch": False})),
+                 command="fmt")
 
-        return usage_error("lint", "--watch reads files: standard input cannot change")
+
+def watch(args: argparse.Namespace, paths: List[str], once: Callable[[], int],
+          interval: float = INTERVAL, command: str = "lint") -> int:
+    """Run ``once`` (one ``lcn lint``, or ``command``), then again after every
+    change; never returns by itself (Ctrl-C and SIGTERM end the command, as
+    any run)."""
+    if "-" in paths:
+        return usage_error(command, "--watch reads files: standard input cannot change")
     clear = sys.stdout.isatty()
     runs = 0
     while True:
@@ -67,7 +78,7 @@ def watch(args: argparse.Namespace, paths: List[str], once: Callable[[], int],
         runs += 1
         if clear:
             sys.stdout.write("\x1b[2J\x1b[H")
-        sys.stdout.write(f"lcn lint --watch: run {runs} at {datetime.now():%H:%M:%S} "
+        sys.stdout.write(f"lcn {command} --watch: run {runs} at {datetime.now():%H:%M:%S} "
                          f"(Ctrl-C stops)\n")
         sys.stdout.flush()
         try:
@@ -75,7 +86,8 @@ def watch(args: argparse.Namespace, paths: List[str], once: Callable[[], int],
         except ConfigError as exc:  # say it, and wait for the fix
             err(str(exc))
             status = 2
-        sys.stdout.write(f"lcn lint --watch: exit status {status}; watching for changes\n")
+        sys.stdout.write(f"lcn {command} --watch: exit status {status}; watching for "
+                         "changes\n")
         sys.stdout.flush()
         while snapshot(args, paths) == seen:
             time.sleep(interval)
