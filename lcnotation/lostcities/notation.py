@@ -121,7 +121,9 @@ class LostCitiesNotation:
             lines = sorted(n for n in wanted if part.line <= n <= last and wanted[n])
             if not lines:
                 continue
-            comments = list(lint.all_comments(parse_part(part, False, None)))
+            # Without a ';' or a '{' the game has no comment: no tree is needed.
+            comments = (list(lint.all_comments(parse_part(part, False, None)))
+                        if ";" in part.text or "{" in part.text else [])
             for line in lines:
                 start = starts[line - 1]
                 end = starts[line] - 1 if line < len(starts) else len(text)
