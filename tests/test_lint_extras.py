@@ -29,6 +29,7 @@ from lcnotation.lostcities.text.reader import parse_games
 from lcnotation.tools.lint import lint_text
 from lcnotation.tools.noqa import SYNTAX, UNSUPPRESSIBLE, add_noqa_bytes
 from strategies import examples, record_files
+from test_notations import toy  # noqa: F401  (the fixture: a third notation, registered)
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data" / "freecell"
@@ -102,6 +103,15 @@ def test_add_noqa_follows_select_and_refuses_what_it_cannot_rewrite(tmp_path: Pa
     for extra in (["-"], ["--fix", "a.lcn"], ["--diff", "a.lcn"]):
         r = lcn("lint", "--add-noqa", *extra, cwd=tmp_path, stdin="")
         assert r.returncode == 2 and "--add-noqa" in r.stderr and "\n" == r.stderr[-1]
+
+
+def test_add_noqa_offers_no_comment_to_a_notation_without_them(toy: object, run,
+                                                               tmp_path: Path) -> None:
+    (tmp_path / "a.toy").write_text("+1\n-2\n")
+    ran = run("lint", "--add-noqa", "a.toy")
+    assert ran.status == 0 and "added 0 suppressions in 0 files" in ran.err
+    assert "a.toy:2:1: T201 not suppressed: this notation has no suppression comments" in ran.out
+    assert (tmp_path / "a.toy").read_text() == "+1\n-2\n"
 
 
 def _meaning(games: List[Game]) -> List[Game]:

@@ -42,13 +42,16 @@ examples:
   lcn lint . --statistics            how many findings of each code
   lcn lint . --select R --ignore R2  only rules findings, not R2xx
   lcn explain S102                   what a code means, with an example
+  lcn lint . --add-noqa              suppress today's findings with lcn: ignore[CODE]
+  lcn lint --show-settings a.lcn     the configuration a.lcn is linted with
+  lcn lint . --watch                 lint again whenever a file changes
 
 exit status: 0 no errors (warnings and notes alone pass unless --strict),
 1 errors found, 2 usage error or unreadable file.
 Suppress a finding with a comment on its line:  R4-B ; lcn: ignore[R101]
 Syntax errors (N) are always reported. Configure in pyproject.toml, found
 from each file's folder up:  [tool.lcnotation] select, ignore, colors,
-dialect, per-file-ignores, exclude.
+dialect, per-file-ignores, exclude, extend-exclude.
 """
 
 def register(sub: "argparse._SubParsersAction[Parser]") -> None:
