@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import List, Optional
 
 import pytest
-from hypothesis import assume, given
+from hypothesis import given
 from hypothesis import strategies as st
 
 from lcnotation import freecell
@@ -77,6 +77,11 @@ def test_add_noqa_suppresses_todays_findings_and_merges(tmp_path: Path) -> None:
     assert codes(b) == ["N104"]
     again = lcn("lint", "--add-noqa", ".", cwd=tmp_path)
     assert "added 0 suppressions in 0 files" in again.stderr
+    (tmp_path / "bin.lcn").write_bytes(b"1. R3-D\n2. \xff\n")  # never rewritten
+    r = lcn("lint", "--add-noqa", "bin.lcn", cwd=tmp_path)
+    assert r.returncode == 0 and (tmp_path / "bin.lcn").read_bytes() == b"1. R3-D\n2. \xff\n"
+    assert "bin.lcn:1:8: R110 not suppressed: the file is not UTF-8 text" in r.stdout
+    assert "bin.lcn:2:4: N001 not suppressed: syntax errors" in r.stdout
 
 
 def test_add_noqa_on_freecell_only_where_a_comment_can_go(tmp_path: Path) -> None:
@@ -123,12 +128,14 @@ def _meaning(games: List[Game]) -> List[Game]:
 @examples(150)
 @given(record_files())
 def test_add_noqa_keeps_the_meaning_of_lost_cities_records(data: bytes) -> None:
+    done = add_noqa_bytes(data, "p.lcn", LintConfig())
     try:
         source = decode_source(data)
-    except NotationError:
-        assume(False)
+    except NotationError:  # not UTF-8: never rewritten, every finding left
+        assert done.data is data and done.added == 0
+        assert done.report is not None
+        assert [x.finding for x in done.left] == done.report.findings
         return
-    done = add_noqa_bytes(data, "p.lcn", LintConfig())
     after = decode_source(done.data)
     assert (after.newline, after.bom) == (source.newline, source.bom)
     assert _meaning(list(parse_games(after.text))) == _meaning(list(parse_games(source.text)))

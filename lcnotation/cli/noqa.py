@@ -7,7 +7,6 @@ import argparse
 import sys
 from typing import List
 
-from ..core.diagnostics import NotationError
 from ..core.terminal import printable
 from ..tools.noqa import add_noqa_bytes
 from .common import (EXIT_OK, EXIT_USAGE, Settings, err, read_bytes, usage_error,
@@ -47,10 +46,9 @@ def run_add_noqa(args: argparse.Namespace, settings: Settings, paths: List[str])
             failed = True
             continue
         config = settings.lint(path)
-        try:
-            done = add_noqa_bytes(data, path, config)
-        except NotationError as exc:
-            err(f"{path}:{exc.line}:{exc.column}: cannot read: {exc.message}")
+        done = add_noqa_bytes(data, path, config)
+        if done.report is not None and done.report.unreadable is not None:
+            err(f"{path}: cannot read: {done.report.unreadable}")
             failed = True
             continue
         for left in done.left:

@@ -8,8 +8,9 @@ the codes of one line go into one comment.  Nothing else of the record
 changes: its moves and layout read as before, its line ends and byte-order
 mark are kept.  What no comment silences is left, with the reason: syntax
 errors (always reported: fix them), a suppression that silences nothing, a
-finding about the file as a whole, a line where no comment can go, and
-every finding of a notation without suppression comments.
+finding about the file as a whole, a line where no comment can go, every
+finding of a notation without suppression comments, and every finding of a
+file that is not UTF-8 (never rewritten).
 
 Before the new text is given, it is linted again: it must report exactly
 the findings that were left (by code and line).  When it does not, the text
@@ -29,6 +30,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Tuple
 
+from ..core.diagnostics import NotationError
 from ..core.files import BOM, decode_text
 from ..core.findings import Edit, Finding
 from ..core.lineends import as_lf
@@ -38,7 +40,7 @@ from .lint import lint_stream
 from .notations import notation_for
 
 __all__ = ["Left", "Noqa", "add_noqa_bytes", "SYNTAX", "UNSUPPRESSIBLE", "NO_PLACE",
-           "NO_COMMENTS", "CHANGED"]
+           "NO_COMMENTS", "CHANGED", "NOT_UTF8"]
 
 #: Why a finding is left (the ``reason`` of :class:`Left`).
 SYNTAX = "syntax errors are always reported: fix them"
@@ -46,6 +48,7 @@ UNSUPPRESSIBLE = "no comment silences this code"
 NO_PLACE = "no comment can go on its line without changing the record"
 NO_COMMENTS = "this notation has no suppression comments"
 CHANGED = "the suppressions would change what the record reports: nothing was added"
+NOT_UTF8 = "the file is not UTF-8 text: it is not rewritten"
 
 
 class Left(Tuple[Finding, str]):
@@ -87,12 +90,16 @@ _LINE_END = re.compile(r"(\r\n|\r|\n)")
 def add_noqa_bytes(data: bytes, path: str, config: LintConfig) -> Noqa:
     """Suppress the findings of the record ``data`` (the file ``path``) that
     ``config`` selects and a comment can silence (see the module).  Bytes that
-    are not UTF-8 raise :class:`~lcnotation.core.diagnostics.NotationError`
-    (N001), as reading does."""
-    raw, bom = decode_text(data)  # raises N001
+    are not UTF-8 are not rewritten: every finding is left."""
     report = _lint(data, path, config)
-    notation = notation_for(path, config.notation)
     done = Noqa(data, report=report)
+    try:
+        raw, bom = decode_text(data)
+    except NotationError:  # bytes that are not UTF-8 are never rewritten
+        done.left = [Left(f, SYNTAX if always_reported(f.diagnostic.code) else NOT_UTF8)
+                     for f in report.findings]
+        return done
+    notation = notation_for(path, config.notation)
     codes: Dict[int, List[str]] = {}
     wanted: List[Finding] = []
     for f in report.findings:
