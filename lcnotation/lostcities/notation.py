@@ -11,6 +11,7 @@ lint, fix and fmt read them a game at a time.
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from typing import IO, Callable, Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 from ..core.codes import Family
@@ -114,11 +115,12 @@ class LostCitiesNotation:
         wanted = {line: [c for c in cs if c not in self.unsuppressible]
                   for line, cs in codes.items() if 1 <= line <= len(starts)}
         edits: Dict[int, Edit] = {}
-        if not any(wanted.values()):
+        ordered = sorted(n for n, cs in wanted.items() if cs)
+        if not ordered:
             return edits
         for part in split_games([text]):
             last = part.line + part.text.count("\n")
-            lines = sorted(n for n in wanted if part.line <= n <= last and wanted[n])
+            lines = ordered[bisect_left(ordered, part.line):bisect_right(ordered, last)]
             if not lines:
                 continue
             # Without a ';' or a '{' the game has no comment: no tree is needed.

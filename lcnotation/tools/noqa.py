@@ -99,14 +99,15 @@ def add_noqa_bytes(data: bytes, path: str, config: LintConfig) -> Noqa:
         done.left = [Left(f, SYNTAX if always_reported(f.diagnostic.code) else NOT_UTF8)
                      for f in report.findings]
         return done
-    notation = notation_for(path, config.notation)
+    found = notation_for(path, config.notation)
+    notation = found if isinstance(found, Suppresses) else None
     codes: Dict[int, List[str]] = {}
     wanted: List[Finding] = []
     for f in report.findings:
         code = f.diagnostic.code
         if always_reported(code):
             done.left.append(Left(f, SYNTAX))
-        elif not isinstance(notation, Suppresses):
+        elif notation is None:
             done.left.append(Left(f, NO_COMMENTS))
         elif code in notation.unsuppressible:
             done.left.append(Left(f, UNSUPPRESSIBLE))
@@ -115,9 +116,8 @@ def add_noqa_bytes(data: bytes, path: str, config: LintConfig) -> Noqa:
             line = codes.setdefault(f.diagnostic.line, [])
             if code not in line:
                 line.append(code)
-    if not wanted:
+    if not wanted or notation is None:
         return done
-    assert isinstance(notation, Suppresses)
     text = as_lf(raw)
     edits = {line: edit for line, edit in
              notation.ignore_edits(text, {n: sorted(cs) for n, cs in codes.items()}).items()
