@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+from dataclasses import replace
 import stat
 import sys
 from typing import IO, Callable, Iterable, Iterator, List, Optional, Sequence, Tuple
@@ -72,6 +73,13 @@ def code_list(value: Optional[str], what: str) -> Optional[Tuple[str, ...]]:
         raise UsageError(str(exc)) from None
 
 
+def pattern_list(value: Optional[str]) -> Optional[Tuple[str, ...]]:
+    """Comma-separated patterns of the command line (None when not given)."""
+    if value is None:
+        return None
+    return tuple(p.strip() for p in value.split(",") if p.strip())
+
+
 def add_config_options(parser: argparse.ArgumentParser) -> None:
     """``--config`` and ``--stdin-filename``, shared by the commands that read
     the configuration."""
@@ -81,6 +89,18 @@ def add_config_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--stdin-filename", metavar="PATH",
                         help="the name of the file read from standard input (-): its "
                         "configuration, per-file ignores, notation and the name in messages")
+
+
+def add_exclude_options(parser: argparse.ArgumentParser) -> None:
+    """``--exclude`` and ``--extend-exclude``, for the commands that walk folders
+    (lint, fmt): glob patterns as the configuration's ``exclude``, relative to
+    the working folder."""
+    parser.add_argument("--exclude", metavar="PATTERNS",
+                        help="comma-separated glob patterns of files and folders to skip "
+                        "in folders, instead of the configuration's exclude")
+    parser.add_argument("--extend-exclude", metavar="PATTERNS",
+                        help="comma-separated glob patterns to skip besides the "
+                        "configuration's exclude and extend-exclude")
 
 
 def add_notation_option(parser: argparse.ArgumentParser) -> None:
@@ -108,6 +128,11 @@ class Settings:
         self.dialect: Optional[str] = getattr(args, "dialect", None)
         self.notation: Optional[str] = getattr(args, "notation", None)
         self.stdin_filename: Optional[str] = getattr(args, "stdin_filename", None)
+        #: ``--exclude`` (instead of each configuration's ``exclude``) and
+        #: ``--extend-exclude`` (besides everything else), matched against
+        #: paths relative to the working folder.
+        self.exclude = pattern_list(getattr(args, "exclude", None))
+        self.extend_exclude = pattern_list(getattr(args, "extend_exclude", None)) or ()
         self.cache = ConfigCache()
 
     def project(self, path: str) -> ProjectConfig:
@@ -149,7 +174,21 @@ class Settings:
                 yield from iter_record_files([path], wanted, skip=self._excluded)
 
     def _excluded(self, path: str) -> bool:
-        return self.project(path).excludes(path)
+        return self.excluded_by(path) is not None
+
+    def excluded_by(self, path: str) -> Optional[str]:
+        """What excludes the file or folder ``path`` from a folder walk (the
+        ``pyproject.toml``, ``--exclude`` or ``--extend-exclude``), or None."""
+        project = self.project(path)
+        if self.exclude is not None:
+            project = replace(project, exclude=())
+        if project.excludes(path):
+            return project.path or "pyproject.toml"
+        for option, patterns in (("--exclude", self.exclude or ()),
+                                 ("--extend-exclude", self.extend_exclude)):
+            if patterns and ProjectConfig(None, LintConfig(), exclude=patterns).excludes(path):
+                return option
+        return None
 
 
 
@@ -165,6 +204,21 @@ def read_input(path: str) -> Optional[SourceFile]:
         with open(path, "rb") as handle:
             return decode_source(_read_whole(handle))
     except (OSError, NotationError, _TooLarge, MemoryError) as exc:
+        cannot_read(path, exc)
+    return None
+
+
+def read_bytes(path: str) -> Optional[bytes]:
+    """The bytes of the regular file ``path``, as :func:`read_input` reads
+    them (at most :data:`MAX_WHOLE`); None, with a message, when it cannot be read."""
+    refused = not_regular(path)
+    if refused is not None:
+        err(f"{path}: cannot read: {refused}")
+        return None
+    try:
+        with open(path, "rb") as handle:
+            return _read_whole(handle)
+    except (OSError, _TooLarge, MemoryError) as exc:
         cannot_read(path, exc)
     return None
 

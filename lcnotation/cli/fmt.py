@@ -14,7 +14,7 @@ from ..core.lint import LintConfig
 from ..core.notation import FormatRefused, Streamed, Streaming
 from ..tools.notations import notation_for
 from .common import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Parser, Settings, add_command,
-                     add_config_options, add_notation_option, cannot_read, deliver_formatted, err, read_input,
+                     add_config_options, add_exclude_options, add_notation_option, cannot_read, deliver_formatted, err, read_input,
                      readable_games, streamable)
 
 _FMT_EXAMPLES = """\
@@ -47,13 +47,21 @@ def register(sub: "argparse._SubParsersAction[Parser]") -> None:
                      help="format files with syntax errors too (each game with an error "
                      "is kept as written)")
     add_config_options(fmt)
+    add_exclude_options(fmt)
     add_notation_option(fmt)
     fmt.add_argument("-q", "--quiet", action="store_true",
                      help="say nothing but errors (no summary)")
+    fmt.add_argument("--watch", action="store_true",
+                     help="with --check or --diff: check again whenever a file changes "
+                     "(Ctrl-C stops)")
     fmt.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.watch:
+        from .watch import watch_fmt
+
+        return watch_fmt(args, run)
     settings = Settings(args)
     status = EXIT_OK
     paths = args.paths or (["-"] if args.stdin_filename else ["."])

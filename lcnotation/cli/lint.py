@@ -28,7 +28,7 @@ from ..tools.output import (Tally, github_line, source_excerpt, statistics,
 from ..tools.progress import Progress
 from .inputs import Unreadable, chosen_format, foreign_format, imported
 from .common import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Parser, Settings, add_command,
-                     add_config_options, add_notation_option, err, process_count, read_input, usage_error,
+                     add_config_options, add_exclude_options, add_notation_option, err, process_count, read_input, usage_error,
                      write_file)
 
 _LINT_EXAMPLES = """\
@@ -43,13 +43,16 @@ examples:
   lcn lint . --statistics            how many findings of each code
   lcn lint . --select R --ignore R2  only rules findings, not R2xx
   lcn explain S102                   what a code means, with an example
+  lcn lint . --add-noqa              suppress today's findings with lcn: ignore[CODE]
+  lcn lint --show-settings a.lcn     the configuration a.lcn is linted with
+  lcn lint . --watch                 lint again whenever a file changes
 
 exit status: 0 no errors (warnings and notes alone pass unless --strict),
 1 errors found, 2 usage error or unreadable file.
 Suppress a finding with a comment on its line:  R4-B ; lcn: ignore[R101]
 Syntax errors (N) are always reported. Configure in pyproject.toml, found
 from each file's folder up:  [tool.lcnotation] select, ignore, colors,
-dialect, per-file-ignores, exclude.
+dialect, per-file-ignores, exclude, extend-exclude.
 """
 
 def register(sub: "argparse._SubParsersAction[Parser]") -> None:
@@ -82,6 +85,13 @@ def register(sub: "argparse._SubParsersAction[Parser]") -> None:
                       help="with --fix: fix files with syntax errors too (text the reader "
                       "could not make sense of, such as a comment never closed, may then "
                       "be rewritten)")
+    lint.add_argument("--add-noqa", action="store_true",
+                      help="write lcn: ignore[CODE] on the line of each finding a comment can "
+                      "silence (merged with the line's suppression), and say what is left")
+    lint.add_argument("--show-settings", action="store_true",
+                      help="print the resolved configuration of the one file given, and exit")
+    lint.add_argument("--watch", action="store_true",
+                      help="lint again whenever a file changes (Ctrl-C stops)")
     lint.add_argument("--statistics", action="store_true",
                       help="print how many findings of each code instead of the findings")
     lint.add_argument("--select", metavar="CODES",
@@ -95,6 +105,7 @@ def register(sub: "argparse._SubParsersAction[Parser]") -> None:
     lint.add_argument("--extend-ignore", metavar="CODES",
                       help="codes or prefixes not to report, besides the ignored ones")
     add_config_options(lint)
+    add_exclude_options(lint)
     add_notation_option(lint)
     lint.add_argument("-j", "--jobs", type=process_count, default=1, metavar="N",
                       help="lint in N processes (0: one per core): files, or one large "
@@ -352,6 +363,19 @@ def run(args: argparse.Namespace) -> int:
                            "use lcn fmt - for that")
     if args.stdin_filename is not None and not args.paths:
         paths = ["-"]
+    if args.add_noqa:
+        from .noqa import run_add_noqa
+
+        return run_add_noqa(args, settings, paths)
+    if args.show_settings:
+        from .showsettings import show_settings
+
+        return show_settings(args, settings, paths)
+    if args.watch:
+        from .watch import watch
+
+        return watch(args, paths, lambda: run(argparse.Namespace(**{**vars(args),
+                                                                    "watch": False})))
     jobs = args.jobs if args.jobs > 0 else (os.cpu_count() or 1)
     if args.from_format is not None:
         try:

@@ -17,7 +17,19 @@ from typing import List, Optional, Tuple
 from .diagnostics import Diagnostic, NotationError, Severity
 from .findings import Finding, Fix
 
-__all__ = ["LintConfig", "FileReport", "FixResult"]
+__all__ = ["LintConfig", "FileReport", "FixResult", "always_reported"]
+
+
+def always_reported(code: str) -> bool:
+    """Whether findings of ``code`` are reported whatever ``select`` and
+    ``ignore`` say: Lost Cities' syntax errors (N), as in ruff: a record that
+    cannot be read is never "all clear".  ``lcn lint --add-noqa`` leaves them
+    to be fixed.
+
+    >>> always_reported("N104"), always_reported("R101")
+    (True, False)
+    """
+    return code.startswith("N")
 
 
 @dataclass(frozen=True)
@@ -41,9 +53,9 @@ class LintConfig:
     notation: Optional[str] = None
 
     def wants(self, code: str) -> bool:
-        """Whether findings of ``code`` are reported.  Lost Cities' syntax errors
-        (N) always are, as in ruff: a record that cannot be read is never "all clear"."""
-        if code.startswith("N"):
+        """Whether findings of ``code`` are reported (those of
+        :func:`always_reported` always are)."""
+        if always_reported(code):
             return True
         return ((self.select is None or any(code.startswith(p) for p in self.select))
                 and not any(code.startswith(p) for p in self.ignore))

@@ -17,7 +17,8 @@ a time (Lost Cities, on files of a million games) implements
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import IO, Callable, List, NamedTuple, Optional, Protocol, Tuple, runtime_checkable
+from typing import (IO, Callable, Dict, FrozenSet, List, Mapping, NamedTuple, Optional, Protocol,
+                    Sequence, Tuple, runtime_checkable)
 
 from .codes import Family
 from .files import SourceKind
@@ -25,7 +26,7 @@ from .findings import Edit, Finding
 from .lint import FileReport, FixResult, LintConfig
 from .span import Span
 
-__all__ = ["Notation", "Streaming", "EmitsFindings", "LintsInParallel", "Symbol", "Hover", "Formatted", "FormatRefused",
+__all__ = ["Notation", "Streaming", "EmitsFindings", "LintsInParallel", "Suppresses", "Symbol", "Hover", "Formatted", "FormatRefused",
            "Streamed", "Progress"]
 
 #: Called with the number of bytes read so far.
@@ -179,4 +180,24 @@ class LintsInParallel(Protocol):
                              progress: Progress = None) -> FileReport:
         """As :meth:`EmitsFindings.lint_stream_emitting` for a regular file, in
         ``jobs`` processes; the findings given in the order of the file."""
+        ...
+
+
+@runtime_checkable
+class Suppresses(Protocol):
+    """A notation whose findings a comment on their line can silence
+    (``lcn: ignore[CODES]``, :mod:`lcnotation.core.suppression`), and which
+    says where such comments go for a whole text at once (``lcn lint
+    --add-noqa``).  A notation that does not implement it has no suppression
+    comments: ``--add-noqa`` offers it none."""
+
+    #: The codes no comment silences: that of a suppression that silences
+    #: nothing (S100, F500), and findings about the file as a whole.
+    unsuppressible: FrozenSet[str]
+
+    def ignore_edits(self, text: str, codes: Mapping[int, Sequence[str]]) -> Dict[int, Edit]:
+        """For each line (1-based) of ``codes``, the edit that silences those
+        codes on it: the line's ``lcn: ignore[...]`` extended, or a new
+        comment at its end.  A line where no comment can go without changing
+        what the text means is left out.  No edit adds or removes a line end."""
         ...

@@ -107,10 +107,13 @@ def apply_suppressions(findings: List[Finding], suppressions: Iterable[Suppressi
         return findings
     used: Dict[Tuple[int, str], bool] = {}
     kept: List[Finding] = []
+    # Each suppression's codes, once ("*": every code).
+    named = {id(s): (s.codes if s.codes is not None else ("*",))
+             for line_rules in rules.values() for s in line_rules}
     for f in findings:
         silenced = False
         for s in rules.get(f.diagnostic.line, ()):
-            for code in (s.codes if s.codes is not None else ("*",)):
+            for code in named[id(s)]:
                 if code == "*" or f.diagnostic.code.startswith(code):
                     used[(id(s), code)] = True
                     silenced = True
@@ -122,7 +125,7 @@ def apply_suppressions(findings: List[Finding], suppressions: Iterable[Suppressi
                 kept.append(Finding(unused(
                     "this suppression names no code: write lcn: ignore[CODE] "
                     "(or lcn: ignore for every code)", s.span)))
-            for code in (s.codes if s.codes is not None else ("*",)):
+            for code in named[id(s)]:
                 if used.get((id(s), code)):
                     continue
                 if code != "*" and families and not _is_code(code, families):

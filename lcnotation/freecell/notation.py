@@ -15,7 +15,7 @@ silences that code there (F500 when it silences nothing).
 from __future__ import annotations
 
 import difflib
-from typing import IO, Iterator, List, Optional, Tuple
+from typing import IO, Dict, FrozenSet, Iterator, List, Mapping, Optional, Sequence, Tuple
 
 from ..core.codes import Family
 from ..core.diagnostics import Diagnostic, NotationError, Severity
@@ -24,7 +24,8 @@ from ..core.findings import Edit, Finding, Fix, fix_loop
 from ..core.lint import FileReport, LintConfig
 from ..core.notation import FormatRefused, Formatted, Hover, Progress, Symbol
 from ..core.span import Span
-from ..core.suppression import MARK, Suppression, apply_suppressions, find_suppression, warning
+from ..core.suppression import (MARK, Suppression, apply_suppressions, find_suppression,
+                                suppression_comment, warning)
 from .ast import BodyLine, Move, Record, SolutionLine
 from .checker import check
 from .codes import FREECELL
@@ -48,6 +49,8 @@ class FreeCellNotation:
     language_id = "sfn"
     families: Tuple[Family, ...] = (FREECELL,)
     formats: Tuple[str, ...] = ("fc-solve",)
+    #: F500 (a suppression that silences nothing) is silenced by no comment.
+    unsuppressible: FrozenSet[str] = frozenset({"F500"})
 
     def lint_text(self, text: str, path: str, config: LintConfig) -> FileReport:
         record = _parse(text, path)
@@ -127,21 +130,30 @@ class FreeCellNotation:
         return out
 
     def ignore_edit(self, text: str, line: int, code: str) -> Optional[Edit]:
-        start, end = _line_bounds(text, line)
-        if start < 0 or code == "F500":  # a useless suppression is not silenced by another
+        if code in self.unsuppressible:  # a useless suppression is not silenced by another
             return None
-        current = text[start:end]
-        found = find_suppression(current, start, line) if MARK in current else None
-        if found is not None:
-            if found.close is None:
-                return None  # a bare "lcn: ignore" silences every code already
-            return Edit(found.close, found.close, (", " if found.named else "") + code)
-        record = _parse(text, None)
+        return self.ignore_edits(text, {line: [code]}).get(line)
+
+    def ignore_edits(self, text: str, codes: Mapping[int, Sequence[str]]) -> Dict[int, Edit]:
+        edits: Dict[int, Edit] = {}
         # A comment can end a solution line only: anywhere else it would be read
-        # as part of the layout.
-        if not any(isinstance(b, SolutionLine) and b.span.line == line for b in record.body):
-            return None
-        return Edit(end, end, f"  lcn: ignore[{code}]")
+        # as part of the layout.  A suppression is extended on a line after
+        # the columns only: on the Game# line its text may name the layout.
+        body = {b.span.line: isinstance(b, SolutionLine) for b in _parse(text, None).body}
+        for line, wanted in codes.items():
+            code = ", ".join(c for c in wanted if c not in self.unsuppressible)
+            start, end = _line_bounds(text, line)
+            if start < 0 or not code or line not in body:
+                continue
+            current = text[start:end]
+            found = find_suppression(current, start, line) if MARK in current else None
+            if found is not None:
+                if found.close is not None:  # a bare "lcn: ignore" silences every code
+                    edits[line] = Edit(found.close, found.close,
+                                       (", " if found.named else "") + code)
+            elif body[line]:
+                edits[line] = Edit(end, end, f"  {suppression_comment(code)}")
+        return edits
 
 
 def _parse(text: str, path: Optional[str]) -> Record:

@@ -11,7 +11,8 @@ lint, fix and fmt read them a game at a time.
 
 from __future__ import annotations
 
-from typing import IO, Callable, Iterable, List, Optional, Tuple
+from bisect import bisect_left, bisect_right
+from typing import IO, Callable, Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 from ..core.codes import Family
 from ..core.findings import Edit, Finding
@@ -35,6 +36,9 @@ class LostCitiesNotation:
     language_id = "lcn"
     families: Tuple[Family, ...] = lint.FAMILIES
     formats: Tuple[str, ...] = ("chikinn", "metapyziks")
+    #: S100 (a suppression that silences nothing) and S107 (the file mixes
+    #: line ends, a finding about the whole file) are silenced by no comment.
+    unsuppressible: FrozenSet[str] = frozenset({"S100", "S107"})
 
     def lint_text(self, text: str, path: str, config: LintConfig) -> FileReport:
         return lint.lint_text(text, path, config)
@@ -93,7 +97,7 @@ class LostCitiesNotation:
 
     def ignore_edit(self, text: str, line: int, code: str) -> Optional[Edit]:
         starts = _line_starts(text)
-        if not 1 <= line <= len(starts):
+        if not 1 <= line <= len(starts) or code in self.unsuppressible:
             return None
         start = starts[line - 1]
         end = starts[line] - 1 if line < len(starts) else len(text)
@@ -102,6 +106,31 @@ class LostCitiesNotation:
             return None
         game = parse_part(part, False, None)
         return ignore_edit_in(text, part, lint.all_comments(game), line, start, end, code)
+
+    def ignore_edits(self, text: str, codes: Mapping[int, Sequence[str]]) -> Dict[int, Edit]:
+        starts = _line_starts(text)
+        wanted = {line: [c for c in cs if c not in self.unsuppressible]
+                  for line, cs in codes.items() if 1 <= line <= len(starts)}
+        edits: Dict[int, Edit] = {}
+        ordered = sorted(n for n, cs in wanted.items() if cs)
+        if not ordered:
+            return edits
+        for part in split_games([text]):
+            last = part.line + part.text.count("\n")
+            lines = ordered[bisect_left(ordered, part.line):bisect_right(ordered, last)]
+            if not lines:
+                continue
+            # Without a ';' or a '{' the game has no comment: no tree is needed.
+            comments = (list(lint.all_comments(parse_part(part, False, None)))
+                        if ";" in part.text or "{" in part.text else [])
+            for line in lines:
+                start = starts[line - 1]
+                end = starts[line] - 1 if line < len(starts) else len(text)
+                edit = ignore_edit_in(text, part, comments, line, start, end,
+                                      ", ".join(wanted[line]))
+                if edit is not None:
+                    edits[line] = edit
+        return edits
 
 
 def _part_at(text: str, offset: int) -> Optional[GameText]:
@@ -134,8 +163,9 @@ def game_symbol(number: int, game: Game, part: GameText) -> Symbol:
 
 def ignore_edit_in(text: str, part: GameText, comments: Iterable[Comment], line: int,
                    start: int, end: int, code: str) -> Optional[Edit]:
-    """The edit that adds ``code`` to the ``lcn: ignore[...]`` comment of ``line``
-    (``text[start:end]``, in the game ``part``), or writes one at its end.
+    """The edit that adds ``code`` (or several, comma-separated) to the
+    ``lcn: ignore[...]`` comment of ``line`` (``text[start:end]``, in the game
+    ``part``), or writes one at its end.
 
     None where no comment can silence the finding: a line of another game (a
     game without moves reports its end there), a blank line (a comment there

@@ -35,7 +35,7 @@ __all__ = ["ConfigError", "find_config", "load_config", "config_from_table", "pa
            "dialect_for_file", "resolve_dialect"]
 
 _LINT_KEYS = ("select", "ignore", "colors", "dialect", "notation")
-_KEYS = _LINT_KEYS + ("per-file-ignores", "exclude")
+_KEYS = _LINT_KEYS + ("per-file-ignores", "exclude", "extend-exclude")
 
 
 class ConfigError(ValueError):
@@ -98,7 +98,9 @@ def load_config(path: Optional[str]) -> LintConfig:
 @dataclass(frozen=True)
 class ProjectConfig:
     """A ``[tool.lcnotation]`` table: the lint settings and which files they
-    leave out (``exclude``) or hold to fewer codes (``per-file-ignores``).
+    leave out (``exclude``, and ``extend-exclude`` besides it: a command
+    line's ``--exclude`` replaces the first only) or hold to fewer codes
+    (``per-file-ignores``).
 
     Patterns are globs matched against a file's path relative to the folder
     of the ``pyproject.toml`` (``*`` crosses ``/``); a pattern without ``/``
@@ -115,6 +117,7 @@ class ProjectConfig:
     lint: LintConfig
     per_file_ignores: Tuple[Tuple[str, Tuple[str, ...]], ...] = ()
     exclude: Tuple[str, ...] = ()
+    extend_exclude: Tuple[str, ...] = ()
 
     def _relative(self, path: str) -> str:
         root = os.path.dirname(os.path.abspath(self.path)) if self.path else os.getcwd()
@@ -132,15 +135,17 @@ class ProjectConfig:
         return replace(self.lint, ignore=self.lint.ignore + extra)
 
     def excludes(self, path: str) -> bool:
-        """Whether ``path`` (a file or folder) or a folder above it is excluded."""
-        if not self.exclude or path == "-":
+        """Whether ``path`` (a file or folder) or a folder above it is excluded
+        (by ``exclude`` or ``extend-exclude``)."""
+        patterns = self.exclude + self.extend_exclude
+        if not patterns or path == "-":
             return False
         relative = self._relative(path)
         if relative.startswith("../"):
             return False
         parts = relative.split("/")
         return any(_matches(pattern, "/".join(parts[:n]))
-                   for n in range(1, len(parts) + 1) for pattern in self.exclude)
+                   for n in range(1, len(parts) + 1) for pattern in patterns)
 
 
 def _matches(pattern: str, relative: str) -> bool:
@@ -159,7 +164,7 @@ def load_project(path: Optional[str]) -> ProjectConfig:
         return ProjectConfig(path, LintConfig())
     try:
         return ProjectConfig(path, config_from_table(table), _per_file_ignores(table),
-                             _patterns(table, "exclude"))
+                             _patterns(table, "exclude"), _patterns(table, "extend-exclude"))
     except ConfigError as exc:
         raise ConfigError(f"{path}: [tool.lcnotation] {exc}") from None
 
