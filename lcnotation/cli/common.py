@@ -6,7 +6,7 @@ import argparse
 import os
 import stat
 import sys
-from typing import IO, Callable, Iterator, List, Optional, Sequence, Tuple
+from typing import IO, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 from ..lostcities.text.ast import Game
 from ..lostcities.lint import colors_of
@@ -224,6 +224,46 @@ def _read_whole(handle: IO[bytes]) -> bytes:
         if size > MAX_WHOLE:
             raise _TooLarge()
         pieces.append(data)
+
+
+def same_file(a: str, b: str) -> bool:
+    """Whether the paths ``a`` and ``b`` name one file (the same device and
+    inode: also through ``./``, other spellings, hard and symbolic links);
+    False when either does not exist."""
+    try:
+        return os.path.samefile(a, b)
+    except (OSError, ValueError):  # not there yet; a name with a NUL
+        return False
+
+
+def written_over(output: Optional[str], inputs: Iterable[str], command: str) -> bool:
+    """Whether the file ``output`` is one of the files ``inputs`` (``-``,
+    standard input, is none), said in one line on standard error: no ``lcn``
+    command writes over what it reads.  Every command that writes a file
+    asks this before it opens it."""
+    if output is None or output == "-":
+        return False
+    for path in inputs:
+        if path != "-" and same_file(output, path):
+            err(f"{output}: not written: it is the input {path}; lcn {command} never "
+                "writes over an input")
+            return True
+    return False
+
+
+def colliding(targets: Sequence[Tuple[str, str]], command: str) -> bool:
+    """Whether two of ``targets`` (each an input and the file it is written to)
+    are written to the same file, said in one line on standard error: the
+    second would replace the first.  Asked before anything is written."""
+    seen: Dict[str, str] = {}
+    for source, target in targets:
+        key = os.path.normcase(os.path.realpath(target))
+        if key in seen:
+            err(f"{target}: not written: both {seen[key]} and {source} would be written to "
+                f"it; lcn {command} never writes two files over each other")
+            return True
+        seen[key] = source
+    return False
 
 
 def write_file(path: str, data: bytes) -> bool:

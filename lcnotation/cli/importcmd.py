@@ -10,9 +10,9 @@ from typing import TYPE_CHECKING, List
 from ..lostcities.text.ast import Game
 from ..core.diagnostics import NotationError
 from .common import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Parser, UsageError, add_command, err,
-                     usage_error, write_output)
-from .inputs import (AUTO, Unreadable, chosen_format, deal_number, imported, overwrites_input,
-                     say_error, translated)
+                     usage_error, write_output, written_over)
+from .inputs import (AUTO, Unreadable, chosen_format, deal_number, imported, say_error,
+                     translated)
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..formats import Format
@@ -65,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         err(str(exc))
         return EXIT_USAGE
-    if overwrites_input(args.output, args.paths):
+    if written_over(args.output, args.paths, "import"):
         return EXIT_USAGE
     if fmt is not None and fmt.import_records is not None:
         return _import_collection(args, fmt)

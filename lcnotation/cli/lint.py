@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import itertools
 import os
 import sys
 from typing import IO, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
@@ -28,7 +29,7 @@ from ..tools.progress import Progress
 from .inputs import Unreadable, chosen_format, imported
 from .common import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Parser, Settings, add_command,
                      add_config_options, add_notation_option, err, process_count, read_input, usage_error,
-                     write_file)
+                     write_file, written_over)
 
 _LINT_EXAMPLES = """\
 examples:
@@ -350,6 +351,8 @@ def run(args: argparse.Namespace) -> int:
         if problem is not None:
             return usage_error("lint", problem)
     if args.output_file is not None:
+        if _output_is_input(args.output_file, paths, settings):
+            return EXIT_USAGE
         try:
             out: IO[str] = open(args.output_file, "w", encoding="utf-8",
                                 errors="backslashreplace")
@@ -363,6 +366,14 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if out is not sys.stdout:
             out.close()
+
+
+def _output_is_input(output: str, paths: Sequence[str], settings: Settings) -> bool:
+    """Whether ``-o output`` is one of the files linted (said on stderr):
+    opening it would empty the record before it is read."""
+    if not os.path.exists(output):
+        return False  # a new file is no input (and no folder need be walked)
+    return written_over(output, itertools.chain(paths, settings.expand(paths)), "lint")
 
 
 def _run(args: argparse.Namespace, settings: Settings, paths: List[str], jobs: int,

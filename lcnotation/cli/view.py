@@ -32,7 +32,7 @@ def register(sub: "argparse._SubParsersAction[Parser]") -> None:
 def run(args: argparse.Namespace) -> int:
     from ..view import view_html  # the page's code, only for this command
 
-    games = drawn_games(args.path, args.output)
+    games = drawn_games(args.path, args.output, "view")
     if games is None:
         return EXIT_USAGE
     title = args.title or ("standard input" if args.path == "-" else os.path.basename(args.path))

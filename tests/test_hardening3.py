@@ -1,0 +1,106 @@
+"""Hostile input, third round (issue 26): writes that eat their input, inputs
+that grow badly, and the smaller breaks of the same fault round.
+
+Each test holds a promise of ``spec/guarantees.md`` ("Writes and growth");
+the growth itself is measured by ``bench/scaling.py``, never timed here.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+MATCH = EXAMPLES / "match.lcn"
+
+# The fixture ``run`` (lcn in this process, tmp_path the working folder) is in
+# conftest.py.
+
+
+def _record(tmp_path: Path, name: str = "m.lcn") -> Path:
+    target = tmp_path / name
+    target.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(MATCH, target)
+    return target
+
+
+# -- 1, 2: no command writes over one of its inputs ---------------------------
+
+@pytest.mark.parametrize("spelling", ["m.lcn", "./m.lcn", "link.lcn", "{abs}"])
+@pytest.mark.parametrize("fix", [False, True])
+def test_lint_output_file_that_is_an_input_is_refused(run, tmp_path, spelling, fix):
+    record = _record(tmp_path)
+    before = record.read_bytes()
+    os.symlink("m.lcn", tmp_path / "link.lcn")
+    output = spelling.format(abs=record)
+    ran = run("lint", "m.lcn", *(["--fix"] if fix else []), "-o", output)
+    assert ran.status == 2
+    assert len(ran.err.strip().splitlines()) == 1
+    assert "is the input" in ran.err and "never writes over an input" in ran.err
+    assert record.read_bytes() == before
+
+
+def test_lint_output_file_inside_a_folder_linted_is_refused(run, tmp_path):
+    record = _record(tmp_path, "games/m.lcn")
+    before = record.read_bytes()
+    ran = run("lint", "games", "-o", "games/m.lcn")
+    assert ran.status == 2 and "is the input" in ran.err
+    assert record.read_bytes() == before
+
+
+def test_lint_output_file_that_is_no_input_is_written(run, tmp_path):
+    _record(tmp_path)
+    ran = run("lint", "m.lcn", "-o", "report.txt")
+    assert ran.status in (0, 1)
+    assert "All clear" in (tmp_path / "report.txt").read_text()
+
+
+@pytest.mark.parametrize("spelling", ["m.lcn", "./m.lcn", "link.lcn"])
+def test_convert_output_file_that_is_the_input_is_refused(run, tmp_path, spelling):
+    record = _record(tmp_path)
+    before = record.read_bytes()
+    os.symlink("m.lcn", tmp_path / "link.lcn")
+    ran = run("convert", "m.lcn", "--to", "v1", "-o", spelling)
+    assert ran.status == 2 and "is the input" in ran.err
+    assert record.read_bytes() == before
+
+
+def test_convert_into_a_folder_never_writes_over_an_input(run, tmp_path):
+    lcn = _record(tmp_path, "d/x.lcn")
+    assert run("convert", "d/x.lcn", "--to", "json", "-o", "d/x.json").status == 0
+    js = tmp_path / "d" / "x.json"
+    before = {p: p.read_bytes() for p in (lcn, js)}
+    ran = run("convert", "d/x.lcn", "d/x.json", "--to", "json", "-o", "d/")
+    assert ran.status == 2
+    assert "is the input" in ran.err
+    assert {p: p.read_bytes() for p in (lcn, js)} == before
+
+
+def test_convert_into_a_folder_refuses_two_inputs_of_one_name(run, tmp_path):
+    _record(tmp_path, "a/x.lcn")
+    _record(tmp_path, "b/x.lcn")
+    ran = run("convert", "a/x.lcn", "b/x.lcn", "--to", "json", "-o", "out")
+    assert ran.status == 2
+    assert len(ran.err.strip().splitlines()) == 1
+    assert "a/x.lcn" in ran.err and "b/x.lcn" in ran.err
+    assert not (tmp_path / "out" / "x.json").exists()  # refused before anything is written
+
+
+@pytest.mark.parametrize("command", [
+    ["view", "m.lcn", "-o", "link.lcn"],
+    ["render", "m.lcn", "-o", "link.svg"],
+    ["export", "m.lcn", "--to", "metapyziks", "-o", "link.lcn"],
+    ["import", "m.lcn", "-o", "link.lcn"],
+])
+def test_every_command_that_writes_refuses_an_input_through_a_link(run, tmp_path, command):
+    record = _record(tmp_path)
+    before = record.read_bytes()
+    os.symlink("m.lcn", tmp_path / "link.lcn")
+    os.symlink("m.lcn", tmp_path / "link.svg")
+    ran = run(*command)
+    assert ran.status == 2
+    assert "is the input" in ran.err and "never writes over an input" in ran.err
+    assert record.read_bytes() == before
