@@ -7,11 +7,17 @@ the growth itself is measured by ``bench/scaling.py``, never timed here.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import re
 import shutil
+import signal
 from pathlib import Path
+from typing import Iterator
 
 import pytest
+
+from lcnotation import NotationError
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 MATCH = EXAMPLES / "match.lcn"
@@ -104,3 +110,85 @@ def test_every_command_that_writes_refuses_an_input_through_a_link(run, tmp_path
     assert ran.status == 2
     assert "is the input" in ran.err and "never writes over an input" in ran.err
     assert record.read_bytes() == before
+
+
+# -- 13, 14, 15: inputs that grow badly ------------------------------------------
+#
+# Each shape is read at a size where the quadratic reading took minutes to hours
+# (bench/scaling.py has the figures); a linear one takes a fraction of a second.
+# The guard only stops a test that would otherwise hang: it asserts no speed.
+
+@contextlib.contextmanager
+def _ends_at_last(seconds: int = 120) -> Iterator[None]:
+    def stop(signum, frame):  # pragma: no cover - only on a regression
+        raise AssertionError(f"still reading after {seconds} s: the reading is not linear")
+    previous = signal.signal(signal.SIGALRM, stop)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+CHIKINN = sorted((Path(__file__).resolve().parent / "data" / "formats" / "chikinn")
+                 .glob("*.txt"))[0]
+
+
+def _chikinn_with(replace: str, line: str) -> str:
+    lines = CHIKINN.read_text(encoding="utf-8").split("\n")
+    if replace == "winner":
+        index = max(k for k, text in enumerate(lines) if text.startswith("Winner:"))
+    else:
+        index = next(k for k, text in enumerate(lines) if ":" in text and "ROUND" not in text)
+    lines[index] = line
+    return "\n".join(lines)
+
+
+def test_chikinn_winner_line_of_spaces_is_read_in_linear_time():
+    from lcnotation.formats import chikinn
+
+    text = _chikinn_with("winner", "Winner: " + " " * 1_000_000 + "x")
+    with _ends_at_last(), pytest.raises(NotationError) as caught:
+        chikinn.read(text)
+    assert caught.value.code == "I104"
+    assert len(caught.value.message) < 300  # the name is shown shortened
+
+
+def test_chikinn_hand_line_of_spaces_is_read_in_linear_time():
+    from lcnotation.formats import chikinn
+
+    text = _chikinn_with("hand", "a" + " " * 1_000_000 + "b")
+    with _ends_at_last(), pytest.raises(NotationError) as caught:
+        chikinn.read(text)
+    assert caught.value.code == "I101"
+
+
+def test_chikinn_names_and_winner_are_read_as_before():
+    from lcnotation.formats import chikinn
+
+    games = chikinn.read(CHIKINN.read_text(encoding="utf-8"))
+    original = CHIKINN.read_text(encoding="utf-8").split("\n")
+    # Spaces before the colon and after the winner's name are not part of them.
+    spaced = [re.sub(r"^(\w+):", r"\1   :", text) if re.match(r"\w+: [bgprwy][0-9]", text)
+              else (text + "     " if text.startswith("Winner:") else text)
+              for text in original]
+    again = chikinn.read("\n".join(spaced))
+    assert [g.header("Player1") for g in again] == [g.header("Player1") for g in games]
+    assert [g.header("Player2") for g in again] == [g.header("Player2") for g in games]
+
+
+def test_json_form_with_many_unknown_members_is_refused_in_linear_time():
+    from lcnotation.lostcities.jsonform import from_json
+    from lcnotation.lostcities.text.dialects import ConversionError
+
+    n = 100_000
+    doc = ('{"format": "lcnotation", "version": 1, "games": [{"headers": [], "moves": [],\n'
+           + ",\n".join(f'"x{i}": 1' for i in range(n)) + "}]}")
+    with _ends_at_last(30), pytest.raises(ConversionError) as caught:
+        from_json(doc)
+    errors = caught.value.errors
+    assert len(errors) == n
+    # Each problem at its own line and column, as before.
+    assert [(e.line, e.column) for e in errors[:2]] == [(2, 7), (3, 7)]
+    assert (errors[-1].line, errors[-1].column) == (n + 1, len(f'"x{n - 1}": ') + 1)
