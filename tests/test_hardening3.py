@@ -12,10 +12,13 @@ import os
 import re
 import shutil
 import signal
+import tracemalloc
 from pathlib import Path
 from typing import Iterator
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from lcnotation import NotationError
 
@@ -192,3 +195,51 @@ def test_json_form_with_many_unknown_members_is_refused_in_linear_time():
     # Each problem at its own line and column, as before.
     assert [(e.line, e.column) for e in errors[:2]] == [(2, 7), (3, 7)]
     assert (errors[-1].line, errors[-1].column) == (n + 1, len(f'"x{n - 1}": ') + 1)
+
+
+def _freecell_peak(line: str) -> int:
+    from lcnotation.freecell.parser import parse
+
+    text = "Game #1\n  -  -  -  +\nJD\n" + line + "\n"
+    parse(text[:40])  # the grammar built, outside the count
+    tracemalloc.start()
+    try:
+        record = parse(text)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert len(record.moves) == 200_000 + line.endswith(" 5a ; lcn: ignore[F110]")
+    return peak
+
+
+@pytest.mark.parametrize("end", [" zz", "[??] x", " 5a ; lcn: ignore[F110]"])
+def test_freecell_long_solution_line_costs_what_its_moves_do(end):
+    # 200,000 moves on one line, then a comment: memory holds the moves (with
+    # their spans), as for the same line without the comment, not a parse
+    # tree of the whole line (about 200 bytes per byte of it before).
+    moves = " 5a" * 200_000
+    assert _freecell_peak(moves + end) < 1.25 * _freecell_peak(moves)
+
+
+@given(st.lists(st.sampled_from([" 5a", ".5a", " 1h", "[ 2b]", "[??]", "[.3c]", " 9z", "x",
+                                 " ", "[", "]", "5a", " ab"]), min_size=1, max_size=12))
+def test_freecell_solution_line_reads_as_its_grammar_rule(pieces):
+    # The step-at-a-time reader gives what the grammar's solution_line gives.
+    from lark import Token
+
+    from lcnotation.freecell import parser as fc
+
+    text = "".join(pieces).rstrip(" \t")
+    if not text or text[0] not in fc.SOLUTION_STARTS:
+        return
+    tree = fc._lark().parse(text, start="solution_line")
+    expected = [(t.type, str(t), t.column) for t in tree.scan_values(
+        lambda v: isinstance(v, Token))]
+    record = fc.parse("Game #1\n  -  -  -  +\nJD\n" + text + "\n")
+    line = record.body[-1] if record.body else None
+    got = []
+    for s in getattr(line, "steps", ()):
+        got.append(s.span.column)
+    comment = getattr(line, "comment", "")
+    assert got == [c for kind, _, c in expected if kind != "SOLUTION_COMMENT"]
+    assert comment == next((t for kind, t, _ in expected if kind == "SOLUTION_COMMENT"), "")
