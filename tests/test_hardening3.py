@@ -243,3 +243,25 @@ def test_freecell_solution_line_reads_as_its_grammar_rule(pieces):
     comment = getattr(line, "comment", "")
     assert got == [c for kind, _, c in expected if kind != "SOLUTION_COMMENT"]
     assert comment == next((t for kind, t, _ in expected if kind == "SOLUTION_COMMENT"), "")
+
+
+# -- 16: a pyproject.toml that cannot be read is one line, exit 2 ----------------
+
+DEEP_TOML = b"[tool.lcnotation]\nselect = " + b"[" * 5000 + b"]" * 5000 + b"\n"
+LATIN1_TOML = b'[tool.lcnotation]\nselect = ["N"] # caf\xe9\n'
+
+
+@pytest.mark.parametrize("content,says", [(DEEP_TOML, "nested too deeply"),
+                                          (LATIN1_TOML, "not UTF-8")], ids=["deep", "latin1"])
+@pytest.mark.parametrize("command", [["lint", "m.lcn"], ["fmt", "--check", "m.lcn"],
+                                     ["view", "m.lcn", "-o", "m.html"],
+                                     ["render", "m.lcn", "-o", "m.svg"]])
+def test_configuration_that_cannot_be_read_is_one_line(run, tmp_path, command, content, says):
+    _record(tmp_path)
+    (tmp_path / "pyproject.toml").write_bytes(content)
+    ran = run(*command)
+    assert ran.status == 2, ran.err
+    lines = ran.err.strip().splitlines()
+    assert len(lines) == 1, ran.err
+    assert "pyproject.toml" in lines[0] and says in lines[0]
+    assert "too long" not in lines[0]
