@@ -12,6 +12,8 @@ import os
 import re
 import shutil
 import signal
+import subprocess
+import sys
 import tracemalloc
 from pathlib import Path
 from typing import Iterator
@@ -265,3 +267,43 @@ def test_configuration_that_cannot_be_read_is_one_line(run, tmp_path, command, c
     assert len(lines) == 1, ran.err
     assert "pyproject.toml" in lines[0] and says in lines[0]
     assert "too long" not in lines[0]
+
+
+# -- 17: render reads up to its game, and holds one game at a time ---------------
+
+def _games(n: int) -> bytes:
+    """``n`` copies of the example match (three games each)."""
+    return MATCH.read_bytes() * n
+
+
+def _render_peak(tmp_path: Path, n: int) -> int:
+    """The peak memory (bytes) of ``lcn render`` of the last game of ``n``
+    copies of the match, in a process of its own."""
+    (tmp_path / "many.lcn").write_bytes(_games(n))
+    # VmHWM, not ru_maxrss: that one keeps the high-water mark of the process
+    # that started this one (exec does not reset it).
+    script = ("import sys; from lcnotation.cli import main; "
+              f"status = main(['render', 'many.lcn', '--game', '{3 * n}', '-o', 'last.svg']); "
+              "print(next(line.split()[1] for line in open('/proc/self/status') "
+              "if line.startswith('VmHWM'))); sys.exit(status)")
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parent.parent))
+    ran = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, env=env,
+                         capture_output=True, text=True)
+    assert ran.returncode == 0, ran.stderr
+    return int(ran.stdout.split()[-1]) * 1024
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="reads /proc (Linux)")
+def test_render_of_the_last_game_holds_one_game_at_a_time(tmp_path):
+    # 4 MB and 16 MB of games: memory holds a game and the blocks read, not
+    # the games before the one drawn (those took about 27 bytes a byte).
+    small, large = _render_peak(tmp_path, 2_000), _render_peak(tmp_path, 8_000)
+    assert large < small + 8 * 1024 * 1024
+
+
+def test_render_reads_the_file_only_up_to_its_game(run, tmp_path):
+    # Bytes that are not UTF-8 after the game drawn are never read.
+    (tmp_path / "m.lcn").write_bytes(_games(2) + b'[Event "caf\xe9"]\n\n1. R3-D\n')
+    assert run("render", "m.lcn", "--game", "6", "-o", "six.svg").status == 0
+    ran = run("render", "m.lcn", "--game", "7", "-o", "seven.svg")
+    assert ran.status == 2 and "cannot read" in ran.err
