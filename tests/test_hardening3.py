@@ -307,3 +307,22 @@ def test_render_reads_the_file_only_up_to_its_game(run, tmp_path):
     assert run("render", "m.lcn", "--game", "6", "-o", "six.svg").status == 0
     ran = run("render", "m.lcn", "--game", "7", "-o", "seven.svg")
     assert ran.status == 2 and "cannot read" in ran.err
+
+
+# -- 18, 19: names that are not UTF-8, numbers of any length ----------------------
+
+LATIN1_NAME = os.fsdecode(b"caf\xe9.lcn")
+
+
+@pytest.mark.parametrize("title", [None, os.fsdecode(b"t\xff")])
+def test_view_of_a_file_or_title_that_is_not_utf8_escapes_it(run, tmp_path, title):
+    shutil.copyfile(MATCH, os.fsencode(tmp_path) + b"/caf\xe9.lcn")
+    ran = run("view", LATIN1_NAME, *(["--title", title] if title else []), "-o", "page.html")
+    assert ran.status == 0, ran.err
+    page = (tmp_path / "page.html").read_text(encoding="utf-8")
+    assert ("t\\udcff" if title else "caf\\udce9.lcn") in page  # as the messages show it
+
+
+def test_render_of_a_file_that_is_not_utf8_is_drawn(run, tmp_path):
+    shutil.copyfile(MATCH, os.fsencode(tmp_path) + b"/caf\xe9.lcn")
+    assert run("render", LATIN1_NAME, "-o", "end.svg").status == 0

@@ -7,6 +7,7 @@ import itertools
 import os
 
 from .common import EXIT_USAGE, Parser, add_command, cannot_read, configured_colors, write_output
+from ..core.terminal import surrogates_escaped
 from .inputs import GamesUnreadable, drawn_games
 
 _VIEW_EXAMPLES = """\
@@ -35,8 +36,10 @@ def run(args: argparse.Namespace) -> int:
     games = drawn_games(args.path, args.output, "view")
     if games is None:
         return EXIT_USAGE
-    title = args.title or ("standard input" if args.path == "-" else os.path.basename(args.path))
-    path = None if args.path == "-" else args.path
+    # Names that are not UTF-8 are shown as the messages show them.
+    title = surrogates_escaped(args.title or ("standard input" if args.path == "-"
+                                              else os.path.basename(args.path)))
+    path = None if args.path == "-" else surrogates_escaped(args.path)
     # The games are read as the page replays them (tee holds the one between).
     for_games, for_sources = itertools.tee(games)
     try:
