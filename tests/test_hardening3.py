@@ -326,3 +326,21 @@ def test_view_of_a_file_or_title_that_is_not_utf8_escapes_it(run, tmp_path, titl
 def test_render_of_a_file_that_is_not_utf8_is_drawn(run, tmp_path):
     shutil.copyfile(MATCH, os.fsencode(tmp_path) + b"/caf\xe9.lcn")
     assert run("render", LATIN1_NAME, "-o", "end.svg").status == 0
+
+
+LONG_NUMBER = "9" * 5_000
+
+
+@pytest.mark.parametrize("argv", [
+    ["render", "m.lcn", "--game", LONG_NUMBER], ["render", "m.lcn", "--move", LONG_NUMBER],
+    ["render", "m.lcn", "--game", "-" + LONG_NUMBER], ["lint", "m.lcn", "-j", LONG_NUMBER],
+    ["server", "--tcp", "--port", LONG_NUMBER], ["score", "m.lcn", "--game", LONG_NUMBER],
+    ["split", "m.lcn", "-o", "out", "--games", LONG_NUMBER],
+])
+def test_a_number_of_5000_digits_is_echoed_shortened(run, tmp_path, argv):
+    _record(tmp_path)
+    ran = run(*argv)
+    assert ran.status == 2
+    assert len(ran.err.strip().splitlines()) == 1
+    assert len(ran.err) < 300, ran.err
+    assert "99999999999999999999" in ran.err  # its first digits, so that it can be found

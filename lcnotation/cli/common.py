@@ -19,7 +19,7 @@ from ..core.lint import LintConfig
 from ..tools.notations import DEFAULT, NOTATIONS
 from ..core.walk import iter_record_files
 from ..core.lineends import LINE_END_NAMES
-from ..core.terminal import printable, printable_diff
+from ..core.terminal import numbers_shortened, printable, printable_diff
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
@@ -29,8 +29,8 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> None:  # type: ignore[override]
         # The message may quote an argument: escaped, like everything we print.
-        self.exit(EXIT_USAGE, printable(f"{self.prog}: error: {message} (see '{self.prog} "
-                                        "--help')") + "\n")
+        self.exit(EXIT_USAGE, printable(numbers_shortened(
+            f"{self.prog}: error: {message} (see '{self.prog} --help')")) + "\n")
 
 
 def add_command(sub: "argparse._SubParsersAction[Parser]", name: str, help_text: str,
@@ -47,8 +47,8 @@ def err(message: str) -> None:
 def usage_error(command: str, message: str) -> int:
     """Say what is wrong with the command line of ``lcn command``, as argparse
     does, naming the command's help; the exit status."""
-    print(printable(f"lcn {command}: error: {message} (see 'lcn {command} --help')"),
-          file=sys.stderr)
+    print(printable(numbers_shortened(f"lcn {command}: error: {message} (see 'lcn {command} "
+                                      "--help')")), file=sys.stderr)
     return EXIT_USAGE
 
 
