@@ -344,3 +344,49 @@ def test_a_number_of_5000_digits_is_echoed_shortened(run, tmp_path, argv):
     assert len(ran.err.strip().splitlines()) == 1
     assert len(ran.err) < 300, ran.err
     assert "99999999999999999999" in ran.err  # its first digits, so that it can be found
+
+
+# -- 20, 21: FreeCell deal numbers and fc-solve's output ---------------------------
+
+FC_SOLVE_617 = Path(__file__).resolve().parent / "data" / "freecell" / "fc-solve-617.snx.txt"
+
+
+def _bare_moves() -> list:
+    """The moves lines of fc-solve's solution of deal 617, without its other lines
+    (as ``fc-solve ... | grep`` or a copy of the moves alone gives them)."""
+    return [line for line in FC_SOLVE_617.read_text().splitlines(keepends=True)
+            if re.match(r"^(?:[1-8a-d][1-8a-dh]\S* )+$", line)]
+
+
+@pytest.mark.parametrize("keep", [9, 8, 3])  # after a move and its space, after a move
+def test_a_bare_list_of_moves_cut_in_the_middle_of_a_line_is_truncated(keep):
+    from lcnotation.freecell import import_fc_solve
+
+    lines = _bare_moves()
+    cut = "".join(lines[:5]) + lines[5][:keep]
+    with pytest.raises(NotationError) as caught:
+        import_fc_solve(cut, 617)
+    assert caught.value.code == "F401" and "truncated" in caught.value.message
+    assert (caught.value.line, caught.value.column) == (6, len(lines[5][:keep].rstrip()) + 1)
+
+
+def test_the_import_command_says_a_cut_list_is_truncated(run, tmp_path):
+    lines = _bare_moves()
+    (tmp_path / "cut.txt").write_text("".join(lines[:5]) + lines[5][:9])
+    ran = run("import", "--from", "fc-solve", "cut.txt", "--deal", "617")
+    assert ran.status == 1 and ran.out == ""
+    assert "F401" in ran.err and "truncated" in ran.err
+
+
+def test_a_whole_bare_list_of_moves_still_imports():
+    from lcnotation.freecell import import_fc_solve
+
+    assert "Game #617" in import_fc_solve("".join(_bare_moves()), 617)
+
+
+@pytest.mark.parametrize("digits", [11, 19, 5000])
+def test_a_negative_deal_number_of_any_length_is_a_cookie_deal(run, tmp_path, digits):
+    (tmp_path / "c.sfn").write_text("Game #-" + "9" * digits
+                                    + "\n  -  -  -  +KC KD JH KS\nQH\nKH\n 1a\n")
+    ran = run("lint", "c.sfn", "--output-format", "concise")
+    assert "F208" in ran.out and "F103" not in ran.out
