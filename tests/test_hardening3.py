@@ -390,3 +390,97 @@ def test_a_negative_deal_number_of_any_length_is_a_cookie_deal(run, tmp_path, di
                                     + "\n  -  -  -  +KC KD JH KS\nQH\nKH\n 1a\n")
     ran = run("lint", "c.sfn", "--output-format", "concise")
     assert "F208" in ran.out and "F103" not in ran.out
+
+
+# -- 22, 23: in-place rewrites never replace a newer save; write failures say so ------
+
+NEW_SAVE = b'[Event "saved by the editor"]\n\n1. R3-D\n'
+
+
+def _save_by_rename(path: Path) -> None:
+    """What an editor does: write the new text beside the file, rename it over."""
+    beside = path.with_name(path.name + ".editor~")
+    beside.write_bytes(NEW_SAVE)
+    os.replace(beside, path)
+
+
+def _messy(tmp_path: Path, name: str = "m.lcn", newline: bytes = b"\n") -> Path:
+    # Badly formatted (fmt and lint --fix both change it).
+    record = tmp_path / name
+    record.write_bytes(b'[Event "x"]\n\n1.  r3-d   2. g4-d\n'.replace(b"\n", newline))
+    return record
+
+
+@pytest.mark.parametrize("argv", [["fmt", "m.lcn"], ["lint", "--fix", "m.lcn"]])
+def test_a_save_while_the_file_is_rewritten_is_kept(run, tmp_path, monkeypatch, argv):
+    # The save lands while lcn writes the new text (after it read the file).
+    from lcnotation.core import files
+
+    record = _messy(tmp_path)
+    real = files.tempfile.mkstemp
+
+    def mkstemp(*args, **kwargs):
+        _save_by_rename(record)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(files.tempfile, "mkstemp", mkstemp)
+    ran = run(*argv)
+    assert ran.status == 2, ran.err
+    assert "changed while lcn was rewriting it" in ran.err
+    assert record.read_bytes() == NEW_SAVE
+
+
+@pytest.mark.parametrize("newline", [b"\n", b"\r\n\n"], ids=["stream", "whole"])
+def test_fmt_keeps_a_save_made_between_its_reading_and_its_writing(run, tmp_path, monkeypatch,
+                                                                   newline):
+    # A file that mixes line ends is formatted whole: read, then written.
+    from lcnotation.cli import fmt
+
+    record = _messy(tmp_path, newline=newline)
+    real_deliver = fmt.deliver_formatted
+
+    def deliver(path, source, *args, **kwargs):
+        _save_by_rename(record)
+        return real_deliver(path, source, *args, **kwargs)
+
+    monkeypatch.setattr(fmt, "deliver_formatted", deliver)
+    ran = run("fmt", "m.lcn")
+    if newline == b"\n":  # the stream's way never reaches deliver_formatted
+        assert ran.status == 0 and record.read_bytes() != NEW_SAVE
+        return
+    assert ran.status == 2, ran.err
+    assert "changed while lcn was rewriting it" in ran.err
+    assert record.read_bytes() == NEW_SAVE
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes into read-only folders")
+@pytest.mark.parametrize("argv", [["lint", "--fix", "d/m.lcn"], ["fmt", "d/m.lcn"]])
+def test_a_write_that_fails_says_cannot_write(run, tmp_path, argv):
+    folder = tmp_path / "d"
+    folder.mkdir()
+    _messy(folder)
+    folder.chmod(0o555)
+    try:
+        ran = run(*argv)
+    finally:
+        folder.chmod(0o755)
+    assert ran.status == 2
+    assert "cannot write" in ran.err and "cannot read" not in ran.err
+
+
+@pytest.mark.parametrize("argv", [["lint", "--fix", "m.lcn"], ["fmt", "m.lcn"]])
+def test_a_write_that_fails_to_start_says_cannot_write(run, tmp_path, monkeypatch, argv):
+    # As in a read-only folder or on a full disk, as root too.
+    from lcnotation.core import files
+
+    record = _messy(tmp_path)
+    before = record.read_bytes()
+
+    def mkstemp(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(files.tempfile, "mkstemp", mkstemp)
+    ran = run(*argv)
+    assert ran.status == 2, ran.err
+    assert "cannot write" in ran.err and "cannot read" not in ran.err
+    assert record.read_bytes() == before

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import stat
 import sys
@@ -14,7 +15,7 @@ from ..core.diagnostics import NotationError
 from ..lostcities.text.reader import decoded_lines, parse_games, split_games
 from ..tools.config import (ConfigCache, ConfigError, ProjectConfig, config_for_file, parse_codes,
                             project_for)
-from ..core.files import SourceFile, decode_source, not_regular, write_atomic
+from ..core.files import Identity, SourceFile, decode_source, identity_of, not_regular, write_atomic
 from ..core.lint import LintConfig
 from ..tools.notations import DEFAULT, NOTATIONS
 from ..core.walk import iter_record_files
@@ -156,7 +157,9 @@ def read_input(path: str) -> Optional[SourceFile]:
         if path == "-":
             return decode_source(_read_whole(sys.stdin.buffer))
         with open(path, "rb") as handle:
-            return decode_source(_read_whole(handle))
+            # As it is opened: a rewrite checks that the file is still this one.
+            identity = identity_of(os.fstat(handle.fileno()))
+            return dataclasses.replace(decode_source(_read_whole(handle)), identity=identity)
     except (OSError, NotationError, _TooLarge, MemoryError) as exc:
         cannot_read(path, exc)
     return None
@@ -266,10 +269,12 @@ def colliding(targets: Sequence[Tuple[str, str]], command: str) -> bool:
     return False
 
 
-def write_file(path: str, data: bytes) -> bool:
-    """Replace the file ``path`` with ``data``; False, with a message, when that fails."""
+def write_file(path: str, data: bytes, since: Optional[Identity] = None) -> bool:
+    """Replace the file ``path`` with ``data``; False, with a message, when that
+    fails (also when the file is no longer as it was read: ``since``, see
+    :func:`~lcnotation.core.files.atomic_writer`)."""
     try:
-        write_atomic(path, data)
+        write_atomic(path, data, since)
     except OSError as exc:
         err(f"{path}: cannot write: {exc.strerror or exc}")
         return False
@@ -309,7 +314,7 @@ def deliver_formatted(path: str, source: SourceFile, new: str, check: bool, diff
         if check:
             print(printable(f"would reformat {name}"))
         return EXIT_FINDINGS
-    if write_file(path, source.encode(new, newline)):
+    if write_file(path, source.encode(new, newline), source.identity):
         if not quiet:
             print(printable(f"reformatted {name}"), file=sys.stderr)
         return EXIT_OK

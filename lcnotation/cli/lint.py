@@ -508,7 +508,7 @@ def _fix(report: FileReport, config: LintConfig, bar: Progress,
             state.out.write(f"{report.path}: every line would end with "
                             f"{LINE_END_NAMES[newline]}\n")
         return report, True
-    if not write_file(report.path, source.encode(text, newline)):
+    if not write_file(report.path, source.encode(text, newline), source.identity):
         return report, False
     state.note(f"{report.path}: applied {applied} fix{'es' if applied != 1 else ''}")
     if args.show_fixes:
@@ -566,9 +566,10 @@ def _fix_file(path: str, notation: Streaming, config: LintConfig, bar: Progress,
         return FileReport(path, unreadable=refused), True
     result: Optional[FixResult] = None
     unchanged: Optional[FileReport] = None
-    mixed = False
+    mixed = opened = False
     try:
         with open(path, "rb") as handle:
+            opened = True  # what fails from here on is the writing (reading is caught below)
             try:
                 with atomic_writer(path) as out:
                     counter = LineEndCounter(handle)
@@ -600,7 +601,7 @@ def _fix_file(path: str, notation: Streaming, config: LintConfig, bar: Progress,
         return lint_file(path, config), False
     except OSError as exc:
         bar.clear()
-        if result is not None:  # the file was read: the atomic writer failed
+        if opened:  # the atomic writer failed (to start, or to replace the file)
             err(f"{path}: cannot write: {exc.strerror or exc}")
             return lint_file(path, config), False
         return FileReport(path, unreadable=exc.strerror or str(exc)), True
