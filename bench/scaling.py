@@ -90,6 +90,36 @@ def _open_braces(n: int) -> str:
     return "{\n" * n
 
 
+def _chikinn_winner(n: int) -> str:
+    # A transcript's last line: "Winner: " and a name after n spaces.
+    return _chikinn_sample().rsplit("Winner:", 1)[0] + "Winner: " + " " * n + "x\n"
+
+
+def _chikinn_hand(n: int) -> str:
+    # A hand line of n spaces and no colon, where the first hand stands.
+    lines = _chikinn_sample().split("\n")
+    index = next(k for k, line in enumerate(lines) if ":" in line and "ROUND" not in line)
+    lines[index] = "a" + " " * n + "b"
+    return "\n".join(lines)
+
+
+def _chikinn_sample() -> str:
+    folder = os.path.join(os.path.dirname(os.path.dirname(HERE)), "tests", "data", "formats",
+                          "chikinn")
+    with open(os.path.join(folder, sorted(os.listdir(folder))[0]), encoding="utf-8") as f:
+        return f.read()
+
+
+def _json_members(n: int) -> str:
+    return ('{"format": "lcnotation", "version": 1, "games": [{"headers": [], "moves": [],\n'
+            + ",\n".join(f'"x{i}": 1' for i in range(n)) + "}]}")
+
+
+def _freecell_line(n: int) -> str:
+    # A solution line of n moves whose cycle breaks at its end (a comment).
+    return "Game #1\n  -  -  -  +\nJD\n" + " 5a" * n + " zz\n"
+
+
 def _open_braces_then_header(n: int) -> str:
     # parse_game reads this as one game: each "{" stops at the header line.
     return "{\n" * n + '[Event "x"]\n}\n'
@@ -118,22 +148,57 @@ SHAPES: Dict[str, Tuple[Callable[[int], str], int, str]] = {
     "open {": (_open_braces, 1_250, "lines of a '{' never closed"),
     "open { then [": (_open_braces_then_header, 1_250,
                       "lines of a '{' never closed, a header line, a '}'"),
+    # Readers other than the .lcn one (READERS says which reads each).
+    "chikinn win": (_chikinn_winner, 10_000, "spaces in a chikinn Winner: line"),
+    "chikinn hand": (_chikinn_hand, 10_000, "spaces in a chikinn hand line"),
+    "json members": (_json_members, 16_000, "unknown members of a JSON-form game"),
+    "sfn line": (_freecell_line, 200_000, "moves on a FreeCell solution line"),
 }
 
+#: The shapes not read by lint_file of a .lcn file: how each is read.
+READERS: Dict[str, str] = {"chikinn win": "chikinn", "chikinn hand": "chikinn",
+                           "json members": "json", "sfn line": "sfn"}
 
-def measure(path: str) -> None:
-    """Lint ``path`` in this process; print seconds, peak memory and findings."""
+
+def measure(path: str, reader: str = "lint") -> None:
+    """Read ``path`` in this process (lint it, or import it with ``reader``);
+    print seconds, peak memory and findings (problems refused)."""
+    from lcnotation.core.diagnostics import NotationError
+    from lcnotation.lostcities.text.dialects import ConversionError
     from lcnotation.tools.lint import lint_file
 
+    if reader == "lint":
+        path_read = path
+    else:
+        path_read = path + {"chikinn": ".txt", "json": ".json", "sfn": ".sfn"}[reader]
+        os.replace(path, path_read)
     start = time.perf_counter()
-    report = lint_file(path)
+    findings, moves = 0, 0
+    if reader in ("lint", "sfn"):
+        report = lint_file(path_read)
+        findings, moves = len(report.findings), report.moves
+    else:
+        with open(path_read, encoding="utf-8") as handle:
+            text = handle.read()
+        try:
+            if reader == "chikinn":
+                from lcnotation.formats import chikinn
+                chikinn.read(text)
+            else:
+                from lcnotation.lostcities.jsonform import from_json
+                from_json(text)
+        except ConversionError as exc:
+            findings = len(exc.errors)
+        except NotationError:
+            findings = 1
     seconds = time.perf_counter() - start
     print(json.dumps({"seconds": seconds, "peak": peak_rss(),
-                      "findings": len(report.findings), "moves": report.moves}))
+                      "findings": findings, "moves": moves}))
 
 
-def in_child(path: str) -> dict:
-    out = subprocess.run([sys.executable, HERE, "--measure", path], check=True,
+def in_child(path: str, reader: str = "lint") -> dict:
+    out = subprocess.run([sys.executable, HERE, "--measure", path, "--reader", reader],
+                         check=True,
                          capture_output=True, text=True, env=ENV)
     return json.loads(out.stdout)
 
@@ -144,9 +209,10 @@ def main() -> None:
                         help="multiply every size (default 1)")
     parser.add_argument("--only", help="comma-separated shapes (default: all)")
     parser.add_argument("--measure", help=argparse.SUPPRESS)
+    parser.add_argument("--reader", default="lint", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.measure:
-        measure(args.measure)
+        measure(args.measure, args.reader)
         return
     names = list(SHAPES) if not args.only else [s.strip() for s in args.only.split(",")]
     unknown = [n for n in names if n not in SHAPES]
@@ -166,8 +232,10 @@ def main() -> None:
                 with open(path, "w", encoding="utf-8", newline="") as handle:
                     handle.write(write(size))
                 megabytes = os.path.getsize(path) / 1e6
-                rows.append((size, megabytes, in_child(path)))
-                os.remove(path)
+                rows.append((size, megabytes, in_child(path, READERS.get(name, "lint"))))
+                for leftover in [path] + [path + e for e in (".txt", ".json", ".sfn")]:
+                    if os.path.exists(leftover):
+                        os.remove(leftover)
             for k, (size, megabytes, r) in enumerate(rows):
                 growth = ""
                 if k:

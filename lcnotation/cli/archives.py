@@ -1,6 +1,6 @@
 """What the archive commands share (``lcn filter``, ``dedupe``, ``split``, ``stats``):
 reading files game by game, reporting what cannot be read, writing games
-byte for byte, and never writing over an input.
+byte for byte (never over an input: :func:`~lcnotation.cli.common.written_over`).
 
 The archive package (``lcnotation.archive``) is imported when a command
 runs, not with this module (``lcn lint`` stays lean).
@@ -9,9 +9,8 @@ runs, not with this module (``lcn lint`` stays lean).
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-from typing import TYPE_CHECKING, Callable, Iterable, Iterator, List, Optional, Sequence
+from typing import TYPE_CHECKING, Callable, Iterator, List, Sequence
 
 from .common import Settings, err
 
@@ -73,25 +72,6 @@ def not_readable(entry: "GameEntry", game: "Game") -> None:
     err(f"{entry.path}:{first.line}:{first.column}: game {entry.number} cannot be read in "
         f"full: {count} syntax error{'s' if count != 1 else ''} (first: {first.code} "
         f"{first.message})")
-
-
-def same_file(a: str, b: str) -> bool:
-    try:
-        return os.path.samefile(a, b)
-    except OSError:
-        return False
-
-
-def written_over(output: Optional[str], paths: Iterable[str], command: str) -> bool:
-    """Whether ``output`` is one of the inputs ``paths`` (said on standard
-    error: ``lcn COMMAND`` never writes over an input)."""
-    if output is None:
-        return False
-    for path in paths:
-        if path != "-" and same_file(output, path):
-            err(f"{output}: is the input {path}: lcn {command} never writes over an input")
-            return True
-    return False
 
 
 class GameWriter:

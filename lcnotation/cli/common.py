@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 from dataclasses import replace
 import stat
 import sys
-from typing import IO, Callable, Iterable, Iterator, List, Optional, Sequence, Tuple
+from typing import IO, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 from ..lostcities.text.ast import Game
 from ..lostcities.lint import colors_of
@@ -15,12 +16,12 @@ from ..core.diagnostics import NotationError
 from ..lostcities.text.reader import decoded_lines, parse_games, split_games
 from ..tools.config import (ConfigCache, ConfigError, ProjectConfig, config_for_file, parse_codes,
                             project_for)
-from ..core.files import SourceFile, decode_source, not_regular, write_atomic
+from ..core.files import Identity, SourceFile, decode_source, identity_of, not_regular, write_atomic
 from ..core.lint import LintConfig
 from ..tools.notations import DEFAULT, NOTATIONS
 from ..core.walk import iter_record_files
 from ..core.lineends import LINE_END_NAMES
-from ..core.terminal import printable, printable_diff
+from ..core.terminal import numbers_shortened, printable, printable_diff
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
@@ -30,8 +31,8 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> None:  # type: ignore[override]
         # The message may quote an argument: escaped, like everything we print.
-        self.exit(EXIT_USAGE, printable(f"{self.prog}: error: {message} (see '{self.prog} "
-                                        "--help')") + "\n")
+        self.exit(EXIT_USAGE, printable(numbers_shortened(
+            f"{self.prog}: error: {message} (see '{self.prog} --help')")) + "\n")
 
 
 def add_command(sub: "argparse._SubParsersAction[Parser]", name: str, help_text: str,
@@ -55,8 +56,8 @@ def err(message: str) -> None:
 def usage_error(command: str, message: str) -> int:
     """Say what is wrong with the command line of ``lcn command``, as argparse
     does, naming the command's help; the exit status."""
-    print(printable(f"lcn {command}: error: {message} (see 'lcn {command} --help')"),
-          file=sys.stderr)
+    print(printable(numbers_shortened(f"lcn {command}: error: {message} (see 'lcn {command} "
+                                      "--help')")), file=sys.stderr)
     return EXIT_USAGE
 
 
@@ -202,7 +203,9 @@ def read_input(path: str) -> Optional[SourceFile]:
         if path == "-":
             return decode_source(_read_whole(sys.stdin.buffer))
         with open(path, "rb") as handle:
-            return decode_source(_read_whole(handle))
+            # As it is opened: a rewrite checks that the file is still this one.
+            identity = identity_of(os.fstat(handle.fileno()))
+            return dataclasses.replace(decode_source(_read_whole(handle)), identity=identity)
     except (OSError, NotationError, _TooLarge, MemoryError) as exc:
         cannot_read(path, exc)
     return None
@@ -287,10 +290,52 @@ def _read_whole(handle: IO[bytes]) -> bytes:
         pieces.append(data)
 
 
-def write_file(path: str, data: bytes) -> bool:
-    """Replace the file ``path`` with ``data``; False, with a message, when that fails."""
+def same_file(a: str, b: str) -> bool:
+    """Whether the paths ``a`` and ``b`` name one file (the same device and
+    inode: also through ``./``, other spellings, hard and symbolic links);
+    False when either does not exist."""
     try:
-        write_atomic(path, data)
+        return os.path.samefile(a, b)
+    except (OSError, ValueError):  # not there yet; a name with a NUL
+        return False
+
+
+def written_over(output: Optional[str], inputs: Iterable[str], command: str) -> bool:
+    """Whether the file ``output`` is one of the files ``inputs`` (``-``,
+    standard input, is none), said in one line on standard error: no ``lcn``
+    command writes over what it reads.  Every command that writes a file
+    asks this before it opens it."""
+    if output is None or output == "-":
+        return False
+    for path in inputs:
+        if path != "-" and same_file(output, path):
+            err(f"{output}: not written: it is the input {path}; lcn {command} never "
+                "writes over an input")
+            return True
+    return False
+
+
+def colliding(targets: Sequence[Tuple[str, str]], command: str) -> bool:
+    """Whether two of ``targets`` (each an input and the file it is written to)
+    are written to the same file, said in one line on standard error: the
+    second would replace the first.  Asked before anything is written."""
+    seen: Dict[str, str] = {}
+    for source, target in targets:
+        key = os.path.normcase(os.path.realpath(target))
+        if key in seen:
+            err(f"{target}: not written: both {seen[key]} and {source} would be written to "
+                f"it; lcn {command} never writes two files over each other")
+            return True
+        seen[key] = source
+    return False
+
+
+def write_file(path: str, data: bytes, since: Optional[Identity] = None) -> bool:
+    """Replace the file ``path`` with ``data``; False, with a message, when that
+    fails (also when the file is no longer as it was read: ``since``, see
+    :func:`~lcnotation.core.files.atomic_writer`)."""
+    try:
+        write_atomic(path, data, since)
     except OSError as exc:
         err(f"{path}: cannot write: {exc.strerror or exc}")
         return False
@@ -330,7 +375,7 @@ def deliver_formatted(path: str, source: SourceFile, new: str, check: bool, diff
         if check:
             print(printable(f"would reformat {name}"))
         return EXIT_FINDINGS
-    if write_file(path, source.encode(new, newline)):
+    if write_file(path, source.encode(new, newline), source.identity):
         if not quiet:
             print(printable(f"reformatted {name}"), file=sys.stderr)
         return EXIT_OK

@@ -8,15 +8,15 @@ import os
 import shutil
 import sys
 import tempfile
-from typing import IO, Optional
+from typing import IO, List, Optional, Tuple
 
 from ..lostcities.text.dialects import ConversionError
 from ..core.diagnostics import NotationError
 from ..lostcities.convert import JSON, convert_file, dialect_names
 from ..core.files import atomic_writer
 from ..core.terminal import printable
-from .common import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Parser, add_command, err, make_folder,
-                     names_folder, usage_error)
+from .common import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Parser, add_command, colliding, err,
+                     make_folder, names_folder, usage_error, written_over)
 
 _CONVERT_EXAMPLES = """\
 examples:
@@ -58,16 +58,26 @@ def run(args: argparse.Namespace) -> int:
     if len(args.paths) > 1 and not (folder or args.in_place):
         return usage_error("convert", "several files need -o DIR (a folder to write them "
                            "into) or --in-place")
+    targets = [(path, os.path.join(folder, _output_name(path, args.to)) if folder is not None
+                else output) for path in args.paths]
+    if _writes_over(targets):
+        return EXIT_USAGE
     if folder is not None and not make_folder(folder):
         return EXIT_USAGE
     status = EXIT_OK
-    for path in args.paths:
+    for path, target in targets:
         one = argparse.Namespace(**vars(args))
-        one.path = path
-        if folder is not None:
-            one.output = os.path.join(folder, _output_name(path, args.to))
+        one.path, one.output = path, target
         status = max(status, _run_one(one))
     return status
+
+
+def _writes_over(targets: List[Tuple[str, Optional[str]]]) -> bool:
+    """Whether a file would be written over one of the inputs, or two over
+    each other (said on stderr), before anything is written."""
+    paths = [path for path, _ in targets]
+    return (any(written_over(target, paths, "convert") for _, target in targets)
+            or colliding([(p, t) for p, t in targets if t is not None], "convert"))
 
 
 def _output_name(path: str, dialect: str) -> str:

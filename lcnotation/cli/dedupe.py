@@ -9,8 +9,8 @@ from typing import (IO, TYPE_CHECKING, Dict, Iterator, List, NamedTuple, Optiona
                     Tuple)
 
 from .archives import (GameWriter, ReadFailed, add_paths, cannot_follow, entries, inputs,
-                       not_readable, read_failed, written_over)
-from .common import EXIT_OK, EXIT_USAGE, Parser, Settings, add_command, err
+                       not_readable, read_failed)
+from .common import EXIT_OK, EXIT_USAGE, Parser, Settings, add_command, err, written_over
 
 if TYPE_CHECKING:
     from ..archive.reader import GameEntry

@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING, List, Optional, Tuple
 
 from ..core.diagnostics import NotationError
 from .common import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Parser, Settings, UsageError,
-                     add_command, completes_with, err, read_records, write_output)
-from .inputs import export_formats, overwrites_input, say_error
+                     add_command, completes_with, err, read_records, write_output, written_over)
+from .inputs import export_formats, say_error
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..formats import Format
@@ -77,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
     if fmt.write is None:
         err(f"the format {fmt.name!r} can be read but not written")
         return EXIT_USAGE
-    if overwrites_input(args.output, args.paths):
+    if written_over(args.output, args.paths, "export"):
         return EXIT_USAGE
     written = []
     problems = 0

@@ -7,9 +7,9 @@ import sys
 from typing import IO, TYPE_CHECKING, List, Optional
 
 from .archives import (GameWriter, ReadFailed, add_paths, cannot_follow, entries, inputs, not_readable,
-                       read_failed, written_over)
+                       read_failed)
 from .common import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Parser, Settings, add_command,
-                     add_config_options, count, err)
+                     add_config_options, count, err, written_over)
 
 if TYPE_CHECKING:
     from ..archive.query import Query

@@ -10,9 +10,10 @@ from typing import TYPE_CHECKING, List, Optional, Tuple
 from ..lostcities.text.ast import Game
 from ..core.diagnostics import NotationError
 from .common import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Parser, UsageError, add_command, err,
-                     completes_with, make_folder, names_folder, usage_error, write_output)
+                     completes_with, make_folder, names_folder, usage_error, write_output,
+                     written_over)
 from .inputs import (AUTO, Unreadable, chosen_format, deal_number, import_formats, imported,
-                     overwrites_input, say_error, translated)
+                     say_error, translated)
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..formats import Format
@@ -67,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         err(str(exc))
         return EXIT_USAGE
-    if overwrites_input(args.output, args.paths):
+    if written_over(args.output, args.paths, "import"):
         return EXIT_USAGE
     if fmt is not None and fmt.import_records is not None:
         return _import_collection(args, fmt)

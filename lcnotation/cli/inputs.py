@@ -1,6 +1,6 @@
 """What the commands share about their inputs: records of other programs
 (the ``--from`` of import, lint and score), the games a picture or a page
-shows, deal numbers, and the refusal to write over an input.  The command
+shows, and deal numbers.  The command
 modules import this, never each other.
 """
 
@@ -13,13 +13,13 @@ from typing import TYPE_CHECKING, Iterator, List, NamedTuple, Optional, Sequence
 from ..core.diagnostics import NotationError
 from ..lostcities.text.ast import Game
 from ..lostcities.text.reader import parse_games, parse_part
-from .common import EXIT_FINDINGS, EXIT_USAGE, err, read_input, streamable, write_output
+from .common import EXIT_FINDINGS, EXIT_USAGE, err, read_input, streamable, write_output, written_over
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..formats import Format
 
 __all__ = ["AUTO", "chosen_format", "import_formats", "export_formats", "foreign_format", "Unreadable", "imported", "imported_or_none",
-           "overwrites_input", "say_error", "Drawn", "drawn_games", "GamesUnreadable",
+           "say_error", "Drawn", "drawn_games", "GamesUnreadable",
            "deal_number", "translated"]
 
 #: The --from value that asks for the format to be recognised.
@@ -114,23 +114,6 @@ def imported_or_none(path: str, name: str) -> Optional[Iterator[Game]]:
     return None
 
 
-def overwrites_input(output: Optional[str], inputs: Sequence[str]) -> bool:
-    """Whether ``-o output`` names one of the files read (said on stderr): the
-    commands that write another kind of file (import, export, render, view)
-    would replace the record with it."""
-    if output is None:
-        return False
-    for path in inputs:
-        try:
-            same = path != "-" and os.path.samefile(path, output)
-        except OSError:  # the output does not exist yet (or the input cannot be read)
-            same = False
-        if same:
-            err(f"{output}: not written: it is the input {path}; name another file")
-            return True
-    return False
-
-
 def say_error(exc: NotationError) -> None:
     """``path:line:column: CODE message`` on standard error."""
     err(f"{exc.path}:{exc.line}:{exc.column}: {exc.code} {exc.message}")
@@ -144,7 +127,7 @@ class Drawn(NamedTuple):
     source: str
 
 
-def drawn_games(path: str, output: Optional[str]) -> Optional[Iterator[Drawn]]:
+def drawn_games(path: str, output: Optional[str], command: str) -> Optional[Iterator[Drawn]]:
     """The games of ``path`` that ``lcn view`` shows and ``lcn render --game``
     counts (not the empty ones), one at a time; None, with a message, when
     ``output`` would overwrite it or standard input cannot be read.
@@ -155,7 +138,7 @@ def drawn_games(path: str, output: Optional[str]) -> Optional[Iterator[Drawn]]:
     or bytes that are not UTF-8 in what is read, raise :class:`GamesUnreadable`,
     which the command says with :func:`~lcnotation.cli.common.cannot_read`.
     """
-    if overwrites_input(output, [path]):
+    if written_over(output, [path], command):
         return None
     if streamable(path):
         return _drawn(path)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import io
+import itertools
 import os
 import sys
 from typing import IO, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
@@ -29,7 +30,7 @@ from ..tools.progress import Progress
 from .inputs import Unreadable, chosen_format, foreign_format, imported
 from .common import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Parser, Settings, add_command,
                      add_config_options, add_exclude_options, add_notation_option, err, process_count, read_input, usage_error,
-                     write_file)
+                     write_file, written_over)
 
 _LINT_EXAMPLES = """\
 examples:
@@ -395,6 +396,8 @@ def run(args: argparse.Namespace) -> int:
         if problem is not None:
             return usage_error("lint", problem)
     if args.output_file is not None:
+        if _output_is_input(args.output_file, paths, settings):
+            return EXIT_USAGE
         try:
             out: IO[str] = open(args.output_file, "w", encoding="utf-8",
                                 errors="backslashreplace")
@@ -408,6 +411,14 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if out is not sys.stdout:
             out.close()
+
+
+def _output_is_input(output: str, paths: Sequence[str], settings: Settings) -> bool:
+    """Whether ``-o output`` is one of the files linted (said on stderr):
+    opening it would empty the record before it is read."""
+    if not os.path.exists(output):
+        return False  # a new file is no input (and no folder need be walked)
+    return written_over(output, itertools.chain(paths, settings.expand(paths)), "lint")
 
 
 def _run(args: argparse.Namespace, settings: Settings, paths: List[str], jobs: int,
@@ -555,7 +566,7 @@ def _fix(report: FileReport, config: LintConfig, bar: Progress,
             state.out.write(f"{report.path}: every line would end with "
                             f"{LINE_END_NAMES[newline]}\n")
         return report, True
-    if not write_file(report.path, source.encode(text, newline)):
+    if not write_file(report.path, source.encode(text, newline), source.identity):
         return report, False
     state.note(f"{report.path}: applied {applied} fix{'es' if applied != 1 else ''}")
     if args.show_fixes:
@@ -613,9 +624,10 @@ def _fix_file(path: str, notation: Streaming, config: LintConfig, bar: Progress,
         return FileReport(path, unreadable=refused), True
     result: Optional[FixResult] = None
     unchanged: Optional[FileReport] = None
-    mixed = False
+    mixed = opened = False
     try:
         with open(path, "rb") as handle:
+            opened = True  # what fails from here on is the writing (reading is caught below)
             try:
                 with atomic_writer(path) as out:
                     counter = LineEndCounter(handle)
@@ -647,7 +659,7 @@ def _fix_file(path: str, notation: Streaming, config: LintConfig, bar: Progress,
         return lint_file(path, config), False
     except OSError as exc:
         bar.clear()
-        if result is not None:  # the file was read: the atomic writer failed
+        if opened:  # the atomic writer failed (to start, or to replace the file)
             err(f"{path}: cannot write: {exc.strerror or exc}")
             return lint_file(path, config), False
         return FileReport(path, unreadable=exc.strerror or str(exc)), True

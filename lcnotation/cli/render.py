@@ -129,7 +129,7 @@ def run(args: argparse.Namespace) -> int:
     if animated and args.size is not None and args.size > MAX_ANIMATION:
         return usage_error("render", f"an animation is at most {MAX_ANIMATION:,} pixels "
                                      "wide (--size)")
-    games = drawn_games(args.path, None if args.all else args.output)
+    games = drawn_games(args.path, None if args.all else args.output, "render")
     if games is None:
         return EXIT_USAGE
     # Read up to the game drawn, one game at a time (to the end only to count

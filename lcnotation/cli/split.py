@@ -10,8 +10,8 @@ import tempfile
 from collections import OrderedDict
 from typing import IO, Callable, Dict, Optional, Tuple
 
-from .archives import GameWriter, ReadFailed, entries, read_failed, same_file
-from .common import EXIT_OK, EXIT_USAGE, Parser, add_command, count, err
+from .archives import GameWriter, ReadFailed, entries, read_failed
+from .common import EXIT_OK, EXIT_USAGE, Parser, add_command, count, err, same_file
 
 _SPLIT_EXAMPLES = """\
 examples:

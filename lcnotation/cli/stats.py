@@ -7,9 +7,9 @@ import io
 import sys
 from typing import TYPE_CHECKING, Dict, Iterator, List, Tuple
 
-from .archives import ReadFailed, add_paths, entries, inputs, read_failed, written_over
+from .archives import ReadFailed, add_paths, entries, inputs, read_failed
 from .common import (EXIT_OK, EXIT_USAGE, Parser, Settings, add_command, add_config_options,
-                     err, write_output)
+                     err, write_output, written_over)
 
 if TYPE_CHECKING:
     from ..archive.stats import GameStats, StatsAccumulator

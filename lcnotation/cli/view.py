@@ -8,6 +8,7 @@ import os
 
 from .common import (EXIT_USAGE, Parser, add_command, cannot_read, configured_colors,
                      process_count, write_output)
+from ..core.terminal import surrogates_escaped
 from .inputs import GamesUnreadable, drawn_games
 
 _VIEW_EXAMPLES = """\
@@ -36,11 +37,13 @@ def register(sub: "argparse._SubParsersAction[Parser]") -> None:
 def run(args: argparse.Namespace) -> int:
     from ..view import view_html  # the page's code, only for this command
 
-    games = drawn_games(args.path, args.output)
+    games = drawn_games(args.path, args.output, "view")
     if games is None:
         return EXIT_USAGE
-    title = args.title or ("standard input" if args.path == "-" else os.path.basename(args.path))
-    path = None if args.path == "-" else args.path
+    # Names that are not UTF-8 are shown as the messages show them.
+    title = surrogates_escaped(args.title or ("standard input" if args.path == "-"
+                                              else os.path.basename(args.path)))
+    path = None if args.path == "-" else surrogates_escaped(args.path)
     # The games are read as the page replays them (tee holds the one between).
     for_games, for_sources = itertools.tee(games)
     try:

@@ -22,7 +22,7 @@ import stat
 import tempfile
 import time
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING, Callable, Iterator, List, Optional, Set, Tuple
 
 if TYPE_CHECKING:
@@ -35,7 +35,7 @@ from .lineends import CountingReader, majority_line_end_of
 
 __all__ = ["BOM", "LineEndCounter", "TextWriter", "WriteFailed", "guarded", "NotRegularFile",
            "not_regular", "SourceFile", "SourceKind", "decode_text", "decode_source", "read_source",
-           "atomic_writer", "write_atomic"]
+           "atomic_writer", "write_atomic", "Identity", "identity_of", "ChangedMeanwhile"]
 
 #: The UTF-8 byte-order mark.
 BOM = b"\xef\xbb\xbf"
@@ -79,6 +79,9 @@ class SourceFile:
     bom: bool
     #: The line end most lines use (the same as ``newline`` unless mixed).
     majority: str = "\n"
+    #: The file as it was read (:func:`identity_of`), for a rewrite to check
+    #: that it is still that file; None for standard input.
+    identity: "Optional[Identity]" = field(default=None, compare=False, repr=False)
 
     def encode(self, text: str, newline: Optional[str] = None) -> bytes:
         """``text`` (LF line ends) as this file's bytes; ``newline`` chooses the
@@ -225,8 +228,37 @@ def read_source(path: str) -> SourceFile:
         return decode_source(handle.read())
 
 
+#: What tells a file from the same file changed: its device and inode (a save
+#: by rename makes a new one), size and modification time in nanoseconds.
+Identity = Tuple[int, int, int, int]
+
+
+def identity_of(info: os.stat_result) -> Identity:
+    return (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns)
+
+
+class ChangedMeanwhile(OSError):
+    """The file to replace changed after it was read (another program saved
+    it): it is left as that program wrote it."""
+
+    def __init__(self, path: str) -> None:
+        super().__init__(errno.EBUSY, "it changed while lcn was rewriting it (another "
+                         "program saved it); not rewritten, run lcn again", path)
+
+
+def _check_unchanged(path: str, expected: Optional[Identity]) -> None:
+    if expected is None:
+        return
+    try:
+        now: Optional[Identity] = identity_of(os.stat(path))
+    except FileNotFoundError:
+        now = None
+    if now != expected:
+        raise ChangedMeanwhile(path)
+
+
 @contextmanager
-def atomic_writer(path: str) -> Iterator[IO[bytes]]:
+def atomic_writer(path: str, since: Optional[Identity] = None) -> Iterator[IO[bytes]]:
     """A binary file to write the new content of ``path`` to.
 
     The file at ``path`` is replaced (keeping its mode) only when the block
@@ -239,6 +271,12 @@ def atomic_writer(path: str) -> Iterator[IO[bytes]]:
     The new file keeps the old one's owner and group, or is refused
     (PermissionError); a file with hard links is refused (OSError, EMLINK),
     as a new file would split it from its other names.
+
+    A file that changes while it is written (an editor saves it) is left as
+    it then is: :class:`ChangedMeanwhile` (an OSError) is raised instead of
+    replacing it.  ``since`` is the file's :func:`identity_of` when it was
+    read, for a caller that read it before this writer was opened; else the
+    file as this writer found it counts.
     """
     try:
         info: Optional[os.stat_result] = os.stat(path)
@@ -258,6 +296,9 @@ def atomic_writer(path: str) -> Iterator[IO[bytes]]:
         return
     if info is not None and not os.access(path, os.W_OK):
         raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), path)
+    expected = since if since is not None else (identity_of(info) if info is not None
+                                                else None)
+    _check_unchanged(path, expected)
     directory = os.path.dirname(path)
     remove_stale_temporaries(directory)
     fd, tmp = tempfile.mkstemp(prefix=_TMP_PREFIX, suffix=_TMP_SUFFIX, dir=directory)
@@ -273,6 +314,7 @@ def atomic_writer(path: str) -> Iterator[IO[bytes]]:
             _keep_identity(tmp, info)
         # A new file gets what open() would have given it.
         os.chmod(tmp, stat.S_IMODE(info.st_mode) if info is not None else 0o666 & ~_umask())
+        _check_unchanged(path, expected)  # as late as can be: then the rename
         os.replace(tmp, path)
     except BaseException:
         try:
@@ -360,7 +402,8 @@ def _umask() -> int:
     return mask
 
 
-def write_atomic(path: str, data: bytes) -> None:
-    """Replace the file at ``path`` with ``data`` atomically, keeping its mode."""
-    with atomic_writer(path) as handle:
+def write_atomic(path: str, data: bytes, since: Optional[Identity] = None) -> None:
+    """Replace the file at ``path`` with ``data`` atomically, keeping its mode
+    (``since``: see :func:`atomic_writer`)."""
+    with atomic_writer(path, since) as handle:
         handle.write(data)

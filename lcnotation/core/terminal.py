@@ -26,6 +26,33 @@ def printable(text: str) -> str:
     return _CONTROL.sub(lambda m: _ESCAPES.get(m.group(), f"\\x{ord(m.group()):02x}"), text)
 
 
+def numbers_shortened(text: str) -> str:
+    """``text`` with every number of more than 20 digits shown by its first
+    20 and its length: a message that echoes an argument of 5,000 digits
+    stays a line.
+
+    >>> numbers_shortened("not '" + "9" * 5000 + "'")
+    "not '99999999999999999999… (5,000 digits)'"
+    """
+    return _LONG_NUMBER.sub(lambda m: f"{m.group()[:20]}… ({len(m.group()):,} digits)", text)
+
+
+_LONG_NUMBER = re.compile(r"[0-9]{21,}")
+
+
+def surrogates_escaped(text: str) -> str:
+    r"""``text`` with each lone surrogate (a byte of a file name or an
+    argument that is not UTF-8, as Python reads it) written as the escape the
+    messages show, so that the text can be written as UTF-8.
+
+    >>> surrogates_escaped("caf\udce9.lcn")
+    'caf\\udce9.lcn'
+    """
+    if text.isascii():
+        return text
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 _CONTROL = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f]")
 _ESCAPES = {"\n": "\\n", "\r": "\\r"}
 

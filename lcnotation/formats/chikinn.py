@@ -41,12 +41,15 @@ _DIGIT_OF = {rank: digit for digit, rank in DIGITS.items()}
 _COLOR_RANK = {c: i for i, c in enumerate(COLORS)}
 
 _ROUND = re.compile(r"ROUND ([0-9]+):\Z")
-_HAND = re.compile(r"([^\s:][^:]*?) *: (.*)\Z")
+# Linear on lines of any length (a line may be megabytes): no quantifier meets
+# another over the same characters; the spaces that end a name are stripped
+# after the match (see _hand and _winner), not matched by a second ``*``.
+_HAND = re.compile(r"([^\s:][^:]*): (.*)\Z")
 _ACTION = re.compile(r"( +)(Plays|Discards) (\S+)\Z")
 _DRAWS = re.compile(r"( +)Draws (\S+)\Z")
 _DASHES = re.compile(r"-{3,}\Z")
 _SCORE = re.compile(r"Player ([01]) scores (-?[0-9]+)\Z")
-_WINNER = re.compile(r"Winner: (.*?) *\Z")
+_WINNER = re.compile(r"Winner: (.*)\Z")
 _STATS = re.compile(r"\S.* wins [0-9.]+ \+/- [0-9.]+\Z")
 
 #: Every card as the engine writes it.
@@ -93,7 +96,7 @@ class _Reader:
         if index >= len(self.lines):
             return "the end of the transcript"
         line = self.lines[index]
-        return repr(line if len(line) <= 40 else line[:37] + "...") if line else "a blank line"
+        return _shortened(line) if line else "a blank line"
 
     def number(self, match: "re.Match[str]", group: int, index: int) -> int:
         """The number of ``match``'s ``group`` on line ``index``; I101, at its
@@ -127,7 +130,7 @@ class _Reader:
                 start = self.i
                 self.i += 1
                 games.append(self.round(self.number(m, 1, start), start))
-            elif not games and _HAND.match(line) and not _WINNER.match(line):
+            elif not games and _hand(line) is not None:
                 games.append(self.round(None, self.i))
             elif games and _STATS.match(line):
                 self.i += 1  # the win ratio printed after several rounds
@@ -156,10 +159,10 @@ class _Reader:
         scores = self.scores()
         winner_index, winner = None, ""
         if self.i < len(self.lines):
-            m = _WINNER.match(self.lines[self.i])
-            if m is not None:
+            found = _winner(self.lines[self.i])
+            if found is not None:
                 winner_index = self.i
-                winner = m.group(1)
+                winner = found
                 self.i += 1
         game = self.rebuild(number, turns, scores, start)
         if winner_index is not None:
@@ -167,7 +170,7 @@ class _Reader:
             # The engine names the first of the best scores.
             expected = names[0] if scores[0] >= scores[1] else names[1]
             if winner != expected:
-                raise self.fail(f"the winner line names {winner!r}, but by the scores "
+                raise self.fail(f"the winner line names {_shortened(winner)}, but by the scores "
                                 f"({scores[0]} to {scores[1]}) the winner is {expected!r}",
                                 "I104", winner_index, 9, len(winner))
         return game
@@ -175,12 +178,12 @@ class _Reader:
     def turn(self, t: int) -> _Turn:
         hand_index = self.i
         line = self.lines[hand_index]
-        m = _HAND.match(line)
-        if m is None or _WINNER.match(line):
+        m = _hand(line)
+        if m is None:
             raise self.fail("expected the mover's hand (such as 'Kenny: b0 b4 p0 ...') or "
                             f"the final scores ('Player 0 scores N'), found "
                             f"{self.found(hand_index)}", "I101", hand_index)
-        name = m.group(1)
+        name = m.group(1).rstrip(" ")
         hand = m.group(2).split(" ")
         if not _CARDS.issuperset(hand):
             column = m.start(2) + 1
@@ -321,6 +324,24 @@ class _Reader:
 
     def _cards(self, tokens: Iterable[str]) -> str:
         return " ".join(format_card(self._our(t)) for t in tokens)
+
+
+def _hand(line: str) -> "Optional[re.Match[str]]":
+    """The match of a hand line (``Name: cards``; the name is its group 1 with
+    the spaces before the colon), None for any other line, a winner's too."""
+    m = _HAND.match(line)
+    return None if m is None or line.startswith("Winner: ") else m
+
+
+def _winner(line: str) -> Optional[str]:
+    """The name a ``Winner: NAME`` line gives (without the spaces after it)."""
+    m = _WINNER.match(line)
+    return None if m is None else m.group(1).rstrip(" ")
+
+
+def _shortened(text: str, most: int = 40) -> str:
+    """``text`` quoted, its first characters only when it is long."""
+    return repr(text if len(text) <= most else text[:most - 3] + "...")
 
 
 def _gained(hand: Sequence[str], placed: str, after: Sequence[str]) -> Optional[str]:

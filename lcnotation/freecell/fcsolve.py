@@ -28,7 +28,8 @@ different positions, or too many stay open, the import says the output is
 ambiguous (F403) rather than guess.
 
 Output cut short (a moves line cut in the middle, or fc-solve's closing
-``This game is solveable.`` missing after its opening ``-=-=-...`` line) is
+``This game is solveable.`` missing after its opening ``-=-=-...`` line, or
+a last line of moves without the line end fc-solve ends every line with) is
 refused as truncated (F401), not imported as a partial solution.
 """
 
@@ -236,7 +237,10 @@ def read_fc_solve(text: str) -> Tuple[Optional[Position], List[FcSolveMove]]:
     if not moves:
         raise _error("no fc-solve moves found (expected the output of fc-solve -m, with "
                      "-sn or -snx or neither)", 1)
-    if opened and not solved:  # reported where the text stops
+    if (opened and not solved) or (moves[-1].line == last and not text.endswith(("\n", "\r"))):
+        # Reported where the text stops.  fc-solve ends every line it writes:
+        # a last line of moves without its line end was cut, maybe between
+        # two of its moves (which a list of moves alone cannot show otherwise).
         raise _truncated(last, len(lines[last - 1].rstrip()) + 1 if last else 1)
     if extended:  # -snx output: a move without v into an empty column is one card
         moves = [replace(m, extended=True) if m.cards is None else m for m in moves]

@@ -298,31 +298,33 @@ class _Reader:
     # ---- the solution -------------------------------------------------------
 
     def solution_line(self, line: _Line) -> SolutionLine:
+        """The rule ``solution_line`` read a step at a time with the grammar's
+        own MOVE and MARKER terminals (which the grammar ranks above the
+        comment): memory holds the steps, never a parse tree of a long line."""
         text = line.text
         if _fast_moves().fullmatch(text):
             return SolutionLine(tuple(
                 Move(text[i + 1], text[i + 2], text[i] == ".", line.span(i, i + 3))
                 for i in range(0, len(text), 3)), "", line.whole)
-        result = self.try_parse(line, "solution_line")
-        assert not isinstance(result, UnexpectedInput)  # a comment takes anything
         steps: List[Union[Move, EndMarker]] = []
-        comment = ""
-        for token in _tokens(result):
-            span = line.token_span(token)
-            text = str(token)
-            if token.type == "MOVE":
-                steps.append(Move(text[1], text[2], text[0] == ".", span))
-            elif token.type == "MARKER":
-                inner = text[1:-1]
-                if inner == "??":
-                    steps.append(EndMarker(span))
-                else:
-                    steps.append(Move(inner[-2], inner[-1], inner[0] == ".", span, True))
+        step = _first_step()
+        i = 0
+        while True:
+            found = step.match(text, i)
+            if found is None:
+                break
+            token, span, i = found.group(), line.span(i, found.end()), found.end()
+            if token[0] != "[":
+                steps.append(Move(token[1], token[2], token[0] == ".", span))
+            elif token == "[??]":
+                steps.append(EndMarker(span))
             else:
-                comment = text
-                if steps and MARK not in text:  # a suppression is a comment by intent
-                    self.error("F110", f"{text[:3]!r} is not a move: the rest of the line "
-                               "is read as a comment", span)
+                inner = token[1:-1]
+                steps.append(Move(inner[-2], inner[-1], inner[0] == ".", span, True))
+        comment = text[i:]
+        if comment and steps and MARK not in comment:  # a suppression is a comment by intent
+            self.error("F110", f"{comment[:3]!r} is not a move: the rest of the line "
+                       "is read as a comment", line.span(i, len(text)))
         return SolutionLine(tuple(steps), comment, line.whole)
 
     def check_markers(self, body: List[BodyLine]) -> None:

@@ -56,6 +56,7 @@ from .text.formatter import format_move
 from .text.lexical import LEXICON, RANK_OF
 from ..core.lineends import has_line_break
 from ..core.numbers import read_decimal, too_long
+from ..core.positions import LineIndex
 from .text.reader import parse_move
 
 __all__ = ["FORMAT", "VERSION", "JSONFormError", "to_json", "iter_json", "from_json",
@@ -284,12 +285,12 @@ def decode(text: str, *, path: Optional[str] = None) -> Any:
     try:
         return json.loads(text, object_pairs_hook=_object, parse_int=_int)
     except json.JSONDecodeError as exc:
-        span = _span_at(text, exc.pos, min(exc.pos + 1, len(text)))
+        span = _span_at(LineIndex(text), exc.pos, min(exc.pos + 1, len(text)))
         raise ConversionError([NotationError(f"not JSON: {exc.msg}", span, code="J101",
                                              path=path)]) from None
     except RecursionError:
         raise ConversionError([NotationError("not JSON this form can hold: nested too "
-                                             "deeply", _span_at(text, 0, 0), code="J101",
+                                             "deeply", _span_at(LineIndex(text), 0, 0), code="J101",
                                              path=path)]) from None
 
 
@@ -509,7 +510,8 @@ def errors_at(text: str, problems: Sequence[Tuple[JSONPath, str, str]], *,
     """Errors for ``(json path, code, message)`` problems, located in ``text``
     and sorted by position."""
     places = locate(text, {p for p, _, _ in problems})
-    errors: List[NotationError] = [JSONFormError(message, places.get(where) or _span_at(text, 0, 0), code=code,
+    start = Span(1, 1, 1, 1, 0, 0)
+    errors: List[NotationError] = [JSONFormError(message, places.get(where) or start, code=code,
                             json_path=_path_text(where), path=path)
               for where, code, message in problems]
     errors.sort(key=lambda e: e.span.start)
@@ -534,12 +536,13 @@ def _end(pattern: "re.Pattern[str]", text: str, i: int) -> int:
     return m.end()
 
 
-def _span_at(text: str, start: int, end: int) -> Span:
-    line = text.count("\n", 0, start) + 1
-    column = start - text.rfind("\n", 0, start)
-    end_line = line + text.count("\n", start, end)
-    end_column = end - text.rfind("\n", 0, end)
-    return Span(line, column, end_line, end_column, start, end)
+def _span_at(lines: LineIndex, start: int, end: int) -> Span:
+    """The span from ``start`` to ``end`` of the text of ``lines`` (built once
+    per document: every problem's place is then a search, not a count of the
+    line ends before it)."""
+    line, end_line = lines.line_of(start), lines.line_of(end)
+    return Span(line + 1, start - lines.starts[line] + 1, end_line + 1,
+                end - lines.starts[end_line] + 1, start, end)
 
 
 def _skip_value(text: str, i: int) -> int:
@@ -603,4 +606,5 @@ def locate(text: str, paths: Iterable[JSONPath]) -> Dict[JSONPath, Span]:
     if text.startswith("\ufeff"):
         text = " " + text[1:]
     walk(0, ())
-    return {p: _span_at(text, s, e) for p, (s, e) in found.items()}
+    lines = LineIndex(text)
+    return {p: _span_at(lines, s, e) for p, (s, e) in found.items()}

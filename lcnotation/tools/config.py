@@ -82,6 +82,12 @@ def _table(path: str) -> Optional[Mapping[str, Any]]:
             data = tomllib.load(handle)
     except (OSError, tomllib.TOMLDecodeError) as exc:
         raise ConfigError(f"{path}: cannot read configuration: {exc}") from None
+    except UnicodeDecodeError as exc:  # before ValueError, of which it is one
+        raise ConfigError(f"{path}: cannot read configuration: not UTF-8 (byte "
+                          f"{exc.start:,})") from None
+    except RecursionError:
+        raise ConfigError(f"{path}: cannot read configuration: arrays or tables nested "
+                          "too deeply") from None
     except ValueError:  # an integer too long for Python to read (more than 4,300 digits)
         raise ConfigError(f"{path}: cannot read configuration: a number is too long to "
                           "read") from None
