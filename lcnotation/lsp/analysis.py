@@ -7,6 +7,11 @@ linter splits a file); a game whose text, and whose style state on entry
 that game's findings back, moved to where the game now stands.  So after a
 keystroke only the game that changed is read and checked again.
 
+A game longer than :data:`GAME_LIMIT` characters is not read at all (its
+part is in :attr:`Analysis.unread`): a real game is a few hundred
+characters, and reading two megabytes of junk as one game takes a minute,
+which an editor would wait for at each keystroke.  ``lcn lint`` reads it.
+
 >>> linter = Linter()
 >>> doc = linter.lint('[Round "1"]\\n1. R3-D 2. r11-d\\n')
 >>> [(f.diagnostic.code, f.diagnostic.line) for f in doc.findings]
@@ -30,7 +35,12 @@ from ..core.notation import Notation
 from ..lostcities.lint import add_text_findings, lint_game, style_state
 from ..core.findings import Edit, Finding, Fix
 
-__all__ = ["GamePart", "Analysis", "Linter"]
+__all__ = ["GamePart", "Analysis", "Linter", "GAME_LIMIT"]
+
+#: The longest game (in characters) the server reads; a longer one is left
+#: unread, and said so (100 times the longest real game, and about a second
+#: of reading for the worst text).
+GAME_LIMIT = 65_536
 
 
 class GamePart:
@@ -69,6 +79,8 @@ class Analysis:
     text: str
     games: Tuple[GamePart, ...]
     findings: List[Finding]
+    #: The games longer than :data:`GAME_LIMIT`, not read.
+    unread: Tuple[GamePart, ...] = ()
 
     def game_at(self, offset: int) -> Optional[GamePart]:
         """The game whose text holds ``offset`` (the last game for the end)."""
@@ -110,10 +122,14 @@ class Linter:
         style = style_state(self.config)
         seen: Dict[Tuple[str, Optional[str]], _Linted] = {}
         games: List[GamePart] = []
+        unread: List[GamePart] = []
         for part in split_games([lone_cr_as_lf(text)]):
             key = (part.text, style.marker)
             done = self._seen.get(key)
-            if done is None or (done.names_lines and done.line != part.line):
+            if len(part.text) > GAME_LIMIT:
+                done = _Linted(Game(), (), style.marker, part.line, part.offset, False)
+                unread.append(GamePart(part, done))
+            elif done is None or (done.names_lines and done.line != part.line):
                 game, found = lint_game(part, style, self.config, None)
                 done = _Linted(game, tuple(found), style.marker, part.line, part.offset,
                                any("line" in f.diagnostic.message for f in found))
@@ -126,7 +142,7 @@ class Linter:
         add_text_findings(report, text, self.config)
         findings = [f if f.diagnostic.path is None else
                     Finding(f.diagnostic.with_path(None), f.fix) for f in report.findings]
-        return Analysis(text, tuple(games), findings)
+        return Analysis(text, tuple(games), findings, tuple(unread))
 
 
 def _span(s: Span, lines: int, chars: int) -> Span:
