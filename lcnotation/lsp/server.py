@@ -452,8 +452,10 @@ def _formatted(text: str, path: str, config: LintConfig) -> Tuple[Optional[str],
         new = format_source(source.text, path, config.dialect).text
         return source.encode(new).decode("utf-8"), ""
     except NotationError as exc:
-        return None, f"line {exc.line}: {exc.message}"
-    except (FormatRefused, UnicodeError) as exc:
+        return None, f"{exc.line}:{exc.column}: {exc.message}"
+    except FormatRefused as exc:
+        return None, str(exc).replace(": not formatted: ", ": ", 1)
+    except UnicodeError as exc:
         return None, str(exc)
 
 
