@@ -315,7 +315,7 @@ def test_notifications_leave_no_future_behind() -> None:
 
 def test_a_huge_game_is_not_read_and_the_server_says_so(server: Stdio) -> None:
     server.initialize()
-    note = server.open("untitled:junk.lcn", "x\n" * 40_000)
+    note = server.open("untitled:junk.lcn", "x\n" * 20_000)
     diagnostics = note["params"]["diagnostics"]
     assert len(diagnostics) == 1
     assert "characters long" in diagnostics[0]["message"] and diagnostics[0]["severity"] == 3

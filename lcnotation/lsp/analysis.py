@@ -9,7 +9,7 @@ keystroke only the game that changed is read and checked again.
 
 A game longer than :data:`GAME_LIMIT` characters is not read at all (its
 part is in :attr:`Analysis.unread`): a real game is a few hundred
-characters, and reading two megabytes of junk as one game takes a minute,
+characters, and reading two megabytes of junk as one game takes two minutes,
 which an editor would wait for at each keystroke.  ``lcn lint`` reads it.
 
 >>> linter = Linter()
@@ -38,9 +38,10 @@ from ..core.findings import Edit, Finding, Fix
 __all__ = ["GamePart", "Analysis", "Linter", "GAME_LIMIT"]
 
 #: The longest game (in characters) the server reads; a longer one is left
-#: unread, and said so (100 times the longest real game, and about a second
-#: of reading for the worst text).
-GAME_LIMIT = 65_536
+#: unread, and said so.  A real game is under 1,000 characters, 10,000 with
+#: long comments; reading 32 KB of the worst text (a syntax error a word)
+#: takes about 3 seconds here.
+GAME_LIMIT = 32_768
 
 
 class GamePart:
