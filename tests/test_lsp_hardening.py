@@ -406,6 +406,28 @@ def test_positions_on_a_long_line_count_every_code_unit(line: str, encoding: str
     assert index.offset(0, column) == offset
 
 
+def test_positions_on_a_long_line_count_each_character_a_bounded_number_of_times(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import lcnotation.core.positions as positions
+
+    counted = [0]
+    real = positions.units
+
+    def units(text: str, encoding: str) -> int:
+        counted[0] += len(text)
+        return real(text, encoding)
+
+    monkeypatch.setattr(positions, "units", units)
+    text = "{é} " + "x " * 10_000
+    index = LineIndex(text, "utf-16")
+    for offset in range(0, len(text), 10):
+        index.position(offset)
+        index.offset(0, offset)
+    # Quadratic counting (each position from its line's start) counts 20
+    # million characters here; checkpoints count each a few times.
+    assert counted[0] < 8 * len(text)
+
+
 # ------------------------------------------------------------- TCP (item 3)
 
 def _free_port() -> int:
@@ -485,15 +507,23 @@ def _started_stdio(first_message: bool) -> subprocess.Popen[bytes]:
 
 
 def _wait_until_serving(process: "subprocess.Popen[bytes]") -> None:
-    """Until the server's Python has started (its imports take a while)."""
+    """Until the server has started (its imports take a while) and waits:
+    every thread of it asleep for half a second."""
     deadline = time.monotonic() + WAIT
-    proc = Path(f"/proc/{process.pid}/wchan")
+    quiet_since = None
+    tasks = Path(f"/proc/{process.pid}/task")
     while time.monotonic() < deadline:
-        # reading standard input: blocked in a read
-        if proc.exists() and proc.read_text() in ("pipe_read", "wait_woken", "do_select",
-                                                  "do_sys_poll", "inet_csk_accept"):
-            time.sleep(0.3)
-            return
+        try:
+            states = [(t / "stat").read_text().rsplit(")", 1)[1].split()[0]
+                      for t in tasks.iterdir()]
+        except OSError:
+            states = ["R"]
+        if all(state in ("S", "D") for state in states):
+            quiet_since = quiet_since or time.monotonic()
+            if time.monotonic() - quiet_since > 0.5:
+                return
+        else:
+            quiet_since = None
         time.sleep(0.05)
 
 
