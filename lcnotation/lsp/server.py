@@ -29,7 +29,6 @@ from lsprotocol import types as lsp
 from pygls.exceptions import JsonRpcException, JsonRpcInternalError
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
-from pygls.protocol.language_server import lsp_method
 from pygls.uris import from_fs_path, to_fs_path
 
 from ..lostcities.lint import all_comments, colors_of
@@ -195,43 +194,34 @@ class _Protocol(LanguageServerProtocol):
     pygls keeps a future for each generator it runs on a notification, and
     never drops it (2 KB for each keystroke)."""
 
-    _server: "LcnLanguageServer"
-
     @property
     def shut_down(self) -> bool:
         """Whether the client sent ``shutdown``."""
         return bool(self._shutdown)
+
+    def __init__(self, server: "LcnLanguageServer", converter: Any) -> None:
+        super().__init__(server, converter)
+        # In place of pygls' own, which are generators (see the class docstring).
+        for method in (lsp.INITIALIZED, lsp.TEXT_DOCUMENT_DID_OPEN,
+                       lsp.TEXT_DOCUMENT_DID_CHANGE, lsp.TEXT_DOCUMENT_DID_CLOSE):
+            self.fm.add_builtin_feature(method, functools.partial(self._user, method))
+        self.fm.add_builtin_feature(lsp.SET_TRACE, self._set_trace)
+        self.fm.add_builtin_feature(lsp.EXIT, self._exit)
 
     def _user(self, method: str, params: object) -> None:
         handler = self.fm.features.get(method)
         if handler is not None:
             handler(params)
 
-    @lsp_method(lsp.INITIALIZED)
-    def lsp_initialized(self, params: lsp.InitializedParams) -> None:
-        self._user(lsp.INITIALIZED, params)
-
-    @lsp_method(lsp.SET_TRACE)
-    def lsp_set_trace(self, params: lsp.SetTraceParams) -> None:
+    def _set_trace(self, params: lsp.SetTraceParams) -> None:
         self.trace = params.value
 
-    @lsp_method(lsp.TEXT_DOCUMENT_DID_OPEN)
-    def lsp_text_document__did_open(self, params: lsp.DidOpenTextDocumentParams) -> None:
-        self._user(lsp.TEXT_DOCUMENT_DID_OPEN, params)
-
-    @lsp_method(lsp.TEXT_DOCUMENT_DID_CHANGE)
-    def lsp_text_document__did_change(self, params: lsp.DidChangeTextDocumentParams) -> None:
-        self._user(lsp.TEXT_DOCUMENT_DID_CHANGE, params)
-
-    @lsp_method(lsp.TEXT_DOCUMENT_DID_CLOSE)
-    def lsp_text_document__did_close(self, params: lsp.DidCloseTextDocumentParams) -> None:
-        self._user(lsp.TEXT_DOCUMENT_DID_CLOSE, params)
-
-    @lsp_method(lsp.EXIT)
-    def lsp_exit(self, *args: object) -> None:
+    def _exit(self, *args: object) -> None:
         """The LSP's exit: status 0 after ``shutdown``, 1 without (the
         transport ends the process; pygls' own exit swallowed the status)."""
-        self._server.exit_code = 0 if self._shutdown else 1
+        server = self._server
+        if isinstance(server, LcnLanguageServer):
+            server.exit_code = 0 if self._shutdown else 1
 
 
 class LcnLanguageServer(LanguageServer):

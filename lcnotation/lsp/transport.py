@@ -191,11 +191,12 @@ class _Listener(socketserver.ThreadingTCPServer):
 
 
 class _Handler(socketserver.BaseRequestHandler):
-    server: _Listener
 
     def handle(self) -> None:
         sock: socket.socket = self.request
-        session = self.server.factory()
+        listener = self.server
+        assert isinstance(listener, _Listener)
+        session = listener.factory()
         connection = Connection(session, sock.sendall)
         try:
             while True:
@@ -208,8 +209,8 @@ class _Handler(socketserver.BaseRequestHandler):
         except OSError:
             log.warning("a client went away")
         if session.exit_code is not None:  # exit ends the process, as on stdio
-            self.server.status = session.exit_code
-            threading.Thread(target=self.server.shutdown, daemon=True).start()
+            listener.status = session.exit_code
+            threading.Thread(target=listener.shutdown, daemon=True).start()
 
 
 def serve_tcp(host: str, port: int, factory: Callable[[], Session]) -> int:
