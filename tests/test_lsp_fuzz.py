@@ -69,6 +69,27 @@ def test_the_linter_again_after_edits_is_the_linter(data: st.DataObject) -> None
             _spans(p.game) for p in analysis.games if p.game.moves or p.game.headers]
 
 
+@examples(60)
+@given(st.data())
+def test_the_linter_split_again_only_where_edited_is_the_linter(data: st.DataObject) -> None:
+    """With the unchanged start and end of each edit (as the server passes
+    them), only the games between are split again: the same games, trees
+    and findings as the whole text split afresh."""
+    text = data.draw(st.lists(written_games(max_moves=4).map(lambda pair: pair[1]),
+                              min_size=1, max_size=5).map("\n".join))
+    linter = Linter()
+    linter.lint(text)
+    for start, end, new in data.draw(edits(text)):
+        unchanged = (start, len(text) - end)
+        text = text[:start] + new + text[end:]
+        analysis = linter.lint(text, unchanged)
+        fresh = Linter().lint(text)
+        assert [(g.text, g.line, g.offset) for g in analysis.games] == [
+            (g.text, g.line, g.offset) for g in fresh.games]
+        assert analysis.findings == fresh.findings
+        assert [_spans(g.game) for g in analysis.games] == [_spans(g.game) for g in fresh.games]
+
+
 def _spans(game: Game) -> List[object]:
     return [(m.span, m.comments) for m in game.moves] + [h.span for h in game.headers] + [
         game.span, [e.span for e in game.errors]]

@@ -23,6 +23,7 @@ which an editor would wait for at each keystroke.  ``lcn lint`` reads it.
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, replace
 from typing import Dict, Iterator, List, NamedTuple, Optional, Tuple
 
@@ -117,14 +118,24 @@ class Linter:
         self._seen: Dict[Tuple[str, Optional[str]], _Linted] = {}
         #: How many games were read and checked (not reused) so far.
         self.linted = 0
+        #: The games of the text linted last, and its length.
+        self._parts: List[GameText] = []
+        self._length = -1
 
-    def lint(self, text: str) -> Analysis:
-        """Lint ``text`` (the whole document), as ``lint_text`` would."""
+    def lint(self, text: str, unchanged: Optional[Tuple[int, int]] = None) -> Analysis:
+        """Lint ``text`` (the whole document), as ``lint_text`` would.
+
+        ``unchanged`` says how many characters at the start and at the end of
+        ``text`` are those of the text linted last (the server knows it from
+        the edits): then only the games between are split out again.
+        """
         style = style_state(self.config)
         seen: Dict[Tuple[str, Optional[str]], _Linted] = {}
         games: List[GamePart] = []
         unread: List[GamePart] = []
-        for part in split_games([lone_cr_as_lf(text)]):
+        split = self._split(text, unchanged)
+        self._parts, self._length = split, len(text)
+        for part in split:
             key = (part.text, style.marker)
             done = self._seen.get(key)
             if len(part.text) > GAME_LIMIT:
@@ -144,6 +155,44 @@ class Linter:
         findings = [f if f.diagnostic.path is None else
                     Finding(f.diagnostic.with_path(None), f.fix) for f in report.findings]
         return Analysis(text, tuple(games), findings, tuple(unread))
+
+
+    def _split(self, text: str, unchanged: Optional[Tuple[int, int]]) -> List[GameText]:
+        """The games of ``text``: split again only from the game before the
+        first changed character, up to the first game that starts where an
+        old one did in the unchanged end (a game starts afresh: the rest is
+        the old games, moved)."""
+        old = self._parts
+        if unchanged is None or not old or self._length < 0:
+            return list(split_games([lone_cr_as_lf(text)]))
+        prefix, suffix = unchanged
+        delta = len(text) - self._length
+        starts = [p.offset for p in old]
+        k = max(0, bisect_right(starts, prefix) - 2)  # the game before the changed one
+        out = old[:k]
+        first = old[k]
+        kept_from = len(text) - suffix  # where the unchanged end starts
+        for part in split_games(_blocks(text, first.offset), first.line, first.offset):
+            if part.offset >= kept_from and part.offset > first.offset:
+                j = bisect_left(starts, part.offset - delta)
+                if j < len(old) and starts[j] == part.offset - delta:
+                    lines = part.line - old[j].line
+                    out.extend(GameText(p.text, p.line + lines, p.offset + delta, p.problems)
+                               for p in old[j:])
+                    return out
+            out.append(part)
+        return out
+
+
+def _blocks(text: str, start: int, size: int = 1 << 14) -> Iterator[str]:
+    """``text`` from ``start`` in pieces that end at line ends (lone CRs as
+    LF), read as far as the splitting goes."""
+    end = len(text)
+    while start < end:
+        cut = text.find("\n", min(start + size, end))
+        stop = end if cut < 0 else cut + 1
+        yield lone_cr_as_lf(text[start:stop])
+        start = stop
 
 
 def _span(s: Span, lines: int, chars: int) -> Span:
@@ -198,7 +247,7 @@ class NotationLinter:
         self.config = config or LintConfig()
         self.linted = 0
 
-    def lint(self, text: str) -> Analysis:
+    def lint(self, text: str, unchanged: Optional[Tuple[int, int]] = None) -> Analysis:
         self.linted += 1
         report = self.notation.lint_text(text, "", self.config)
         findings = [f if f.diagnostic.path is None else
