@@ -4,6 +4,7 @@ and no document or edit kills it (hypothesis, with the readers' strategies)."""
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import Iterator, List, Tuple
 
 import pytest
@@ -66,6 +67,27 @@ def test_the_linter_again_after_edits_is_the_linter(data: st.DataObject) -> None
         # the trees, moved to where their games stand, are those read in place
         assert [_spans(g) for g in parse_games(version) if g.moves or g.headers] == [
             _spans(p.game) for p in analysis.games if p.game.moves or p.game.headers]
+
+
+@examples(60)
+@given(st.data())
+def test_the_linter_split_again_only_where_edited_is_the_linter(data: st.DataObject) -> None:
+    """With the unchanged start and end of each edit (as the server passes
+    them), only the games between are split again: the same games, trees
+    and findings as the whole text split afresh."""
+    text = data.draw(st.lists(written_games(max_moves=4).map(lambda pair: pair[1]),
+                              min_size=1, max_size=5).map("\n".join))
+    linter = Linter()
+    linter.lint(text)
+    for start, end, new in data.draw(edits(text)):
+        unchanged = (start, len(text) - end)
+        text = text[:start] + new + text[end:]
+        analysis = linter.lint(text, unchanged)
+        fresh = Linter().lint(text)
+        assert [(g.text, g.line, g.offset) for g in analysis.games] == [
+            (g.text, g.line, g.offset) for g in fresh.games]
+        assert analysis.findings == fresh.findings
+        assert [_spans(g.game) for g in analysis.games] == [_spans(g.game) for g in fresh.games]
 
 
 def _spans(game: Game) -> List[object]:
@@ -140,3 +162,73 @@ async def _fuzz(s: Session, data: st.DataObject, uri: str) -> None:
             c.text_document_inlay_hint_async(lsp.InlayHintParams(ident, whole))):
         await asyncio.wait_for(request, 20)  # an error answer raises, and fails the test
     c.text_document_did_close(lsp.DidCloseTextDocumentParams(ident))
+
+
+# ---------------------------------------------------------- the frame reader
+
+from hypothesis import HealthCheck, settings  # noqa: E402
+
+from lcnotation.lsp.frames import FrameReader, Malformed, frame, message_of  # noqa: E402
+
+_frames = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+_bodies = st.dictionaries(st.sampled_from(["jsonrpc", "id", "method", "params", "text"]),
+                          st.one_of(st.integers(), st.text(max_size=20),
+                                    st.just("Content-Length: 12\r\n\r\n")), max_size=5)
+
+
+def _chunks(data: bytes, cuts: List[int]) -> List[bytes]:
+    points = sorted({c % (len(data) + 1) for c in cuts})
+    out, last = [], 0
+    for p in points + [len(data)]:
+        out.append(data[last:p])
+        last = p
+    return out
+
+
+def _read(chunks: List[bytes]) -> list:
+    reader = FrameReader()
+    events: list = []
+    for chunk in chunks:
+        events += reader.feed(chunk)
+    return events + reader.end()
+
+
+@_frames
+@given(st.lists(_bodies, max_size=5), st.lists(st.integers(0, 10_000), max_size=8))
+def test_frames_come_back_whole_however_the_bytes_arrive(bodies, cuts) -> None:
+    data = b"".join(frame(b) for b in bodies)
+    events = _read(_chunks(data, cuts))
+    assert [json.loads(e) for e in events] == bodies
+
+
+_plain_bodies = st.dictionaries(st.sampled_from(["jsonrpc", "id", "method", "text"]),
+                                st.one_of(st.integers(), st.text(max_size=20)), max_size=4)
+
+
+# (A body that spells a header in its text may be taken for one after junk:
+# the reader then answers one more frame as malformed, and finds the next.)
+@_frames
+@given(st.binary(max_size=300), st.lists(_plain_bodies, min_size=2, max_size=4),
+       st.lists(st.integers(0, 10_000), max_size=6))
+def test_after_any_junk_the_reader_finds_the_frames_again(junk, bodies, cuts) -> None:
+    junk = junk.replace(b"Content-Length", b"Content-Lengt")
+    data = junk + b"".join(frame(b) for b in bodies)
+    events = _read(_chunks(data, cuts))
+    assert all(isinstance(e, (bytes, Malformed)) for e in events)
+    read = [e for e in events if isinstance(e, bytes)]
+    # The first frame may be taken for the junk's body; every later one is read.
+    assert [json.loads(e) for e in read[-(len(bodies) - 1):]] == bodies[1:]
+
+
+@_frames
+@given(st.binary(max_size=400), st.lists(st.integers(0, 10_000), max_size=6))
+def test_any_bytes_give_frames_or_malformed_and_an_answer(data, cuts) -> None:
+    for event in _read(_chunks(data, cuts)):
+        if isinstance(event, bytes):
+            message, error = message_of(event)
+            assert (message is None) != (error is None)
+            if error is not None:
+                assert error["error"]["code"] in (-32700, -32600, -32602)
+        else:
+            assert isinstance(event, Malformed) and event.message

@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import argparse
 
-from .common import EXIT_OK, EXIT_USAGE, Parser, add_command, err
+from .common import EXIT_USAGE, Parser, add_command, err
 
 _SERVER_EXAMPLES = """\
 examples:
   lcn server                   speak LSP on standard input and output (editors start it so)
   lcn server --tcp             listen on 127.0.0.1:2087 instead, to debug the server
   lcn server --tcp --port 9000
+
+--tcp is for debugging (attach a client to a server you started yourself);
+each connection gets a server of its own.  Any local user can connect to
+the port: it listens on 127.0.0.1 unless --host says otherwise.
 
 It needs the lsp extra: pip install 'lcnotation[lsp]'.
 """
@@ -24,9 +28,19 @@ def register(sub: "argparse._SubParsersAction[Parser]") -> None:
     server.add_argument("--tcp", action="store_true", help="listen on a TCP port instead")
     server.add_argument("--host", default="127.0.0.1", help="address for --tcp "
                         "(default: 127.0.0.1)")
-    server.add_argument("--port", type=int, default=2087, help="port for --tcp "
+    server.add_argument("--port", type=_port, default=2087, help="port for --tcp, 0 to 65535 "
                         "(default: 2087)")
     server.set_defaults(handler=run)
+
+
+def _port(value: str) -> int:
+    """A TCP port number, or a usage error that says what is wrong (quoting at
+    most a few characters of it)."""
+    text = value.strip()
+    if not text.isdigit() or len(text) > 5 or int(text) > 65535:
+        shown = value if len(value) <= 20 else value[:20] + "..."
+        raise argparse.ArgumentTypeError(f"not a port number (0 to 65535): {shown!r}")
+    return int(text)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -37,5 +51,9 @@ def run(args: argparse.Namespace) -> int:
         err(f"the language server needs the lsp extra: pip install 'lcnotation[lsp]' "
             f"({exc})")
         return EXIT_USAGE
-    main((args.host, args.port) if args.tcp else None)
-    return EXIT_OK
+    from ..lsp.transport import ListenError
+    try:
+        return main((args.host, args.port) if args.tcp else None)
+    except ListenError as exc:
+        err(f"server: {exc}")
+        return EXIT_USAGE

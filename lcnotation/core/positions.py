@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from typing import List, Tuple
+from typing import Dict, List, Optional, Tuple
 
 __all__ = ["ENCODINGS", "LineIndex", "units"]
 
@@ -36,27 +36,38 @@ def units(text: str, encoding: str) -> int:
     if encoding == "utf-32" or text.isascii():
         return len(text)
     if encoding == "utf-16":
-        return len(text) + sum(1 for c in text if c > "\uffff")
+        return len(text.encode("utf-16-le", "surrogatepass")) // 2
     return len(text.encode("utf-8", "surrogatepass"))
 
 
-class LineIndex:
-    """Where each line of ``text`` starts, to turn offsets into positions and back."""
+#: How many characters apart a long line's checkpoints are (see :class:`LineIndex`).
+_STEP = 256
 
-    __slots__ = ("text", "encoding", "starts", "ends")
+
+class LineIndex:
+    """Where each line of ``text`` starts, to turn offsets into positions and back.
+
+    Each position costs at most :data:`_STEP` characters of counting, however
+    long its line: a line of non-ASCII text gets, when first asked about,
+    the code units before every 256th character.  :meth:`edit` changes the
+    text and the index with it, reading again only the lines it touches.
+
+    >>> index = LineIndex("ab\\ncd\\r\\nef", "utf-16")
+    >>> index.edit(1, 4, "X\\r")       # "aX\\r" + "d\\r\\nef": a line end more
+    >>> index.text, index.starts, index.position(len(index.text))
+    ('aX\\rd\\r\\nef', [0, 3, 6], (2, 2))
+    """
+
+    __slots__ = ("text", "encoding", "starts", "ends", "_marks")
 
     def __init__(self, text: str, encoding: str = "utf-16") -> None:
         self.text = text
         self.encoding = encoding
-        starts: List[int] = [0]
-        ends: List[int] = []
-        for m in _LINE_END.finditer(text):
-            ends.append(m.start())
-            starts.append(m.end())
-        ends.append(len(text))
-        self.starts = starts
-        #: Where each line's text ends (before its line end).
-        self.ends = ends
+        self.starts, self.ends = _lines(text, 0, len(text))
+        self.starts.insert(0, 0)
+        self.ends.append(len(text))
+        #: Each long non-ASCII line's checkpoints, by its start offset.
+        self._marks: Dict[int, List[int]] = {}
 
     @property
     def line_count(self) -> int:
@@ -66,12 +77,61 @@ class LineIndex:
         """The 0-based line that holds ``offset``."""
         return bisect_right(self.starts, offset) - 1
 
+    def edit(self, start: int, end: int, new: str) -> None:
+        """Replace the characters ``start`` to ``end`` of the text by ``new``."""
+        old = self.text
+        start = max(0, min(start, len(old)))
+        end = max(start, min(end, len(old)))
+        text = old[:start] + new + old[end:]
+        delta = len(new) - (end - start)
+        # The lines read again: from the line before the edit's (a "\\r" there
+        # may meet a "\\n" put at the start) to the line after its end's (one
+        # may meet a "\\r" put at the end).
+        first = max(0, self.line_of(start) - 1)
+        last = self.line_of(end) + 1
+        lo = self.starts[first]
+        if last + 1 < len(self.starts):
+            hi_old = self.starts[last + 1]
+            starts, ends = _lines(text, lo, hi_old + delta)
+            tail_starts = [s + delta for s in self.starts[last + 1:]]
+            tail_ends = [e + delta for e in self.ends[last:]]
+            # the scan ends with the line end before the next kept line
+            self.starts = self.starts[:first + 1] + starts[:-1] + tail_starts
+            self.ends = self.ends[:first] + ends + tail_ends[1:]
+        else:
+            starts, ends = _lines(text, lo, len(text))
+            self.starts = self.starts[:first + 1] + starts
+            self.ends = self.ends[:first] + ends + [len(text)]
+        self.text = text
+        self._marks = {}
+
     def position(self, offset: int) -> Tuple[int, int]:
         """The (line, column in code units) of a character offset."""
         offset = max(0, min(offset, len(self.text)))
         line = self.line_of(offset)
         start = self.starts[line]
-        return line, units(self.text[start:offset], self.encoding)
+        if offset - start <= _STEP or self.encoding == "utf-32":
+            return line, units(self.text[start:offset], self.encoding)
+        marks = self._checkpoints(line)
+        if marks is None:
+            return line, offset - start
+        k = (offset - start) // _STEP
+        return line, marks[k] + units(self.text[start + k * _STEP:offset], self.encoding)
+
+    def _checkpoints(self, line: int) -> Optional[List[int]]:
+        """The code units before every :data:`_STEP`-th character of a long
+        line; None for a line of ASCII (units are characters)."""
+        start, end = self.starts[line], self.ends[line]
+        marks = self._marks.get(start)
+        if marks is None:
+            text = self.text
+            if text.isascii() or text[start:end].isascii():
+                return None
+            marks = [0]
+            for at in range(start, end, _STEP):
+                marks.append(marks[-1] + units(text[at:min(at + _STEP, end)], self.encoding))
+            self._marks[start] = marks
+        return marks
 
     def offset(self, line: int, column: int) -> int:
         """The character offset of an LSP position.
@@ -86,14 +146,36 @@ class LineIndex:
         if line >= len(self.starts):
             return len(self.text)
         start, end = self.starts[line], self.ends[line]
-        if self.encoding == "utf-32" or self.text[start:end].isascii():
-            return min(start + max(column, 0), end)
-        count = 0
+        column = max(column, 0)
+        if self.encoding == "utf-32":
+            return min(start + column, end)
         i = start
+        count = 0
+        if end - start > _STEP:
+            marks = self._checkpoints(line)
+            if marks is None:
+                return min(start + column, end)
+            k = bisect_right(marks, column) - 1  # the last checkpoint not past the column
+            k = min(k, (end - start) // _STEP)
+            i, count = start + k * _STEP, marks[k]
+        elif self.text[start:end].isascii():
+            return min(start + column, end)
+        text = self.text
         while i < end:
-            step = units(self.text[i], self.encoding)
+            step = units(text[i], self.encoding)
             if count + step > column:
                 break
             count += step
             i += 1
         return i
+
+
+def _lines(text: str, lo: int, hi: int) -> Tuple[List[int], List[int]]:
+    """The starts of the lines after each line end in ``text[lo:hi]``, and
+    where those line ends are."""
+    starts: List[int] = []
+    ends: List[int] = []
+    for m in _LINE_END.finditer(text, lo, hi):
+        ends.append(m.start())
+        starts.append(m.end())
+    return starts, ends

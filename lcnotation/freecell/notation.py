@@ -17,6 +17,7 @@ from __future__ import annotations
 import difflib
 from typing import IO, Dict, FrozenSet, Iterator, List, Mapping, Optional, Sequence, Tuple
 
+from ..core.markdown import escape
 from ..core.codes import Family
 from ..core.diagnostics import Diagnostic, NotationError, Severity
 from ..core.files import decode_source
@@ -237,7 +238,8 @@ def _describe_move(record: Record, index: int) -> str:
     """Markdown: move ``index`` (0-based) and the position after it, with its
     automoves (or why it cannot be made)."""
     move = record.moves[index]
-    title = f"**{index + 1}. {move}**: {_place(move.source)} to {_place(move.target)}"
+    title = f"**{index + 1}. {escape(str(move))}**: {_place(move.source)} to " \
+        f"{_place(move.target)}"
     if move.single:
         title += " (one card)"
     result = check(_up_to(record, index + 1))

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import List, Optional, Tuple
 
+from ..core.markdown import escape
 from .game.scoring import GameScore
 from .game.setup import read_setup
 from .game.state import GameState
@@ -64,22 +65,25 @@ def describe_move(game: Game, index: int,
     moves = game.moves
     state.play(moves[:index])
     move = moves[index]
-    mover = setup.players[(move.turn if move.turn is not None else state.turn) & 1]
+    # Player names are the record's own text: escaped, to show as written
+    # (a name may be Markdown that an editor would render, even an image).
+    players = tuple(escape(p) for p in setup.players)
+    mover = players[(move.turn if move.turn is not None else state.turn) & 1]
     number = f"{move.number}. " if move.number is not None else ""
     pile = state.discard_pile(move.draw.color) if move.draw.color in state.colors else ()
     top = pile[-1] if pile else None
     head = f"**{number}{format_move(move)}**: {_sentence(move, mover, top)}"
     state.play(moves[index:index + 1])
     lines = [head, "", f"After it (turn {state.turn + 1}, "
-             f"{setup.players[state.to_move]} to move):", ""]
-    lines += _state_lines(state)
+             f"{players[state.to_move]} to move):", ""]
+    lines += _state_lines(state, players)
     if not state.certain:
         lines += ["", "_Turns before this one could not be read: the state shows only "
                   "what the record still proves._"]
     return "\n".join(lines)
 
 
-def _state_lines(state: GameState) -> List[str]:
+def _state_lines(state: GameState, players: Tuple[str, ...]) -> List[str]:
     score: GameScore = state.scores()
     out = []
     for p in (0, 1):
@@ -87,7 +91,7 @@ def _state_lines(state: GameState) -> List[str]:
                   for c in state.colors if state.expedition(p, c)]
         hand = state.hand(p)
         held = "" if hand is None else f"; hand: {_cards_by_color(hand)}"
-        out.append(f"- {state.players[p]}: {' · '.join(played) or 'nothing played'} "
+        out.append(f"- {players[p]}: {' · '.join(played) or 'nothing played'} "
                    f"(score {score.totals[p]}){held}")
     tops = [card_name(c, pile[-1].rank) for c in state.colors
             for pile in (state.discard_pile(c),) if pile]

@@ -7,6 +7,11 @@ linter splits a file); a game whose text, and whose style state on entry
 that game's findings back, moved to where the game now stands.  So after a
 keystroke only the game that changed is read and checked again.
 
+A game longer than :data:`GAME_LIMIT` characters is not read at all (its
+part is in :attr:`Analysis.unread`): a real game is a few hundred
+characters, and reading two megabytes of junk as one game takes two minutes,
+which an editor would wait for at each keystroke.  ``lcn lint`` reads it.
+
 >>> linter = Linter()
 >>> doc = linter.lint('[Round "1"]\\n1. R3-D 2. r11-d\\n')
 >>> [(f.diagnostic.code, f.diagnostic.line) for f in doc.findings]
@@ -18,6 +23,7 @@ keystroke only the game that changed is read and checked again.
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, replace
 from typing import Dict, Iterator, List, NamedTuple, Optional, Tuple
 
@@ -30,7 +36,13 @@ from ..core.notation import Notation
 from ..lostcities.lint import add_text_findings, lint_game, style_state
 from ..core.findings import Edit, Finding, Fix
 
-__all__ = ["GamePart", "Analysis", "Linter"]
+__all__ = ["GamePart", "Analysis", "Linter", "GAME_LIMIT"]
+
+#: The longest game (in characters) the server reads; a longer one is left
+#: unread, and said so.  A real game is under 1,000 characters, 10,000 with
+#: long comments; reading 32 KB of the worst text (a syntax error a word)
+#: takes about 3 seconds here.
+GAME_LIMIT = 32_768
 
 
 class GamePart:
@@ -69,6 +81,8 @@ class Analysis:
     text: str
     games: Tuple[GamePart, ...]
     findings: List[Finding]
+    #: The games longer than :data:`GAME_LIMIT`, not read.
+    unread: Tuple[GamePart, ...] = ()
 
     def game_at(self, offset: int) -> Optional[GamePart]:
         """The game whose text holds ``offset`` (the last game for the end)."""
@@ -104,16 +118,30 @@ class Linter:
         self._seen: Dict[Tuple[str, Optional[str]], _Linted] = {}
         #: How many games were read and checked (not reused) so far.
         self.linted = 0
+        #: The games of the text linted last, and its length.
+        self._parts: List[GameText] = []
+        self._length = -1
 
-    def lint(self, text: str) -> Analysis:
-        """Lint ``text`` (the whole document), as ``lint_text`` would."""
+    def lint(self, text: str, unchanged: Optional[Tuple[int, int]] = None) -> Analysis:
+        """Lint ``text`` (the whole document), as ``lint_text`` would.
+
+        ``unchanged`` says how many characters at the start and at the end of
+        ``text`` are those of the text linted last (the server knows it from
+        the edits): then only the games between are split out again.
+        """
         style = style_state(self.config)
         seen: Dict[Tuple[str, Optional[str]], _Linted] = {}
         games: List[GamePart] = []
-        for part in split_games([lone_cr_as_lf(text)]):
+        unread: List[GamePart] = []
+        split = self._split(text, unchanged)
+        self._parts, self._length = split, len(text)
+        for part in split:
             key = (part.text, style.marker)
             done = self._seen.get(key)
-            if done is None or (done.names_lines and done.line != part.line):
+            if len(part.text) > GAME_LIMIT:
+                done = _Linted(Game(), (), style.marker, part.line, part.offset, False)
+                unread.append(GamePart(part, done))
+            elif done is None or (done.names_lines and done.line != part.line):
                 game, found = lint_game(part, style, self.config, None)
                 done = _Linted(game, tuple(found), style.marker, part.line, part.offset,
                                any("line" in f.diagnostic.message for f in found))
@@ -126,7 +154,45 @@ class Linter:
         add_text_findings(report, text, self.config)
         findings = [f if f.diagnostic.path is None else
                     Finding(f.diagnostic.with_path(None), f.fix) for f in report.findings]
-        return Analysis(text, tuple(games), findings)
+        return Analysis(text, tuple(games), findings, tuple(unread))
+
+
+    def _split(self, text: str, unchanged: Optional[Tuple[int, int]]) -> List[GameText]:
+        """The games of ``text``: split again only from the game before the
+        first changed character, up to the first game that starts where an
+        old one did in the unchanged end (a game starts afresh: the rest is
+        the old games, moved)."""
+        old = self._parts
+        if unchanged is None or not old or self._length < 0:
+            return list(split_games([lone_cr_as_lf(text)]))
+        prefix, suffix = unchanged
+        delta = len(text) - self._length
+        starts = [p.offset for p in old]
+        k = max(0, bisect_right(starts, prefix) - 2)  # the game before the changed one
+        out = old[:k]
+        first = old[k]
+        kept_from = len(text) - suffix  # where the unchanged end starts
+        for part in split_games(_blocks(text, first.offset), first.line, first.offset):
+            if part.offset >= kept_from and part.offset > first.offset:
+                j = bisect_left(starts, part.offset - delta)
+                if j < len(old) and starts[j] == part.offset - delta:
+                    lines = part.line - old[j].line
+                    out.extend(GameText(p.text, p.line + lines, p.offset + delta, p.problems)
+                               for p in old[j:])
+                    return out
+            out.append(part)
+        return out
+
+
+def _blocks(text: str, start: int, size: int = 1 << 14) -> Iterator[str]:
+    """``text`` from ``start`` in pieces that end at line ends (lone CRs as
+    LF), read as far as the splitting goes."""
+    end = len(text)
+    while start < end:
+        cut = text.find("\n", min(start + size, end))
+        stop = end if cut < 0 else cut + 1
+        yield lone_cr_as_lf(text[start:stop])
+        start = stop
 
 
 def _span(s: Span, lines: int, chars: int) -> Span:
@@ -181,7 +247,7 @@ class NotationLinter:
         self.config = config or LintConfig()
         self.linted = 0
 
-    def lint(self, text: str) -> Analysis:
+    def lint(self, text: str, unchanged: Optional[Tuple[int, int]] = None) -> Analysis:
         self.linted += 1
         report = self.notation.lint_text(text, "", self.config)
         findings = [f if f.diagnostic.path is None else

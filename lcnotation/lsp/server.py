@@ -17,16 +17,19 @@ passing it on.
 
 from __future__ import annotations
 
+import functools
+import gc
 import logging
 import os
+import signal
 import sys
 from dataclasses import dataclass, field, replace
-from typing import Any, Dict, Generator, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from lsprotocol import types as lsp
+from pygls.exceptions import JsonRpcException, JsonRpcInternalError
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
-from pygls.protocol.language_server import lsp_method
 from pygls.uris import from_fs_path, to_fs_path
 
 from ..lostcities.lint import all_comments, colors_of
@@ -43,7 +46,7 @@ from ..core.suppression import find_suppression
 from ..core.lint import LintConfig
 from ..tools.lint import fix_text
 from ..core.findings import Finding
-from .analysis import Analysis, GamePart, Linter, NotationLinter
+from .analysis import GAME_LIMIT, Analysis, GamePart, Linter, NotationLinter
 from ..lostcities.describe import describe_move
 from ..lostcities.notation import game_symbol, ignore_edit_in
 from ..lostcities.text.reader import GameText
@@ -52,13 +55,24 @@ from ..tools.notations import DEFAULT, notation_for
 from .describe import code_href, describe_code
 from ..core.positions import LineIndex
 from .tokens import TOKEN_MODIFIERS, TOKEN_TYPES, encode, game_tokens
+from .transport import one_line_logging, serve_stdio, serve_tcp, stop_on_signals
 
-__all__ = ["LcnLanguageServer", "make_server", "FIX_ALL"]
+__all__ = ["LcnLanguageServer", "make_server", "FIX_ALL", "MAX_DIAGNOSTICS", "guarded",
+           "config_stamp"]
 
 log = logging.getLogger(__name__)
 
 #: The code action kind of "fix everything that can be fixed" (fix on save).
 FIX_ALL = "source.fixAll.lcn"
+
+#: The most diagnostics published for one document (the first ones, and one
+#: more that says how many are not shown): a document of junk has a finding
+#: a line, and a million diagnostics a keystroke is more than an editor shows.
+MAX_DIAGNOSTICS = 2000
+
+#: A document longer than this (characters) is kept out of the garbage
+#: collector's full collections once opened (:func:`gc.freeze`).
+_FREEZE_FROM = 1 << 20
 
 _SEVERITY = {Severity.ERROR: lsp.DiagnosticSeverity.Error,
              Severity.WARNING: lsp.DiagnosticSeverity.Warning,
@@ -76,7 +90,9 @@ def _spec_base() -> Optional[str]:
 
 @dataclass
 class Document:
-    """An open document: its text, the version the client gave it, its linter."""
+    """An open document: its text, the version the client gave it, its linter,
+    and where its lines are (:class:`~lcnotation.core.positions.LineIndex`,
+    edited with the text, not rebuilt)."""
 
     uri: str
     text: str
@@ -87,6 +103,9 @@ class Document:
     _index: Optional[LineIndex] = None
     #: Each game's score, by its text (for the inlay hints).
     scores: Dict[str, GameScore] = field(default_factory=dict)
+    #: How many characters at the start and at the end of the text are
+    #: still those the analysis read (None: all of them, or no analysis).
+    _unchanged: Optional[Tuple[int, int]] = None
 
     @property
     def index(self) -> LineIndex:
@@ -94,9 +113,26 @@ class Document:
             self._index = LineIndex(self.text, self.encoding)
         return self._index
 
+    def replace(self, start: int, end: int, text: str) -> None:
+        """Put ``text`` in place of the characters ``start`` to ``end``."""
+        index = self.index
+        length = len(self.text)
+        start = max(0, min(start, length))
+        end = max(start, min(end, length))
+        prefix, suffix = self._unchanged or (length, length)
+        self._unchanged = (min(prefix, start), min(suffix, length - end))
+        index.edit(start, end, text)
+        self.text = index.text
+
+    def replace_all(self, text: str) -> None:
+        self.text = text
+        self._unchanged = (0, 0)
+
     def lint(self) -> Analysis:
         if self.analysis is None or self.analysis.text is not self.text:
-            self.analysis = self.linter.lint(self.text)
+            unchanged = None if self.analysis is None else self._unchanged
+            self.analysis = self.linter.lint(self.text, unchanged)
+        self._unchanged = None
         return self.analysis
 
     def range(self, start: int, end: int) -> lsp.Range:
@@ -139,31 +175,72 @@ class _Configs:
             return config_for_file(path or "-", None, self.cache), None
         except ConfigError as exc:
             return LintConfig(), str(exc)
+        except (RecursionError, MemoryError, ValueError, OSError) as exc:
+            where = f" for {path}" if path else ""
+            return LintConfig(), (f"cannot read the configuration{where}: "
+                                  f"{type(exc).__name__}: {str(exc)[:200]}")
+
+
+def config_stamp(path: Optional[str]) -> Tuple[Tuple[str, int, int], ...]:
+    """What the configuration files that may apply to ``path`` look like
+    now: each ``pyproject.toml`` from its folder up, with its modification
+    time and size.  A few ``stat`` calls: cheap enough for every change, so
+    that an edited configuration is noticed without file watching (which
+    some editors do not offer)."""
+    if path is None:
+        return ()
+    found = []
+    here = os.path.dirname(os.path.abspath(path))
+    while True:
+        candidate = os.path.join(here, "pyproject.toml")
+        try:
+            st = os.stat(candidate)
+        except OSError:
+            pass
+        else:
+            found.append((candidate, st.st_mtime_ns, st.st_size))
+        parent = os.path.dirname(here)
+        if parent == here:
+            return tuple(found)
+        here = parent
 
 
 class _Protocol(LanguageServerProtocol):
     """pygls' protocol, but the documents are the server's alone (see the module
-    docstring): opening, changing and closing go straight to its handlers."""
+    docstring): opening, changing and closing go straight to its handlers.
 
-    def _user(self, method: str, params: object) -> Generator[Any, Any, None]:
+    The notifications are plain functions, not generators as pygls' own are:
+    pygls keeps a future for each generator it runs on a notification, and
+    never drops it (2 KB for each keystroke)."""
+
+    @property
+    def shut_down(self) -> bool:
+        """Whether the client sent ``shutdown``."""
+        return bool(self._shutdown)
+
+    def __init__(self, server: "LcnLanguageServer", converter: Any) -> None:
+        super().__init__(server, converter)
+        # In place of pygls' own, which are generators (see the class docstring).
+        for method in (lsp.INITIALIZED, lsp.TEXT_DOCUMENT_DID_OPEN,
+                       lsp.TEXT_DOCUMENT_DID_CHANGE, lsp.TEXT_DOCUMENT_DID_CLOSE):
+            self.fm.add_builtin_feature(method, functools.partial(self._user, method))
+        self.fm.add_builtin_feature(lsp.SET_TRACE, self._set_trace)
+        self.fm.add_builtin_feature(lsp.EXIT, self._exit)
+
+    def _user(self, method: str, params: object) -> None:
         handler = self.fm.features.get(method)
         if handler is not None:
-            yield handler, (params,), None
+            handler(params)
 
-    @lsp_method(lsp.TEXT_DOCUMENT_DID_OPEN)
-    def lsp_text_document__did_open(self, params: lsp.DidOpenTextDocumentParams
-                                    ) -> Generator[Any, Any, None]:
-        yield from self._user(lsp.TEXT_DOCUMENT_DID_OPEN, params)
+    def _set_trace(self, params: lsp.SetTraceParams) -> None:
+        self.trace = params.value
 
-    @lsp_method(lsp.TEXT_DOCUMENT_DID_CHANGE)
-    def lsp_text_document__did_change(self, params: lsp.DidChangeTextDocumentParams
-                                      ) -> Generator[Any, Any, None]:
-        yield from self._user(lsp.TEXT_DOCUMENT_DID_CHANGE, params)
-
-    @lsp_method(lsp.TEXT_DOCUMENT_DID_CLOSE)
-    def lsp_text_document__did_close(self, params: lsp.DidCloseTextDocumentParams
-                                     ) -> Generator[Any, Any, None]:
-        yield from self._user(lsp.TEXT_DOCUMENT_DID_CLOSE, params)
+    def _exit(self, *args: object) -> None:
+        """The LSP's exit: status 0 after ``shutdown``, 1 without (the
+        transport ends the process; pygls' own exit swallowed the status)."""
+        server = self._server
+        if isinstance(server, LcnLanguageServer):
+            server.exit_code = 0 if self._shutdown else 1
 
 
 class LcnLanguageServer(LanguageServer):
@@ -178,6 +255,15 @@ class LcnLanguageServer(LanguageServer):
         self.configs = _Configs()
         self.spec_base = _spec_base()
         self.config_errors_shown: set[str] = set()
+        #: The configuration files each open document's folder saw last (:func:`config_stamp`).
+        self.config_stamps: Dict[str, Tuple[Tuple[str, int, int], ...]] = {}
+        #: The exit status, once the client sent ``exit``.
+        self.exit_code: Optional[int] = None
+
+    @property
+    def shut_down(self) -> bool:
+        protocol = self.protocol
+        return isinstance(protocol, _Protocol) and protocol.shut_down
 
     # ------------------------------------------------------------ client
 
@@ -190,13 +276,51 @@ class LcnLanguageServer(LanguageServer):
         td = self.client_capabilities.text_document
         return td is not None and td.diagnostic is not None
 
+    def say(self, kind: lsp.MessageType, message: str) -> None:
+        """Show ``message`` in the editor (``window/showMessage``)."""
+        self.window_show_message(lsp.ShowMessageParams(kind, f"lcn: {message}"))
+
+    def failed(self, what: str, exc: BaseException) -> None:
+        """A handler raised: log it, and say it in the editor (the document
+        stays as the client sent it)."""
+        text = f"{what} failed: {type(exc).__name__}: {str(exc)[:300]}"
+        log.error("%s", text, exc_info=exc)
+        try:
+            self.say(lsp.MessageType.Error, f"{text} (the document is kept as it is)")
+        except Exception:  # the client may be gone
+            log.warning("cannot tell the client that %s failed", what)
+
     # ------------------------------------------------------------ documents
 
+    def document(self, params: Any) -> Optional[Document]:
+        """The open document a request is about, or None."""
+        return self.documents.get(params.text_document.uri)
+
     def open(self, uri: str, text: str, version: Optional[int]) -> Document:
-        doc = Document(uri, text, version, self.linter_for(uri, self.config_for(uri)),
-                       self.encoding)
+        """Register the document (before anything that may fail), then find its linter."""
+        doc = Document(uri, text, version, Linter(), self.encoding)
         self.documents[uri] = doc
+        doc.linter = self.linter_for(uri, self.config_for(uri))
+        path = doc.path
+        if path != "-":
+            self.config_stamps[os.path.dirname(os.path.abspath(path))] = config_stamp(path)
         return doc
+
+    def configs_changed(self, doc: Document) -> bool:
+        """Whether a configuration file of ``doc`` changed since it was last
+        looked at (then every document is linted again)."""
+        path = doc.path
+        if path == "-":
+            return False
+        folder = os.path.dirname(os.path.abspath(path))
+        stamp = config_stamp(path)
+        before = self.config_stamps.get(folder)
+        self.config_stamps[folder] = stamp
+        if before is None or before == stamp:
+            return False
+        self.config_stamps = {folder: stamp}
+        self.reload_configs()
+        return True
 
     def linter_for(self, uri: str, config: LintConfig) -> "Linter | NotationLinter":
         """The linter of a document: Lost Cities' incremental one, or the whole
@@ -211,8 +335,7 @@ class LcnLanguageServer(LanguageServer):
         config, error = self.configs.for_path(path)
         if error is not None and error not in self.config_errors_shown:
             self.config_errors_shown.add(error)
-            self.window_show_message(lsp.ShowMessageParams(
-                lsp.MessageType.Error, f"lcn: {error}; using the default configuration"))
+            self.say(lsp.MessageType.Error, f"{error}; using the default configuration")
         return config
 
     def reload_configs(self) -> None:
@@ -231,7 +354,24 @@ class LcnLanguageServer(LanguageServer):
                 self.workspace_diagnostic_refresh(None)
 
     def diagnostics(self, doc: Document) -> List[lsp.Diagnostic]:
-        return [self.diagnostic(doc, f) for f in doc.lint().findings]
+        analysis = doc.lint()
+        findings = analysis.findings
+        out = [self.diagnostic(doc, f) for f in findings[:MAX_DIAGNOSTICS]]
+        for part in analysis.unread:
+            out.append(lsp.Diagnostic(
+                range=doc.range(part.offset, part.offset), source="lcn",
+                severity=lsp.DiagnosticSeverity.Information,
+                message=f"this game is {len(part.text):,} characters long: the server "
+                        f"checks games of up to {GAME_LIMIT:,} characters, and not this "
+                        "one ('lcn lint' checks it)"))
+        if len(findings) > MAX_DIAGNOSTICS:
+            out.append(lsp.Diagnostic(
+                range=doc.range(len(doc.text), len(doc.text)), source="lcn",
+                severity=lsp.DiagnosticSeverity.Information,
+                message=f"{len(findings) - MAX_DIAGNOSTICS:,} more findings are not shown: "
+                        f"the server shows the first {MAX_DIAGNOSTICS:,} ('lcn lint' lists "
+                        "them all)"))
+        return out
 
     def diagnostic(self, doc: Document, finding: Finding) -> lsp.Diagnostic:
         d = finding.diagnostic
@@ -249,6 +389,27 @@ class LcnLanguageServer(LanguageServer):
                 doc.uri, self.diagnostics(doc), doc.version))
 
 
+def guarded(handler: Callable[..., Any], request: bool) -> Callable[..., Any]:
+    """``handler``, but an exception it raises is logged and shown in the
+    editor, and answered -32603 for a request: nothing the client sent is
+    dropped (a document whose linting fails stays open, as sent)."""
+
+    @functools.wraps(handler)
+    def run(ls: LcnLanguageServer, params: Any) -> Any:
+        try:
+            return handler(ls, params)
+        except (JsonRpcException, SystemExit, KeyboardInterrupt):
+            raise
+        except Exception as exc:
+            ls.failed(handler.__name__.replace("_", " "), exc)
+            if request:
+                raise JsonRpcInternalError(f"lcn: {handler.__name__} failed: "
+                                           f"{type(exc).__name__}: {str(exc)[:300]}") from None
+            return None
+
+    return run
+
+
 def _offsets(doc: Document, span: Span) -> Tuple[int, int]:
     """Where ``span`` is in the document: a finding about a whole line (S107)
     has no offsets, only its line."""
@@ -264,9 +425,9 @@ def _apply(doc: Document, changes: Sequence[lsp.TextDocumentContentChangeEvent])
         if isinstance(change, lsp.TextDocumentContentChangePartial):
             start = doc.offset(change.range.start)
             end = max(start, doc.offset(change.range.end))
-            doc.text = doc.text[:start] + change.text + doc.text[end:]
+            doc.replace(start, end, change.text)
         else:
-            doc.text = change.text
+            doc.replace_all(change.text)
 
 
 def _edit(doc: Document, new: str) -> List[lsp.TextEdit]:
@@ -288,266 +449,319 @@ def formatted(text: str, path: str, config: LintConfig) -> Optional[str]:
     """The text ``lcn fmt`` writes for ``text`` (:func:`~lcnotation.lostcities.reformat.format_source`);
     None where it refuses (syntax errors, mixed line ends, a game a dialect
     cannot write)."""
+    return _formatted(text, path, config)[0]
+
+
+def _formatted(text: str, path: str, config: LintConfig) -> Tuple[Optional[str], str]:
+    """:func:`formatted`, and why not when it refuses."""
     try:
         source = decode_source(text.encode("utf-8", "surrogatepass"))
         if source.newline is None:
-            return None
+            return None, "the document mixes line ends (S107; 'Fix all' makes them one)"
         new = format_source(source.text, path, config.dialect).text
-        return source.encode(new).decode("utf-8")
-    except (NotationError, FormatRefused, UnicodeError):
+        return source.encode(new).decode("utf-8"), ""
+    except NotationError as exc:
+        return None, f"{exc.line}:{exc.column}: {exc.message}"
+    except FormatRefused as exc:
+        return None, str(exc).replace(": not formatted: ", ": ", 1)
+    except UnicodeError as exc:
+        return None, str(exc)
+
+
+# ---------------------------------------------------------------- handlers
+
+
+def initialize(ls: LcnLanguageServer, params: lsp.InitializeParams) -> None:
+    ls.settings.update(params.initialization_options)
+
+
+def initialized(ls: LcnLanguageServer, params: lsp.InitializedParams) -> None:
+    ws = ls.client_capabilities.workspace
+    watch = ws.did_change_watched_files if ws is not None else None
+    if watch is not None and watch.dynamic_registration:
+        ls.client_register_capability(lsp.RegistrationParams([lsp.Registration(
+            "lcn-pyproject", lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+            lsp.DidChangeWatchedFilesRegistrationOptions(
+                [lsp.FileSystemWatcher("**/pyproject.toml")]))]), None)
+
+
+def did_open(ls: LcnLanguageServer, params: lsp.DidOpenTextDocumentParams) -> None:
+    item = params.text_document
+    ls.publish(ls.open(item.uri, item.text, item.version))
+    if len(item.text) > _FREEZE_FROM:
+        # A large document's trees live until it closes (and hold no cycles):
+        # out of the collector's sight, a keystroke no longer pays for a full
+        # collection over them (0.8 s at 4 MB).
+        gc.freeze()
+
+
+def did_change(ls: LcnLanguageServer, params: lsp.DidChangeTextDocumentParams) -> None:
+    doc = ls.document(params)
+    if doc is None:
+        return
+    _apply(doc, params.content_changes)
+    doc.version = params.text_document.version
+    if not ls.configs_changed(doc):  # (which publishes every document)
+        ls.publish(doc)
+
+
+def did_save(ls: LcnLanguageServer, params: lsp.DidSaveTextDocumentParams) -> None:
+    doc = ls.document(params)
+    if doc is not None:
+        ls.configs_changed(doc)
+
+
+def did_close(ls: LcnLanguageServer, params: lsp.DidCloseTextDocumentParams) -> None:
+    if ls.documents.pop(params.text_document.uri, None) is not None \
+            and not ls.client_pulls():
+        ls.text_document_publish_diagnostics(
+            lsp.PublishDiagnosticsParams(params.text_document.uri, []))
+
+
+def watched(ls: LcnLanguageServer, params: lsp.DidChangeWatchedFilesParams) -> None:
+    if any(c.uri.endswith("pyproject.toml") for c in params.changes):
+        ls.reload_configs()
+
+
+def configuration(ls: LcnLanguageServer, params: lsp.DidChangeConfigurationParams) -> None:
+    settings = params.settings
+    if isinstance(settings, dict):
+        ls.settings.update(settings.get("lcn", settings))
+    ws = ls.client_capabilities.workspace
+    if ws is not None and ws.inlay_hint is not None and ws.inlay_hint.refresh_support:
+        ls.workspace_inlay_hint_refresh(None)
+
+
+def pull(ls: LcnLanguageServer,
+         params: lsp.DocumentDiagnosticParams) -> lsp.DocumentDiagnosticReport:
+    doc = ls.document(params)
+    items = [] if doc is None else ls.diagnostics(doc)
+    return lsp.RelatedFullDocumentDiagnosticReport(items=items)
+
+
+def code_actions(ls: LcnLanguageServer,
+                 params: lsp.CodeActionParams) -> Optional[List[lsp.CodeAction]]:
+    doc = ls.document(params)
+    if doc is None:
         return None
+    only = params.context.only
+
+    def wanted(kind: str) -> bool:
+        return only is None or any(kind == k or kind.startswith(f"{k}.") for k in only)
+
+    actions: List[lsp.CodeAction] = []
+    notation = _notation_of(doc)
+    if wanted(lsp.CodeActionKind.QuickFix) and notation is not None:
+        start, end = doc.offset(params.range.start), doc.offset(params.range.end)
+        for f in doc.lint().findings:
+            span = f.diagnostic.span
+            if span.start <= end and span.end >= start:
+                actions += _quick_fixes(ls, doc, None, f)
+    elif wanted(lsp.CodeActionKind.QuickFix):
+        start, end = doc.offset(params.range.start), doc.offset(params.range.end)
+        for part in doc.lint().games:
+            if part.offset > end or part.end + 1 < start:
+                continue
+            for f in part.findings:
+                span = f.diagnostic.span
+                if span.start <= end and span.end >= start:
+                    actions += _quick_fixes(ls, doc, part, f)
+    if wanted(FIX_ALL):
+        fixed, applied, _ = fix_text(doc.text, doc.path, doc.linter.config)
+        if applied:
+            actions.append(lsp.CodeAction(
+                f"Fix all lcn findings ({applied} fix{'es' if applied != 1 else ''})",
+                kind=FIX_ALL,
+                edit=lsp.WorkspaceEdit(changes={doc.uri: _edit(doc, fixed)})))
+    return actions
+
+
+def formatting(ls: LcnLanguageServer,
+               params: lsp.DocumentFormattingParams) -> Optional[List[lsp.TextEdit]]:
+    doc = ls.document(params)
+    if doc is None:
+        return None
+    notation = _notation_of(doc)
+    if notation is not None:
+        try:
+            return _edit(doc, notation.format_text(doc.text, doc.path,
+                                                   doc.linter.config).text)
+        except FormatRefused as exc:
+            ls.say(lsp.MessageType.Warning, str(exc))
+            return None
+    new, why = _formatted(doc.text, doc.path, doc.linter.config)
+    if new is None:
+        ls.say(lsp.MessageType.Warning, f"not formatted: {why}")
+        return None
+    return _edit(doc, new)
+
+
+def range_formatting(ls: LcnLanguageServer, params: lsp.DocumentRangeFormattingParams
+                     ) -> Optional[List[lsp.TextEdit]]:
+    doc = ls.document(params)
+    if doc is None:
+        return None
+    start, end = doc.offset(params.range.start), doc.offset(params.range.end)
+    games = [g for g in doc.lint().games if g.offset <= end and g.end >= start
+             and g.text.strip()]
+    if not games:
+        return []
+    first, last = games[0], games[-1]
+    piece = doc.text[first.offset:last.end]
+    new, why = _formatted(piece, doc.path, doc.linter.config)
+    if new is None:
+        ls.say(lsp.MessageType.Warning, f"not formatted: {why}")
+        return None
+    if last is not doc.lint().games[-1] and not new.endswith("\n\n"):
+        new += majority_line_end_of(new)  # the blank line between two games
+    if new == piece:
+        return []
+    return [lsp.TextEdit(doc.range(first.offset, last.end), new)]
+
+
+def hover(ls: LcnLanguageServer, params: lsp.HoverParams) -> Optional[lsp.Hover]:
+    doc = ls.document(params)
+    if doc is None:
+        return None
+    at = doc.offset(params.position)
+    notation = _notation_of(doc)
+    if notation is not None:
+        shown = notation.describe(doc.text, at, doc.linter.config)
+        return None if shown is None else lsp.Hover(
+            lsp.MarkupContent(lsp.MarkupKind.Markdown, shown.markdown),
+            doc.range(shown.start, shown.end))
+    part = doc.lint().game_at(at)
+    if part is None:
+        return None
+    found = _hover(ls, doc, part, at)
+    if found is None:
+        return None
+    text, start, end = found
+    return lsp.Hover(lsp.MarkupContent(lsp.MarkupKind.Markdown, text),
+                     doc.range(start, end))
+
+
+def symbols(ls: LcnLanguageServer,
+            params: lsp.DocumentSymbolParams) -> Optional[List[lsp.DocumentSymbol]]:
+    doc = ls.document(params)
+    if doc is None:
+        return None
+    notation = _notation_of(doc)
+    if notation is not None:
+        return [_symbol(doc, s) for s in notation.symbols(doc.text)]
+    parts = [part for part in doc.lint().games if part.text.strip()]
+    return [_symbol(doc, game_symbol(number, part.game,
+                                     GameText(part.text, part.line, part.offset)))
+            for number, part in enumerate(parts, 1)]
+
+
+def folding(ls: LcnLanguageServer,
+            params: lsp.FoldingRangeParams) -> Optional[List[lsp.FoldingRange]]:
+    doc = ls.document(params)
+    if doc is None:
+        return None
+    index = doc.index
+    out = []
+    for part in doc.lint().games:
+        body = part.text.rstrip()
+        if not body:
+            continue
+        first, last = index.line_of(part.offset), index.line_of(part.offset + len(body))
+        if last > first:
+            out.append(lsp.FoldingRange(first, last, kind=lsp.FoldingRangeKind.Region))
+        for c in _all_comments(part):
+            if c.span is not None and c.span.end_line > c.span.line:
+                out.append(lsp.FoldingRange(c.span.line - 1, c.span.end_line - 1,
+                                            kind=lsp.FoldingRangeKind.Comment))
+    return out
+
+
+def tokens_full(ls: LcnLanguageServer,
+                params: lsp.SemanticTokensParams) -> Optional[lsp.SemanticTokens]:
+    doc = ls.document(params)
+    if doc is None:
+        return None
+    return lsp.SemanticTokens(_tokens(doc, 0, len(doc.text)))
+
+
+def tokens_range(ls: LcnLanguageServer,
+                 params: lsp.SemanticTokensRangeParams) -> Optional[lsp.SemanticTokens]:
+    doc = ls.document(params)
+    if doc is None:
+        return None
+    return lsp.SemanticTokens(_tokens(doc, doc.offset(params.range.start),
+                                      doc.offset(params.range.end)))
+
+
+def inlay_hints(ls: LcnLanguageServer,
+                params: lsp.InlayHintParams) -> Optional[List[lsp.InlayHint]]:
+    doc = ls.document(params)
+    if doc is None or not ls.settings.inlay_hints:
+        return None
+    start, end = doc.offset(params.range.start), doc.offset(params.range.end)
+    hints = []
+    totals: Dict[str, int] = {}
+    played = 0
+    for part in doc.lint().games:
+        if part.offset > end:
+            break
+        game = part.game
+        if not game.moves or game.moves[-1].span is None:
+            continue
+        result = _score(doc, part)
+        played += 1
+        for name, points in zip(result.players, result.totals):
+            totals[name] = totals.get(name, 0) + points
+        at = game.moves[-1].span.end
+        if not start <= at <= end:
+            continue
+        a, b = result.totals
+        label = f"{result.players[0]} {a} : {b} {result.players[1]}"
+        if not result.complete:
+            label += " (so far)"
+        if played > 1:
+            label += " · match " + ", ".join(f"{n} {t}" for n, t in totals.items())
+        hints.append(lsp.InlayHint(lsp.Position(*doc.index.position(at)), label,
+                                   padding_left=True))
+    return hints
+
+
+#: The legend of the semantic tokens (pygls builds the capability, full and
+#: range, from it).
+_LEGEND = lsp.SemanticTokensLegend(list(TOKEN_TYPES), list(TOKEN_MODIFIERS))
+
+#: Every feature: (method, its options, its handler, whether it is a request).
+_FEATURES: Tuple[Tuple[str, Any, Callable[..., Any], bool], ...] = (
+    (lsp.INITIALIZE, None, initialize, True),
+    (lsp.INITIALIZED, None, initialized, False),
+    (lsp.TEXT_DOCUMENT_DID_OPEN, None, did_open, False),
+    (lsp.TEXT_DOCUMENT_DID_CHANGE, None, did_change, False),
+    (lsp.TEXT_DOCUMENT_DID_SAVE, lsp.SaveOptions(include_text=False), did_save, False),
+    (lsp.TEXT_DOCUMENT_DID_CLOSE, None, did_close, False),
+    (lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES, None, watched, False),
+    (lsp.WORKSPACE_DID_CHANGE_CONFIGURATION, None, configuration, False),
+    (lsp.TEXT_DOCUMENT_DIAGNOSTIC,
+     lsp.DiagnosticOptions(inter_file_dependencies=False, workspace_diagnostics=False,
+                           identifier="lcn"), pull, True),
+    (lsp.TEXT_DOCUMENT_CODE_ACTION,
+     lsp.CodeActionOptions(code_action_kinds=[lsp.CodeActionKind.QuickFix, FIX_ALL]),
+     code_actions, True),
+    (lsp.TEXT_DOCUMENT_FORMATTING, None, formatting, True),
+    (lsp.TEXT_DOCUMENT_RANGE_FORMATTING, None, range_formatting, True),
+    (lsp.TEXT_DOCUMENT_HOVER, None, hover, True),
+    (lsp.TEXT_DOCUMENT_DOCUMENT_SYMBOL, None, symbols, True),
+    (lsp.TEXT_DOCUMENT_FOLDING_RANGE, None, folding, True),
+    (lsp.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, _LEGEND, tokens_full, True),
+    (lsp.TEXT_DOCUMENT_SEMANTIC_TOKENS_RANGE, _LEGEND, tokens_range, True),
+    (lsp.TEXT_DOCUMENT_INLAY_HINT, lsp.InlayHintOptions(), inlay_hints, True),
+)
 
 
 def make_server() -> LcnLanguageServer:
-    """A server with every feature registered."""
+    """A server with every feature registered (each handler :func:`guarded`)."""
     server = LcnLanguageServer()
-
-    @server.feature(lsp.INITIALIZE)
-    def initialize(ls: LcnLanguageServer, params: lsp.InitializeParams) -> None:
-        ls.settings.update(params.initialization_options)
-
-    @server.feature(lsp.INITIALIZED)
-    def initialized(ls: LcnLanguageServer, params: lsp.InitializedParams) -> None:
-        ws = ls.client_capabilities.workspace
-        watch = ws.did_change_watched_files if ws is not None else None
-        if watch is not None and watch.dynamic_registration:
-            ls.client_register_capability(lsp.RegistrationParams([lsp.Registration(
-                "lcn-pyproject", lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES,
-                lsp.DidChangeWatchedFilesRegistrationOptions(
-                    [lsp.FileSystemWatcher("**/pyproject.toml")]))]), None)
-
-    @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
-    def did_open(ls: LcnLanguageServer, params: lsp.DidOpenTextDocumentParams) -> None:
-        item = params.text_document
-        ls.publish(ls.open(item.uri, item.text, item.version))
-
-    @server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
-    def did_change(ls: LcnLanguageServer, params: lsp.DidChangeTextDocumentParams) -> None:
-        doc = ls.documents.get(params.text_document.uri)
-        if doc is None:
-            return
-        _apply(doc, params.content_changes)
-        doc.version = params.text_document.version
-        ls.publish(doc)
-
-    @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
-    def did_close(ls: LcnLanguageServer, params: lsp.DidCloseTextDocumentParams) -> None:
-        if ls.documents.pop(params.text_document.uri, None) is not None \
-                and not ls.client_pulls():
-            ls.text_document_publish_diagnostics(
-                lsp.PublishDiagnosticsParams(params.text_document.uri, []))
-
-    @server.feature(lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES)
-    def watched(ls: LcnLanguageServer, params: lsp.DidChangeWatchedFilesParams) -> None:
-        if any(c.uri.endswith("pyproject.toml") for c in params.changes):
-            ls.reload_configs()
-
-    @server.feature(lsp.WORKSPACE_DID_CHANGE_CONFIGURATION)
-    def configuration(ls: LcnLanguageServer, params: lsp.DidChangeConfigurationParams) -> None:
-        settings = params.settings
-        if isinstance(settings, dict):
-            ls.settings.update(settings.get("lcn", settings))
-        ws = ls.client_capabilities.workspace
-        if ws is not None and ws.inlay_hint is not None and ws.inlay_hint.refresh_support:
-            ls.workspace_inlay_hint_refresh(None)
-
-    @server.feature(lsp.TEXT_DOCUMENT_DIAGNOSTIC,
-                    lsp.DiagnosticOptions(inter_file_dependencies=False,
-                                          workspace_diagnostics=False, identifier="lcn"))
-    def pull(ls: LcnLanguageServer,
-             params: lsp.DocumentDiagnosticParams) -> lsp.DocumentDiagnosticReport:
-        doc = ls.documents.get(params.text_document.uri)
-        items = [] if doc is None else ls.diagnostics(doc)
-        return lsp.RelatedFullDocumentDiagnosticReport(items=items)
-
-    @server.feature(lsp.TEXT_DOCUMENT_CODE_ACTION, lsp.CodeActionOptions(
-        code_action_kinds=[lsp.CodeActionKind.QuickFix, FIX_ALL]))
-    def code_actions(ls: LcnLanguageServer,
-                     params: lsp.CodeActionParams) -> Optional[List[lsp.CodeAction]]:
-        doc = ls.documents.get(params.text_document.uri)
-        if doc is None:
-            return None
-        only = params.context.only
-
-        def wanted(kind: str) -> bool:
-            return only is None or any(kind == k or kind.startswith(f"{k}.") for k in only)
-
-        actions: List[lsp.CodeAction] = []
-        notation = _notation_of(doc)
-        if wanted(lsp.CodeActionKind.QuickFix) and notation is not None:
-            start, end = doc.offset(params.range.start), doc.offset(params.range.end)
-            for f in doc.lint().findings:
-                span = f.diagnostic.span
-                if span.start <= end and span.end >= start:
-                    actions += _quick_fixes(ls, doc, None, f)
-        elif wanted(lsp.CodeActionKind.QuickFix):
-            start, end = doc.offset(params.range.start), doc.offset(params.range.end)
-            for part in doc.lint().games:
-                if part.offset > end or part.end + 1 < start:
-                    continue
-                for f in part.findings:
-                    span = f.diagnostic.span
-                    if span.start <= end and span.end >= start:
-                        actions += _quick_fixes(ls, doc, part, f)
-        if wanted(FIX_ALL):
-            fixed, applied, _ = fix_text(doc.text, doc.path, doc.linter.config)
-            if applied:
-                actions.append(lsp.CodeAction(
-                    f"Fix all lcn findings ({applied} fix{'es' if applied != 1 else ''})",
-                    kind=FIX_ALL,
-                    edit=lsp.WorkspaceEdit(changes={doc.uri: _edit(doc, fixed)})))
-        return actions
-
-    @server.feature(lsp.TEXT_DOCUMENT_FORMATTING)
-    def formatting(ls: LcnLanguageServer,
-                   params: lsp.DocumentFormattingParams) -> Optional[List[lsp.TextEdit]]:
-        doc = ls.documents.get(params.text_document.uri)
-        if doc is None:
-            return None
-        notation = _notation_of(doc)
-        if notation is not None:
-            try:
-                return _edit(doc, notation.format_text(doc.text, doc.path,
-                                                       doc.linter.config).text)
-            except FormatRefused as exc:
-                ls.window_show_message(lsp.ShowMessageParams(
-                    lsp.MessageType.Warning, f"lcn: {exc}"))
-                return None
-        new = formatted(doc.text, doc.path, doc.linter.config)
-        return None if new is None else _edit(doc, new)
-
-    @server.feature(lsp.TEXT_DOCUMENT_RANGE_FORMATTING)
-    def range_formatting(ls: LcnLanguageServer, params: lsp.DocumentRangeFormattingParams
-                         ) -> Optional[List[lsp.TextEdit]]:
-        doc = ls.documents.get(params.text_document.uri)
-        if doc is None:
-            return None
-        start, end = doc.offset(params.range.start), doc.offset(params.range.end)
-        games = [g for g in doc.lint().games if g.offset <= end and g.end >= start
-                 and g.text.strip()]
-        if not games:
-            return []
-        first, last = games[0], games[-1]
-        piece = doc.text[first.offset:last.end]
-        new = formatted(piece, doc.path, doc.linter.config)
-        if new is None:
-            return None
-        if last is not doc.lint().games[-1] and not new.endswith("\n\n"):
-            new += majority_line_end_of(new)  # the blank line between two games
-        if new == piece:
-            return []
-        return [lsp.TextEdit(doc.range(first.offset, last.end), new)]
-
-    @server.feature(lsp.TEXT_DOCUMENT_HOVER)
-    def hover(ls: LcnLanguageServer, params: lsp.HoverParams) -> Optional[lsp.Hover]:
-        doc = ls.documents.get(params.text_document.uri)
-        if doc is None:
-            return None
-        at = doc.offset(params.position)
-        notation = _notation_of(doc)
-        if notation is not None:
-            shown = notation.describe(doc.text, at, doc.linter.config)
-            return None if shown is None else lsp.Hover(
-                lsp.MarkupContent(lsp.MarkupKind.Markdown, shown.markdown),
-                doc.range(shown.start, shown.end))
-        part = doc.lint().game_at(at)
-        if part is None:
-            return None
-        found = _hover(ls, doc, part, at)
-        if found is None:
-            return None
-        text, start, end = found
-        return lsp.Hover(lsp.MarkupContent(lsp.MarkupKind.Markdown, text),
-                         doc.range(start, end))
-
-    @server.feature(lsp.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
-    def symbols(ls: LcnLanguageServer,
-                params: lsp.DocumentSymbolParams) -> Optional[List[lsp.DocumentSymbol]]:
-        doc = ls.documents.get(params.text_document.uri)
-        if doc is None:
-            return None
-        notation = _notation_of(doc)
-        if notation is not None:
-            return [_symbol(doc, s) for s in notation.symbols(doc.text)]
-        parts = [part for part in doc.lint().games if part.text.strip()]
-        return [_symbol(doc, game_symbol(number, part.game,
-                                         GameText(part.text, part.line, part.offset)))
-                for number, part in enumerate(parts, 1)]
-
-    @server.feature(lsp.TEXT_DOCUMENT_FOLDING_RANGE)
-    def folding(ls: LcnLanguageServer,
-                params: lsp.FoldingRangeParams) -> Optional[List[lsp.FoldingRange]]:
-        doc = ls.documents.get(params.text_document.uri)
-        if doc is None:
-            return None
-        index = doc.index
-        out = []
-        for part in doc.lint().games:
-            body = part.text.rstrip()
-            if not body:
-                continue
-            first, last = index.line_of(part.offset), index.line_of(part.offset + len(body))
-            if last > first:
-                out.append(lsp.FoldingRange(first, last, kind=lsp.FoldingRangeKind.Region))
-            for c in _all_comments(part):
-                if c.span is not None and c.span.end_line > c.span.line:
-                    out.append(lsp.FoldingRange(c.span.line - 1, c.span.end_line - 1,
-                                                kind=lsp.FoldingRangeKind.Comment))
-        return out
-
-    legend = lsp.SemanticTokensLegend(list(TOKEN_TYPES), list(TOKEN_MODIFIERS))
-
-    # pygls builds the capability (full and range) from the legend.
-    @server.feature(lsp.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, legend)
-    def tokens_full(ls: LcnLanguageServer,
-                    params: lsp.SemanticTokensParams) -> Optional[lsp.SemanticTokens]:
-        doc = ls.documents.get(params.text_document.uri)
-        if doc is None:
-            return None
-        return lsp.SemanticTokens(_tokens(doc, 0, len(doc.text)))
-
-    @server.feature(lsp.TEXT_DOCUMENT_SEMANTIC_TOKENS_RANGE, legend)
-    def tokens_range(ls: LcnLanguageServer,
-                     params: lsp.SemanticTokensRangeParams) -> Optional[lsp.SemanticTokens]:
-        doc = ls.documents.get(params.text_document.uri)
-        if doc is None:
-            return None
-        return lsp.SemanticTokens(_tokens(doc, doc.offset(params.range.start),
-                                          doc.offset(params.range.end)))
-
-    @server.feature(lsp.TEXT_DOCUMENT_INLAY_HINT, lsp.InlayHintOptions())
-    def inlay_hints(ls: LcnLanguageServer,
-                    params: lsp.InlayHintParams) -> Optional[List[lsp.InlayHint]]:
-        doc = ls.documents.get(params.text_document.uri)
-        if doc is None or not ls.settings.inlay_hints:
-            return None
-        start, end = doc.offset(params.range.start), doc.offset(params.range.end)
-        hints = []
-        totals: Dict[str, int] = {}
-        played = 0
-        for part in doc.lint().games:
-            if part.offset > end:
-                break
-            game = part.game
-            if not game.moves or game.moves[-1].span is None:
-                continue
-            result = _score(doc, part)
-            played += 1
-            for name, points in zip(result.players, result.totals):
-                totals[name] = totals.get(name, 0) + points
-            at = game.moves[-1].span.end
-            if not start <= at <= end:
-                continue
-            a, b = result.totals
-            label = f"{result.players[0]} {a} : {b} {result.players[1]}"
-            if not result.complete:
-                label += " (so far)"
-            if played > 1:
-                label += " · match " + ", ".join(f"{n} {t}" for n, t in totals.items())
-            hints.append(lsp.InlayHint(lsp.Position(*doc.index.position(at)), label,
-                                       padding_left=True))
-        return hints
-
+    for method, options, handler, request in _FEATURES:
+        server.feature(method, options)(guarded(handler, request))
     return server
 
 
@@ -661,15 +875,24 @@ def _hover(ls: LcnLanguageServer, doc: Document, part: GamePart,
     return None
 
 
-def main(tcp: Optional[Tuple[str, int]] = None) -> None:
-    """Run the server on standard input and output (or on ``tcp``)."""
-    server = make_server()
-    if tcp is None:
-        # The protocol gets a stream of its own (pygls closes it at exit), and
-        # anything printed by mistake goes to standard error, not into it.
-        out = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
+def main(tcp: Optional[Tuple[str, int]] = None) -> int:
+    """Run the server on standard input and output (or on ``tcp``, each
+    connection with a server of its own); the exit status.  Raises
+    :class:`~.transport.ListenError` when it cannot listen on ``tcp``."""
+    one_line_logging()
+    previous = stop_on_signals()
+    try:
+        if tcp is not None:
+            return serve_tcp(tcp[0], tcp[1], make_server)
+        # The protocol gets a descriptor of its own, and anything printed by
+        # mistake goes to standard error, not into it.
         sys.stdout.flush()
+        out = os.dup(sys.stdout.fileno())
         sys.stdout = sys.stderr
-        server.start_io(sys.stdin.buffer, out)
-    else:
-        server.start_tcp(*tcp)
+        try:
+            return serve_stdio(make_server(), sys.stdin.fileno(), out)
+        finally:
+            os.close(out)
+    finally:
+        for s, handler in previous:
+            signal.signal(s, handler)
