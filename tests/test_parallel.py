@@ -39,11 +39,10 @@ def _same(whole, report, emitted):
 @pytest.fixture
 def small_pieces(monkeypatch):
     """Pieces of a few hundred characters, and every file parallel."""
-    import lcnotation.tools.lint as tools_lint
+    from lcnotation.core import notation
 
     monkeypatch.setattr(parallel, "PIECE", 300)
-    monkeypatch.setattr(parallel.pieces, "__defaults__", (300,))
-    monkeypatch.setattr(tools_lint, "PARALLEL_BYTES", 0)
+    monkeypatch.setattr(notation, "PARALLEL_BYTES", 0)
 
 
 def _games(seeds, dialects) -> str:
@@ -92,10 +91,7 @@ def test_lcn_lint_j2_on_one_file_prints_what_j1_prints(run, tmp_path, small_piec
             "lint", "-j", "1", "--output-format", fmt, str(path))
 
 
-def test_lcn_score_j2_prints_what_j1_prints(run, tmp_path, small_pieces, monkeypatch):
-    import lcnotation.cli.score as score
-
-    monkeypatch.setattr(score, "PARALLEL_BYTES", 0)
+def test_lcn_score_j2_prints_what_j1_prints(run, tmp_path, small_pieces):
     path = tmp_path / "games.lcn"
     text = _games(range(9), ["v1", "lower", "x-discard"] * 3)
     text = text.replace("\n5. ", "\n5. R11-D ", 1).replace('[Result "', '[Result "7', 1)

@@ -25,8 +25,14 @@ from .findings import Edit, Finding
 from .lint import FileReport, FixResult, LintConfig
 from .span import Span
 
-__all__ = ["Notation", "Streaming", "EmitsFindings", "LintsInParallel", "Symbol", "Hover", "Formatted", "FormatRefused",
+__all__ = ["Notation", "Streaming", "EmitsFindings", "LintsInParallel", "FormatsInParallel",
+           "PARALLEL_BYTES", "Symbol", "Hover", "Formatted", "FormatRefused",
            "Streamed", "Progress"]
+
+#: The smallest file that ``-j N`` does in several processes (``lcn lint``,
+#: ``fmt``, ``score``, ``convert``): smaller ones are done before the
+#: processes would have started.
+PARALLEL_BYTES = 2 << 20
 
 #: Called with the number of bytes read so far.
 Progress = Optional[Callable[[int], None]]
@@ -179,4 +185,16 @@ class LintsInParallel(Protocol):
                              progress: Progress = None) -> FileReport:
         """As :meth:`EmitsFindings.lint_stream_emitting` for a regular file, in
         ``jobs`` processes; the findings given in the order of the file."""
+        ...
+
+
+@runtime_checkable
+class FormatsInParallel(Protocol):
+    """A notation that can format one large file in several processes (Lost
+    Cities: cut at game boundaries), with the output of one process."""
+
+    def format_stream_parallel(self, handle: IO[bytes], path: str, config: LintConfig,
+                               force: bool, jobs: int,
+                               write: Optional[Callable[[bytes], object]] = None) -> Streamed:
+        """As :meth:`Streaming.format_stream` for a regular file, in ``jobs`` processes."""
         ...
