@@ -101,3 +101,83 @@ def test_lcn_score_j2_prints_what_j1_prints(run, tmp_path, small_pieces):
         two = run("score", "-j", "2", "--format", fmt, str(path))
         assert two == one and one.status == 1 and "game 1 is not a result" in one.err
     assert "game 9" in run("score", "-j", "2", str(path)).out
+
+
+# ---------------------------------------------------------------- lcn fmt -j N
+
+
+def _formatted_both_ways(path, dialect=None, force=False):
+    """format_stream and format_stream_parallel of ``path``: what each wrote
+    and found, or the exception each raised (its type and message)."""
+    import io
+
+    from lcnotation.lostcities.reformat import format_stream, format_stream_parallel
+
+    outcomes = []
+    for run in (lambda h, w: format_stream(h, "a.lcn", dialect, force, w),
+                lambda h, w: format_stream_parallel(h, "a.lcn", dialect, force, 2, w)):
+        out = io.BytesIO()
+        with open(path, "rb") as handle:
+            try:
+                found = run(handle, out.write)
+                outcomes.append((found, out.getvalue()))
+            except (ValueError, OSError) as exc:
+                outcomes.append((type(exc), str(exc), getattr(exc, "span", None)))
+    return outcomes
+
+
+@pytest.mark.parametrize("dialects", [["v1"] * 8, ["x-discard"] * 8, ["lower"] * 8,
+                                      ["v1", "x-discard"] * 4, ["x-discard", "v1"] * 4])
+@pytest.mark.parametrize("dialect", [None, "x-discard"])
+def test_fmt_of_a_file_in_pieces_writes_what_one_process_writes(tmp_path, small_pieces,
+                                                                 dialects, dialect):
+    path = tmp_path / "games.lcn"
+    text = _games(range(8), dialects)
+    path.write_text(text.replace("\n\n", "\n\n\n").replace("\n", "\r\n"), encoding="utf-8")
+    assert len(list(parallel.pieces(iter([text])))) > 4
+    one, two = _formatted_both_ways(path, dialect)
+    assert two == one and one[0].changed
+
+
+@pytest.mark.parametrize("force", [False, True])
+def test_fmt_in_pieces_refuses_and_keeps_what_one_process_does(tmp_path, small_pieces, force):
+    games = _games(range(8), ["v1"] * 8).split("\n\n[")
+    games[3] = games[3].replace("\n1. ", "\n1. R99-D ", 1)       # a syntax error in game 4
+    games[6] = games[6].replace("\n1. ", "\n1. {open ", 1)       # and in game 7
+    path = tmp_path / "games.lcn"
+    path.write_text("\n\n[".join(games), encoding="utf-8")
+    one, two = _formatted_both_ways(path, None, force)
+    assert two == one
+    if force:
+        assert [note.split(":")[2] for note in one[0].kept] == [" game 4 kept as written",
+                                                                " game 7 kept as written"]
+    else:
+        assert "not formatted: 1 syntax error" in one[1]
+    path.write_bytes(path.read_bytes().replace(b"R99-D", b"R\xff", 1))
+    assert _formatted_both_ways(path, None, True)[1] == _formatted_both_ways(path, None,
+                                                                            True)[0]
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                 HealthCheck.function_scoped_fixture])
+@given(st.lists(mutated(), min_size=1, max_size=4), st.booleans(),
+       st.sampled_from([None, "x-discard", "lower"]))
+def test_fmt_of_mutated_files_in_pieces(tmp_path, small_pieces, texts, force, dialect):
+    path = tmp_path / "mutated.lcn"
+    path.write_text("\n".join(texts), encoding="utf-8")
+    one, two = _formatted_both_ways(path, dialect, force)
+    assert two == one
+
+
+def test_lcn_fmt_j2_does_what_j1_does(run, tmp_path, small_pieces):
+    text = _games(range(10), ["v1", "lower"] * 5)
+    for args in (["--check"], ["--diff"], []):
+        results = []
+        for jobs in ("1", "2"):
+            path = tmp_path / f"games-{jobs}.lcn"
+            path.write_text(text, encoding="utf-8")
+            ran = run("fmt", "-j", jobs, *args, str(path))
+            results.append((ran.status, ran.out.replace(f"games-{jobs}", "games"),
+                            ran.err.replace(f"games-{jobs}", "games"), path.read_bytes()))
+        assert results[1] == results[0]
+    assert results[0][3] != text.encode("utf-8")  # the file was rewritten
