@@ -181,3 +181,60 @@ def test_lcn_fmt_j2_does_what_j1_does(run, tmp_path, small_pieces):
                             ran.err.replace(f"games-{jobs}", "games"), path.read_bytes()))
         assert results[1] == results[0]
     assert results[0][3] != text.encode("utf-8")  # the file was rewritten
+
+
+# ---------------------------------------------------------------- lcn convert -j N
+
+
+def _converted_both_ways(path, to, source=None):
+    from lcnotation.lostcities.convert import convert_file
+
+    outcomes = []
+    for jobs in (1, 2):
+        with open(path, "rb") as data:
+            try:
+                outcomes.append(b"".join(convert_file(data, to, source=source, path="a.lcn",
+                                                      jobs=jobs)))
+            except ValueError as exc:
+                outcomes.append((type(exc), str(exc), [(e.code, e.span, e.message, e.path)
+                                                       for e in getattr(exc, "errors", [])]))
+    return outcomes
+
+
+@pytest.mark.parametrize("to", ["x-discard", "lower", "v1", "json"])
+@pytest.mark.parametrize("ends", ["\n", "\r\n", "\r"])
+def test_convert_of_a_file_in_pieces_gives_what_one_process_gives(tmp_path, small_pieces, to,
+                                                                   ends):
+    path = tmp_path / "games.lcn"
+    text = _games(range(8), ["v1", "x-discard"] * 4).replace("\n", ends)
+    path.write_bytes(b"\xef\xbb\xbf" + text.encode("utf-8"))
+    one, two = _converted_both_ways(path, to)
+    assert two == one
+    # Games that cannot be converted: every problem of the file, in its order.
+    bad = text.replace(f"{ends}1. ", f"{ends}1. R99-D ", 2).replace("[Hand1", "[Hand1 x", 1)
+    path.write_text(bad, encoding="utf-8", newline="")
+    one, two = _converted_both_ways(path, to, "v1")
+    assert two == one and len(one[2]) > 2
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                 HealthCheck.function_scoped_fixture])
+@given(st.lists(mutated(), min_size=1, max_size=4), st.sampled_from(["x-discard", "json"]))
+def test_convert_of_mutated_files_in_pieces(tmp_path, small_pieces, texts, to):
+    path = tmp_path / "mutated.lcn"
+    path.write_text("\n".join(texts), encoding="utf-8")
+    one, two = _converted_both_ways(path, to)
+    assert two == one
+
+
+def test_lcn_convert_j2_does_what_j1_does(run, tmp_path, small_pieces):
+    path = tmp_path / "games.lcn"
+    path.write_text(_games(range(10), ["v1", "lower"] * 5), encoding="utf-8")
+    for to in ("x-discard", "json"):
+        one = run("convert", "-j", "1", "--to", to, str(path))
+        two = run("convert", "-j", "2", "--to", to, str(path))
+        assert two == one and one.status == 0 and one.out
+    path.write_text(_games(range(10), ["v1", "lower"] * 5), encoding="utf-8")
+    one = run("convert", "-j", "1", "--to", "v1", "--from", "v1", str(path))
+    assert run("convert", "-j", "2", "--to", "v1", "--from", "v1", str(path)) == one
+    assert one.status == 1 and "not converted" in one.err

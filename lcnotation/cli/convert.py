@@ -15,7 +15,8 @@ from ..core.diagnostics import NotationError
 from ..lostcities.convert import JSON, convert_file, dialect_names
 from ..core.files import atomic_writer
 from ..core.terminal import printable
-from .common import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Parser, add_command, err, usage_error
+from .common import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Parser, add_command, err, process_count,
+                     usage_error)
 
 _CONVERT_EXAMPLES = """\
 examples:
@@ -44,6 +45,9 @@ def register(sub: "argparse._SubParsersAction[Parser]") -> None:
                         help="write here instead of standard output; with several files "
                         "(or an existing folder), the folder to write each one into")
     target.add_argument("--in-place", action="store_true", help="rewrite each PATH itself")
+    convert.add_argument("-j", "--jobs", type=process_count, default=1, metavar="N",
+                         help="convert a large file in N processes, cut at game boundaries "
+                         "(0: one per core); the output is that of one process")
     convert.set_defaults(handler=run)
 
 def run(args: argparse.Namespace) -> int:
@@ -155,7 +159,8 @@ def _convert_to(args: argparse.Namespace, out: _Output) -> int:
             err(f"{path}: cannot read: {exc.strerror or exc}")
             return EXIT_USAGE
         try:
-            for piece in convert_file(data, args.to, source=args.source, path=path):
+            jobs = args.jobs if args.jobs > 0 else (os.cpu_count() or 1)
+            for piece in convert_file(data, args.to, source=args.source, path=path, jobs=jobs):
                 out.write(piece)
             return EXIT_OK
         except OSError as exc:
