@@ -238,3 +238,80 @@ def test_lcn_convert_j2_does_what_j1_does(run, tmp_path, small_pieces):
     one = run("convert", "-j", "1", "--to", "v1", "--from", "v1", str(path))
     assert run("convert", "-j", "2", "--to", "v1", "--from", "v1", str(path)) == one
     assert one.status == 1 and "not converted" in one.err
+
+
+# ---------------------------------------------------------------- interrupted
+
+
+def _children(pid):
+    """The processes whose parent is ``pid``."""
+    import os
+
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid and fields[0] != "Z":
+                found.append(int(entry))
+    return found
+
+
+def _alive(pid):
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not __import__("os").path.isdir("/proc"), reason="needs /proc")
+@pytest.mark.parametrize("command", [["lint", "--no-progress"], ["fmt", "--check"], ["score"],
+                                     ["convert", "--to", "x-discard"]])
+@pytest.mark.parametrize("how", ["SIGINT", "SIGTERM"])
+def test_a_signal_while_workers_run_ends_them_all(tmp_path, command, how):
+    """Ctrl-C (SIGINT to the whole process group, as a terminal sends it) or
+    SIGTERM to lcn alone, while two workers run: exit 130 or 143, and no
+    worker outlives it."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from lcnotation.core.notation import PARALLEL_BYTES
+
+    path = tmp_path / "large.lcn"
+    games = _games(range(40), ["v1"] * 40) + "\n"
+    path.write_text(games * (2 * PARALLEL_BYTES // len(games) + 1), encoding="utf-8")
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    proc = subprocess.Popen([sys.executable, "-m", "lcnotation", *command, "-j", "2", str(path)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            env={**os.environ, "PYTHONPATH": root}, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        workers = []
+        while len(workers) < 2 and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+            workers = _children(proc.pid)
+        assert len(workers) >= 2, "the workers did not start"
+        time.sleep(0.3)  # they are at work
+        if how == "SIGINT":
+            os.killpg(proc.pid, signal.SIGINT)
+        else:
+            os.kill(proc.pid, signal.SIGTERM)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert proc.returncode == (130 if how == "SIGINT" else 143), err
+    assert b"Traceback" not in err
+    assert (b"interrupted" if how == "SIGINT" else b"terminated by SIGTERM") in err
+    deadline = time.monotonic() + 5
+    while any(_alive(w) for w in workers) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not [w for w in workers if _alive(w)]
