@@ -459,7 +459,10 @@ def convert_piece(job: Tuple[Cut, Tuple[str, Optional[str], Optional[str]]]
     reader = None if source is None else _resolve(source)
     texts: List[str] = []
     problems: List[NotationError] = []
-    for part in _parts(items, path, line, offset):  # type: ignore[arg-type]
+    # Line by line, as a stream is read (the reader copies the text after a
+    # game's end at each game: a block's rest each time would be quadratic).
+    lines = (one for item in items for one in lines_with_ends(item))  # type: ignore[arg-type]
+    for part in _parts(lines, path, line, offset):
         found = _problems(part, reader, target, path)
         if found:
             problems += found
