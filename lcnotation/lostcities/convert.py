@@ -449,7 +449,7 @@ def _converted(part: _Part, target: _Target) -> str:
     return game_json(_exact_comments(part))
 
 
-def convert_piece(job: Tuple[Cut, Tuple[str, Optional[str], Optional[str]]]
+def convert_piece(job: Tuple[Cut, Tuple[DialectName, Optional[DialectName], Optional[str]]]
                   ) -> Tuple[List[str], List[NotationError]]:
     """Convert a piece of a file (in a worker of ``lcn convert -j N``): the
     converted texts of its games up to the first that cannot be converted,
@@ -485,8 +485,8 @@ def _blocks(lines: IO[str]) -> Iterator[str]:
         yield "".join(block)
 
 
-def _convert_parallel(lines: IO[str], to: str, source: Optional[str], path: Optional[str],
-                      jobs: int) -> Iterator[str]:
+def _convert_parallel(lines: IO[str], to: DialectName, source: Optional[DialectName],
+                      path: Optional[str], jobs: int) -> Iterator[str]:
     """:func:`_convert_stream` (``read_on``) of a large file in ``jobs``
     processes, cut at game boundaries: the same text, the same problems."""
     from .jsonform import framed_json

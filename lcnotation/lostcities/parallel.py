@@ -27,7 +27,8 @@ from __future__ import annotations
 
 import contextlib
 from collections import deque
-from typing import IO, Any, Callable, Deque, Iterable, Iterator, List, Optional, Tuple, TypeVar
+from typing import (IO, Any, Callable, Deque, Generator, Iterable, Iterator, List, Optional,
+                    Tuple, TypeVar)
 
 from ..core.findings import Finding
 from ..core.lineends import CountingReader
@@ -135,7 +136,7 @@ _R = TypeVar("_R")
 
 
 def mapped(cuts: Iterable[_J], jobs: int, work: Callable[[Tuple[_J, Any]], _R],
-           extra: Any) -> Iterator[Tuple[_J, _R]]:
+           extra: Any) -> Generator[Tuple[_J, _R], None, None]:
     """Each of ``cuts`` (pieces of a file) with ``work((cut, extra))``, done in
     ``jobs`` processes, in the order of ``cuts`` (at most two a process in
     flight).  ``work`` must be a module-level function.  When the caller
