@@ -16,7 +16,7 @@ from ..lostcities.convert import JSON, convert_file, dialect_names
 from ..core.files import atomic_writer
 from ..core.terminal import printable
 from .common import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Parser, add_command, colliding, err,
-                     make_folder, names_folder, usage_error, written_over)
+                     make_folder, names_folder, process_count, usage_error, written_over)
 
 _CONVERT_EXAMPLES = """\
 examples:
@@ -46,6 +46,9 @@ def register(sub: "argparse._SubParsersAction[Parser]") -> None:
                         help="write here instead of standard output; with several files "
                         "(or an existing folder), the folder to write each one into")
     target.add_argument("--in-place", action="store_true", help="rewrite each PATH itself")
+    convert.add_argument("-j", "--jobs", type=process_count, default=1, metavar="N",
+                         help="convert a large file in N processes, cut at game boundaries "
+                         "(0: one per core); the output is that of one process")
     convert.set_defaults(handler=run)
 
 def run(args: argparse.Namespace) -> int:
@@ -158,7 +161,8 @@ def _convert_to(args: argparse.Namespace, out: _Output) -> int:
             err(f"{path}: cannot read: {exc.strerror or exc}")
             return EXIT_USAGE
         try:
-            for piece in convert_file(data, args.to, source=args.source, path=path):
+            jobs = args.jobs if args.jobs > 0 else (os.cpu_count() or 1)
+            for piece in convert_file(data, args.to, source=args.source, path=path, jobs=jobs):
                 out.write(piece)
             return EXIT_OK
         except OSError as exc:

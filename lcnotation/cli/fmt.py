@@ -3,19 +3,21 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
-from typing import Optional, Tuple
+from typing import Callable, Optional, Tuple
 
 from ..lostcities.text.dialects import DIALECTS
 from ..core.diagnostics import NotationError
 from ..core.files import WriteFailed, atomic_writer, guarded
 from ..core.terminal import printable
 from ..core.lint import LintConfig
-from ..core.notation import FormatRefused, Streamed, Streaming
+from ..core import notation as core_notation
+from ..core.notation import FormatRefused, FormatsInParallel, Streamed, Streaming
 from ..tools.notations import notation_for
 from .common import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Parser, Settings, add_command,
                      add_config_options, add_exclude_options, add_notation_option, cannot_read, deliver_formatted, err, read_input,
-                     readable_games, streamable)
+                     process_count, readable_games, streamable)
 
 _FMT_EXAMPLES = """\
 examples:
@@ -49,6 +51,9 @@ def register(sub: "argparse._SubParsersAction[Parser]") -> None:
     add_config_options(fmt)
     add_exclude_options(fmt)
     add_notation_option(fmt)
+    fmt.add_argument("-j", "--jobs", type=process_count, default=1, metavar="N",
+                     help="format a large file in N processes, cut at game boundaries "
+                     "(0: one per core); the output is that of one process")
     fmt.add_argument("-q", "--quiet", action="store_true",
                      help="say nothing but errors (no summary)")
     fmt.add_argument("--watch", action="store_true",
@@ -124,13 +129,25 @@ def _format_file(path: str, name: str, notation: Streaming, config: LintConfig,
     found: Optional[Streamed] = None
     try:
         with open(path, "rb") as handle:
+            jobs = args.jobs if args.jobs > 0 else (os.cpu_count() or 1)
+            if (jobs > 1 and isinstance(notation, FormatsInParallel)
+                    and os.fstat(handle.fileno()).st_size >= core_notation.PARALLEL_BYTES):
+                parallel = notation
+
+                def format_stream(write: Optional[Callable[[bytes], object]] = None
+                                  ) -> Streamed:
+                    return parallel.format_stream_parallel(handle, name, config, args.force,
+                                                           jobs, write)
+            else:
+                def format_stream(write: Optional[Callable[[bytes], object]] = None
+                                  ) -> Streamed:
+                    return notation.format_stream(handle, name, config, args.force, write)
             if not in_place:
-                found = notation.format_stream(handle, name, config, args.force)
+                found = format_stream()
             else:
                 try:
                     with atomic_writer(path) as out:
-                        found = notation.format_stream(handle, name, config, args.force,
-                                                       guarded(out.write))
+                        found = format_stream(guarded(out.write))
                         if not (found.changed and found.faithful):
                             raise _Unchanged()
                 except _Unchanged:

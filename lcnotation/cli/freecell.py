@@ -112,8 +112,9 @@ def _check(args: argparse.Namespace) -> int:
             continue
         result = check(parse(source.text, path=path), path)
         results.append(result)
-        # The findings of the check, as lcn lint reports them (less the layout's style).
-        reports.append(NOTATION.lint_text(source.text, path, LintConfig(ignore=("F5",))))
+        if args.format == "sarif":
+            # The findings of the check, as lcn lint reports them (less the layout's style).
+            reports.append(NOTATION.lint_text(source.text, path, LintConfig(ignore=("F5",))))
         if not result.ok:
             status = max(status, EXIT_FINDINGS)
         if args.format == "text":

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import io
 import os
 import sys
@@ -13,8 +14,10 @@ from ..lostcities.game.checker import check, match_totals
 from ..lostcities.game.scoring import GameScore
 from ..lostcities.text.ast import Game
 from ..lostcities.lint import colors_of
+from ..core import notation as core_notation
 from ..core.diagnostics import Diagnostic, NotationError, Severity
 from ..lostcities.text.reader import parse_games, read_games
+from ..lostcities.parallel import Cut, checked_piece
 from ..core.terminal import printable
 from ..tools.output import json_text
 from .inputs import imported_or_none
@@ -71,23 +74,19 @@ def run(args: argparse.Namespace) -> int:
             continue
         colors = colors_of(settings.lint(path))
         try:
-            checked = _checked(path, name, games, colors, jobs, imported)
-            for index, (game, game_score, errors) in enumerate(checked, 1):
-                row = (name, index, game, game_score, errors)
+            for index, (text, note, points) in enumerate(
+                    _shown(path, name, games, colors, jobs, imported, out is not None), 1):
                 if out is not None:
-                    out.game(_game_json(row))
+                    out.game_text(_numbered(text, index))
                 else:
-                    sys.stdout.write(_game_table(row))
-                if errors:
-                    first = errors[0]
-                    err(f"{name}:{first.line}:{first.column}: game {index} is not a result: "
-                        f"{len(errors)} error{'s' if len(errors) != 1 else ''} (first: "
-                        f"{first.code} {first.message}); its scores are left out of the totals")
+                    sys.stdout.write(_numbered(text, index))
+                if note is not None:
+                    err(_numbered(note, index))
                     if not args.allow_errors:
                         status = max(status, EXIT_FINDINGS)
                 else:
-                    for player, points in match_totals([game_score]).items():
-                        totals[player] = totals.get(player, 0) + points
+                    for player, gained in points.items():
+                        totals[player] = totals.get(player, 0) + gained
         except _ReadFailed as failed:  # the file changed since it was checked
             cannot_read(name, failed.cause)
             status = EXIT_USAGE
@@ -100,30 +99,67 @@ def run(args: argparse.Namespace) -> int:
     return status
 
 
-#: The smallest file scored in several processes.
-PARALLEL_BYTES = 2 << 20
+#: A game as ``lcn score`` shows it, its number left out: its table (or JSON
+#: object) and, for a game that is not a result, the message that says so,
+#: each as the text before the number and after it; and its points toward the
+#: match totals.  A worker of ``-j N`` sends the main process this alone.
+Shown = Tuple[Tuple[str, str], Optional[Tuple[str, str]], Dict[str, int]]
+
+#: Where a game's number goes in the text of its JSON object.
+_INDEX = '"index": 0'
 
 
-def _checked(path: str, name: str, games: Iterable[Game], colors: Tuple[str, ...], jobs: int,
-             imported: bool) -> Iterator[Tuple[Game, GameScore, List[Diagnostic]]]:
-    """Each game of ``games`` (of the file ``path``) checked: the game, its
-    score and its errors; a large regular file is read again in ``jobs``
-    processes, cut at game boundaries (the game then holds its headers and
-    syntax errors only, all that the tables show)."""
-    if jobs > 1 and not imported and streamable(path) and _size(path) >= PARALLEL_BYTES:
-        from ..lostcities.parallel import checked_games  # only with -j
+def _numbered(text: Tuple[str, str], index: int) -> str:
+    return f"{text[0]}{index}{text[1]}"
+
+
+def _show(name: str, game: Game, game_score: GameScore, errors: List[Diagnostic],
+          as_json: bool) -> Shown:
+    """A checked game as ``lcn score`` shows it (see :data:`Shown`)."""
+    row = (name, 0, game, game_score, errors)
+    if as_json:
+        body = _JsonGames.indented(_game_json(row))
+        at = body.index(_INDEX) + len(_INDEX) - 1
+        text = (body[:at], body[at + 1:])
+    else:
+        text = _game_table(row)
+    if not errors:
+        return text, None, match_totals([game_score])
+    first = errors[0]
+    note = (f"{name}:{first.line}:{first.column}: game ",
+            f" is not a result: {len(errors)} error{'s' if len(errors) != 1 else ''} (first: "
+            f"{first.code} {first.message}); its scores are left out of the totals")
+    return text, note, {}
+
+
+def _shown_piece(job: Tuple[Cut, Tuple[str, Tuple[str, ...], bool]]) -> List[Shown]:
+    """The games of a piece of a file checked and shown (in a worker of ``-j N``)."""
+    cut, (name, colors, as_json) = job
+    return [_show(name, *checked, as_json) for checked in checked_piece(cut, name, colors)]
+
+
+def _shown(path: str, name: str, games: Iterable[Game], colors: Tuple[str, ...], jobs: int,
+           imported: bool, as_json: bool) -> Iterator[Shown]:
+    """Each game of ``games`` (of the file ``path``) checked and shown; a large
+    regular file is read again in ``jobs`` processes, cut at game boundaries."""
+    if jobs > 1 and not imported and streamable(path) and _size(path) >= core_notation.PARALLEL_BYTES:
+        from ..lostcities.parallel import file_pieces, mapped  # only with -j
 
         try:
             handle = open(path, "rb")
         except OSError as exc:
             raise _ReadFailed(exc) from exc
         with handle:
-            yield from _reading(checked_games(handle, name, colors, jobs))
+            done = mapped(_reading(file_pieces(handle)), jobs, _shown_piece,
+                          (name, colors, as_json))
+            with contextlib.closing(done):
+                for _, shown in done:
+                    yield from shown
         return
     for game in games:
         report = check(game, path=name, default_colors=colors)
-        yield game, report.score, [d for d in report.diagnostics
-                                   if d.severity is Severity.ERROR]
+        yield _show(name, game, report.score, [d for d in report.diagnostics
+                                               if d.severity is Severity.ERROR], as_json)
 
 
 def _size(path: str) -> int:
@@ -172,9 +208,14 @@ class _JsonGames:
     def __init__(self, stream: TextIO) -> None:
         self._stream, self._count = stream, 0
 
-    def game(self, value: Dict[str, object]) -> None:
-        self._stream.write(('{\n  "games": [\n' if not self._count else ",\n")
-                           + textwrap.indent(json_text(value), "    "))
+    @staticmethod
+    def indented(value: Dict[str, object]) -> str:
+        """The text of a game's object in the document."""
+        return textwrap.indent(json_text(value), "    ")
+
+    def game_text(self, text: str) -> None:
+        """Write a game's object, its text made by :meth:`indented`."""
+        self._stream.write(('{\n  "games": [\n' if not self._count else ",\n") + text)
         self._count += 1
 
     def end(self, totals: Dict[str, int]) -> None:
@@ -194,8 +235,9 @@ def _game_json(row: Row) -> Dict[str, object]:
     }
 
 
-def _game_table(row: Row) -> str:
-    path, index, game, s, errors = row
+def _game_table(row: Row) -> Tuple[str, str]:
+    """The game's table: the text before its number and after it."""
+    path, _, game, s, errors = row
     out = io.StringIO()
     title = printable(game.header("Event") or path)
     rnd = game.header("Round")
@@ -203,7 +245,8 @@ def _game_table(row: Row) -> str:
     if errors:
         notes.append(f"not a result: {len(errors)} error{'s' if len(errors) != 1 else ''}")
     state = f" ({'; '.join(notes)})" if notes else ""
-    out.write(f"{title}, game {index}{f', round {printable(rnd)}' if rnd else ''}{state}\n")
+    head = f"{title}, game "
+    out.write(f"{f', round {printable(rnd)}' if rnd else ''}{state}\n")
     width = max(8, *(len(p) for p in s.players))
     out.write(f"  {'player':<{width}} " + " ".join(f"{c:>4}" for c in s.colors)
               + f" {'total':>6}\n")
@@ -212,7 +255,7 @@ def _game_table(row: Row) -> str:
                   + " ".join(f"{v:>4}" for v in s.expeditions[p])
                   + f" {s.totals[p]:>6}\n")
     out.write("\n")
-    return out.getvalue()
+    return head, out.getvalue()
 
 
 def _totals_table(totals: Dict[str, int]) -> str:

@@ -26,8 +26,14 @@ from .findings import Edit, Finding
 from .lint import FileReport, FixResult, LintConfig
 from .span import Span
 
-__all__ = ["Notation", "Streaming", "EmitsFindings", "LintsInParallel", "Suppresses", "Symbol", "Hover", "Formatted", "FormatRefused",
+__all__ = ["Notation", "Streaming", "EmitsFindings", "LintsInParallel", "FormatsInParallel",
+           "PARALLEL_BYTES", "Suppresses", "Symbol", "Hover", "Formatted", "FormatRefused",
            "Streamed", "Progress"]
+
+#: The smallest file that ``-j N`` does in several processes (``lcn lint``,
+#: ``fmt``, ``score``, ``convert``): smaller ones are done before the
+#: processes would have started.
+PARALLEL_BYTES = 2 << 20
 
 #: Called with the number of bytes read so far.
 Progress = Optional[Callable[[int], None]]
@@ -200,4 +206,15 @@ class Suppresses(Protocol):
         codes on it: the line's ``lcn: ignore[...]`` extended, or a new
         comment at its end.  A line where no comment can go without changing
         what the text means is left out.  No edit adds or removes a line end."""
+
+
+@runtime_checkable
+class FormatsInParallel(Protocol):
+    """A notation that can format one large file in several processes (Lost
+    Cities: cut at game boundaries), with the output of one process."""
+
+    def format_stream_parallel(self, handle: IO[bytes], path: str, config: LintConfig,
+                               force: bool, jobs: int,
+                               write: Optional[Callable[[bytes], object]] = None) -> Streamed:
+        """As :meth:`Streaming.format_stream` for a regular file, in ``jobs`` processes."""
         ...

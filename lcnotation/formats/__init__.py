@@ -86,6 +86,8 @@ def get_format(fmt: Union[str, Format]) -> Format:
     """The format called ``fmt`` (a :class:`Format` is returned as is)."""
     if isinstance(fmt, Format):
         return fmt
+    if fmt in _BUILT_IN:  # no plugin can replace it: the entry points need no scan
+        return FORMATS[fmt]
     load_plugins()
     try:
         return FORMATS[fmt]

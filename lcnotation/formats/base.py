@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from itertools import accumulate
+from operator import add
 from typing import Callable, List, Mapping, Optional, Sequence, Tuple
 
 from ..lostcities.text.ast import Game, Span
@@ -157,7 +158,10 @@ class TextLines:
 
     def __init__(self, text: str, path: Optional[str] = None) -> None:
         self.lines = text.split("\n")
-        self.starts = [0, *accumulate(len(line) + 1 for line in self.lines[:-1])]
+        # Line i starts after the lengths of the lines before it and their i
+        # line ends (sums and additions in C: a file holds 100,000s of lines).
+        self.starts = list(map(add, accumulate(map(len, self.lines[:-1]), initial=0),
+                               range(len(self.lines))))
         self.path = path
 
     def span(self, line: int, column: int, length: int = 1,

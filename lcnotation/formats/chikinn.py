@@ -17,6 +17,7 @@ of them their order is unknown (the record says so in a comment).
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections import Counter
 from typing import Iterable, List, NamedTuple, Optional, Sequence, Tuple
 
@@ -55,6 +56,9 @@ _STATS = re.compile(r"\S.* wins [0-9.]+ \+/- [0-9.]+\Z")
 #: Every card as the engine writes it.
 _CARDS = frozenset(s + d for s in SUITS for d in DIGITS)
 
+#: Our card of each card of the engine.
+_OUR = {token: Card(SUITS[token[0]], DIGITS[token[1]]) for token in _CARDS}
+
 _CARD_HELP = ("a card is a suit letter (b g p r w y) and a digit (0 for a wager, 1 to 9 "
               "for the ranks 2 to 10)")
 
@@ -83,6 +87,9 @@ class _Reader:
         self.src = TextLines(text, path)
         self.lines = [line.rstrip() for line in self.src.lines]
         self.i = 0  # index of the next line to read
+        # The lines that are not a table's (neither blank nor begun with a
+        # space): a turn's table is skipped to the next of them at once.
+        self.marks = [i for i, line in enumerate(self.lines) if line and line[0] != " "]
 
     # -- helpers ------------------------------------------------------------
 
@@ -214,17 +221,19 @@ class _Reader:
                 self.card(draw, draw_index, d.start(2) + 1)
                 end_line, end_column = draw_index + 1, d.start(2) + 1 + len(draw)
                 self.i += 1
-        # The table: indented lines up to the line of dashes that ends the turn.
-        lines = self.lines
+        # The table: indented lines up to the line of dashes that ends the
+        # turn; the blank ones and those begun with a space are no mark.
+        lines, marks = self.lines, self.marks
+        at = bisect_left(marks, self.i)
         while True:
-            if self.i >= len(lines):
+            if at == len(marks):
+                self.i = len(lines)
                 raise self.fail(f"the transcript ends in the middle of turn {t + 1}: "
                                 "expected the table and the line of dashes that ends the "
                                 "turn", "I103", self.i)
-            line = lines[self.i]
-            self.i += 1
-            if not line or line[0] == " ":  # the usual table line
-                continue
+            self.i = marks[at] + 1
+            at += 1
+            line = lines[self.i - 1]
             if _DASHES.match(line):
                 break
             if not line[0].isspace():
@@ -320,7 +329,7 @@ class _Reader:
 
     @staticmethod
     def _our(token: str) -> Card:
-        return Card(SUITS[token[0]], DIGITS[token[1]])
+        return _OUR[token]
 
     def _cards(self, tokens: Iterable[str]) -> str:
         return " ".join(format_card(self._our(t)) for t in tokens)

@@ -29,6 +29,7 @@ import base64
 import json
 import re
 import struct
+from functools import lru_cache
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from ..lostcities.game.checker import check, score
@@ -112,7 +113,8 @@ class _Replay:
 
     def span(self, offset: int) -> Span:
         """The base64 characters that hold byte ``offset``: characters
-        ``4*(k//3) + k%3`` and the one after (the end, past the last byte)."""
+        ``4*(k//3) + k%3`` and the one after (the end, past the last byte);
+        :func:`decode_replay`'s loop over the actions builds it itself."""
         first = min(4 * (offset // 3) + offset % 3, self.width)
         return self.place.span(first, min(first + 2, self.width))
 
@@ -154,8 +156,18 @@ class _Replay:
                     f"0x{code:02x} in {what} is no card: the high four bits are the colour "
                     f"(1 to {colors}), the low four the value (0 for a wager, 2 to 10)",
                     "I205", offset)
-            found.append(Card(ENGINE_COLORS[color - 1], value))
+            found.append(_card(code))
         return found
+
+
+@lru_cache(maxsize=None)
+def _card(code: int) -> Card:
+    """The card of a byte of the replay (its colour and value checked)."""
+    return Card(ENGINE_COLORS[(code >> 4) - 1], code & 0xF)
+
+
+#: The draw of an action, by its colour number (0: the deck).
+_DRAWS = (Draw(None), *(Draw(c) for c in ENGINE_COLORS))
 
 
 class _Place:
@@ -230,14 +242,20 @@ def decode_replay(value: str, place: Optional[_Place] = None) -> Game:
     table = _Table((start1, start2), deck)
     moves: List[Move] = []
     seat = first - 1
+    # The loop reads the actions straight from the bytes (the count said they
+    # are there) and builds each move's span from the columns at hand.
+    columns, line, width = place.columns, place.line, len(value)
+    line_start = place.src.starts[line - 1] - 1
+    act, hands, pos = table.act, table.hands, r.pos
     for turn in range(count):
-        offset = r.pos
-        code = r.byte("the actions")
+        offset = pos
+        code = data[pos]
+        pos += 1
         index, discard, draw = code & 7, bool(code & 8), code >> 4
         if draw > colors:
             raise r.fail(f"action {turn + 1} draws from colour {draw}: this replay has "
                          f"{colors} colours (0 is the deck)", "I204", offset)
-        hand = table.hands[seat]
+        hand = hands[seat]
         if index >= len(hand):
             raise r.fail(f"action {turn + 1}: hand index {index} is past the hand of "
                          f"{len(hand)} cards", "I206", offset)
@@ -246,10 +264,15 @@ def decode_replay(value: str, place: Optional[_Place] = None) -> Game:
             raise r.fail(f"action {turn + 1}: hand index {index} names a card drawn from "
                          "an empty pile, which cannot be known", "I206", offset)
         letter = None if draw == 0 else ENGINE_COLORS[draw - 1]
-        table.act(seat, card, discard, letter)
-        moves.append(Move(Placement(card, discard), Draw(letter), turn=turn,
-                          span=r.span(offset)))
+        act(seat, card, discard, letter)
+        begin = 4 * (offset // 3) + offset % 3
+        begin = columns[begin if begin < width else width]
+        end = columns[min(4 * (offset // 3) + offset % 3 + 2, width)]
+        moves.append(Move(Placement(card, discard), _DRAWS[draw], (), None, turn,
+                          Span(line, begin, line, end, line_start + begin,
+                               line_start + end)))
         seat = 1 - seat
+    r.pos = pos
     if r.pos != len(data):
         raise r.fail(f"{len(data) - r.pos} bytes follow the last action", "I203", r.pos)
 
@@ -291,8 +314,11 @@ def _game(first: int, colors: int, hand1: List[Card], hand2: List[Card], deck: L
     game = Game(tuple(headers), tuple(moves), (), (), span)
     result = "*"
     if not table.deck and disqualified == _NO_ONE:
-        a, b = score(game).totals
-        result = f"{a}-{b}"
+        # The rules' score (the replay of the checker's score() gives the same:
+        # the table holds the expeditions the moves made, in the same order).
+        totals = [sum(score_expedition(cards) for cards in seat.values())
+                  for seat in table.expeditions]
+        result = f"{totals[first - 1]}-{totals[2 - first]}"
     return game._replace(headers=game.headers + (Header("Result", result, (note,)),))
 
 

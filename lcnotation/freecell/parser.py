@@ -51,9 +51,12 @@ _A_CARD = re.compile(f"[{RANKS}][{SUITS}]")
 
 @lru_cache(maxsize=None)
 def _lark() -> Lark:
+    # cache=True: the built parser is kept on disk (as the Lost Cities
+    # grammar's is), so a process does not build it again (a second, with
+    # interegular installed to check the terminals against each other).
     return Lark(grammar_text(GRAMMAR_FILE), parser="lalr",
                 start=["game_line", "deal_number", "home_line", "column_line",
-                       "solution_line"])
+                       "solution_line"], cache=True)
 
 
 def _terminal(name: str) -> str:

@@ -33,8 +33,10 @@ their N codes, JSON problems have J codes, see ``spec/json-form.md``).
 
 from __future__ import annotations
 
+import contextlib
 import io
-from typing import (TYPE_CHECKING, BinaryIO, Dict, Iterable, Iterator, List, NamedTuple,
+import os
+from typing import (IO, TYPE_CHECKING, BinaryIO, Dict, Iterable, Iterator, List, NamedTuple,
                     Optional, Sequence, Tuple, Union)
 
 from .text.ast import Comment, Game, Header, Move, Span
@@ -48,14 +50,16 @@ from .text.reader import parse_game, split_games
 from .text.lexical import LEXICON
 from ..core.lineends import lf_lines, lines_with_ends
 from ..core.files import BOM, decode_text
+from ..core import notation as core_notation
 
 # The JSON form is imported by the conversions that read or write it: the
 # registry of codes imports this module for its table, and `lcn lint` reads no JSON.
 if TYPE_CHECKING:  # pragma: no cover
     from .jsonform import JSONPath
+    from .parallel import Cut
 
 __all__ = ["JSON", "MIXED", "UNKNOWN", "ConversionError", "Detection", "dialect_names",
-           "detect_dialect", "convert_text", "convert_lines", "convert_file",
+           "detect_dialect", "convert_text", "convert_lines", "convert_file", "convert_piece",
            "CONVERSION_CODES", "CONVERSION"]
 
 #: Every conversion code (family C), with what it reports; each is an error.
@@ -113,8 +117,10 @@ class _Part(NamedTuple):
     offset: int
 
 
-def _parts(lines: Iterable[str], path: Optional[str]) -> Iterator[_Part]:
-    """The games of a stream of lines, each with its exact original text.
+def _parts(lines: Iterable[str], path: Optional[str], first_line: int = 1,
+           first_offset: int = 0) -> Iterator[_Part]:
+    """The games of a stream of lines, each with its exact original text
+    (``first_line`` and ``first_offset`` place the first line in its file).
 
     A lone CR ends a line as LF does: the reader sees LF in its place (the
     same length, so every offset is still that of the original text).
@@ -127,7 +133,7 @@ def _parts(lines: Iterable[str], path: Optional[str]) -> Iterator[_Part]:
                 pending.append(line)
                 yield read
 
-    for gt in split_games(for_the_reader()):
+    for gt in split_games(for_the_reader(), first_line, first_offset):
         original = "".join(pending)
         n = len(gt.text)
         pending[:] = [original[n:]] if len(original) > n else []
@@ -434,13 +440,81 @@ def _convert_stream(lines: Iterable[str], target: _Target,
         yield from iter_json(_exact_comments(part) for part in checked())
 
 
+def _converted(part: _Part, target: _Target) -> str:
+    """The converted text of a game that can be converted (a JSON object for JSON)."""
+    if isinstance(target, Dialect):
+        return _rewrite(part, target)
+    from .jsonform import game_json
+
+    return game_json(_exact_comments(part))
+
+
+def convert_piece(job: Tuple[Cut, Tuple[DialectName, Optional[DialectName], Optional[str]]]
+                  ) -> Tuple[List[str], List[NotationError]]:
+    """Convert a piece of a file (in a worker of ``lcn convert -j N``): the
+    converted texts of its games up to the first that cannot be converted,
+    and the problems of that game and of every one after it."""
+    (items, line, offset), (to, source, path) = job
+    target = _resolve(to)
+    reader = None if source is None else _resolve(source)
+    texts: List[str] = []
+    problems: List[NotationError] = []
+    # Line by line, as a stream is read (the reader copies the text after a
+    # game's end at each game: a block's rest each time would be quadratic).
+    lines = (one for item in items for one in lines_with_ends(item))  # type: ignore[arg-type]
+    for part in _parts(lines, path, line, offset):
+        found = _problems(part, reader, target, path)
+        if found:
+            problems += found
+        elif not problems:
+            texts.append(_converted(part, target))
+    return texts, problems
+
+
+def _line_ends(text: str) -> int:
+    """The lines ``text`` ends: LF, CRLF and a lone CR each end one."""
+    return text.count("\n") + text.count("\r") - text.count("\r\n")
+
+
+def _blocks(lines: IO[str]) -> Iterator[str]:
+    """The text of ``lines`` in blocks of whole lines, line ends as written."""
+    while True:
+        block = lines.readlines(1 << 16)
+        if not block:
+            return
+        yield "".join(block)
+
+
+def _convert_parallel(lines: IO[str], to: DialectName, source: Optional[DialectName],
+                      path: Optional[str], jobs: int) -> Iterator[str]:
+    """:func:`_convert_stream` (``read_on``) of a large file in ``jobs``
+    processes, cut at game boundaries: the same text, the same problems."""
+    from .jsonform import framed_json
+    from .parallel import mapped, pieces
+
+    problems: List[NotationError] = []
+
+    def texts() -> Iterator[str]:
+        done = mapped(pieces(_blocks(lines), line_ends=_line_ends), jobs, convert_piece,
+                      (to, source, path))
+        with contextlib.closing(done):
+            for _, (converted, found) in done:
+                if not problems:
+                    yield from converted
+                problems.extend(found)
+        if problems:
+            raise ConversionError(problems)
+
+    yield from (texts() if isinstance(_resolve(to), Dialect) else framed_json(texts()))
+
+
 #: How much of a file :func:`convert_file` reads before it decides how to read it.
 _PEEK = 4096
 
 
 def convert_file(data: BinaryIO, to: DialectName = "v1", *,
                  source: Optional[DialectName] = None,
-                 path: Optional[str] = None) -> Iterator[bytes]:
+                 path: Optional[str] = None, jobs: int = 1) -> Iterator[bytes]:
     """Convert the record file (or JSON form document) that ``data`` reads, as
     pieces of UTF-8 to write one after another.
 
@@ -448,7 +522,9 @@ def convert_file(data: BinaryIO, to: DialectName = "v1", *,
     or text whose first character is ``{``, which may also be a comment) and
     a file that cannot seek (a pipe) are read whole, as :func:`convert_text`
     reads them; any other file is converted as a stream, game by game, as
-    :func:`convert_lines` does, in the memory of one game.  A byte-order mark
+    :func:`convert_lines` does, in the memory of one game (with ``jobs``
+    above 1, a large file in that many processes, cut at game boundaries,
+    with the same output).  A byte-order mark
     is kept, except into and out of the JSON form.
 
     Raises :class:`ConversionError` with the problems of the whole file (a
@@ -487,7 +563,11 @@ def convert_file(data: BinaryIO, to: DialectName = "v1", *,
     try:
         if bom and target is not JSON:
             yield BOM
-        for piece in _convert_stream(lines, target, reader, path, read_on=True):
+        if jobs > 1 and os.fstat(data.fileno()).st_size >= core_notation.PARALLEL_BYTES:
+            converted = _convert_parallel(lines, to, source, path, jobs)
+        else:
+            converted = _convert_stream(lines, target, reader, path, read_on=True)
+        for piece in converted:
             yield piece.encode("utf-8")
     except UnicodeDecodeError:
         # Where the bytes that are not UTF-8 stand: the one time the file is

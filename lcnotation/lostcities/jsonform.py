@@ -59,7 +59,8 @@ from ..core.numbers import read_decimal, too_long
 from ..core.positions import LineIndex
 from .text.reader import parse_move
 
-__all__ = ["FORMAT", "VERSION", "JSONFormError", "to_json", "iter_json", "from_json",
+__all__ = ["FORMAT", "VERSION", "JSONFormError", "to_json", "iter_json", "framed_json", "game_json",
+           "from_json",
            "decode", "from_data", "locate", "JSON_CODES", "JSON_FORM"]
 
 #: Every code of a problem with a JSON form document (family J), with what it
@@ -152,7 +153,8 @@ def _move_json(move: Move) -> str:
     return prefix + '"comments": ' + _comments_json(move.comments) + "}"
 
 
-def _game_json(game: Game) -> str:
+def game_json(game: Game) -> str:
+    """The text of ``game``'s object in the document (as :func:`iter_json` lays it out)."""
     if game.errors:
         raise ConversionError(game.errors)
     out = ['    {\n      "digest": "', game_digest(game), '",\n      "comments": ',
@@ -180,10 +182,16 @@ def iter_json(games: Iterable[Game]) -> Iterator[str]:
     A game read with syntax errors is refused (:class:`ConversionError`
     with its errors): the text that could not be read would be lost.
     """
+    return framed_json(game_json(game) for game in games)
+
+
+def framed_json(texts: Iterable[str]) -> Iterator[str]:
+    """The JSON document around the objects ``texts`` of its games (each made
+    by :func:`game_json`), in pieces."""
     yield '{\n  "format": "%s",\n  "version": %d,\n  "games": [' % (FORMAT, VERSION)
     separator = "\n"
-    for game in games:
-        yield separator + _game_json(game)
+    for text in texts:
+        yield separator + text
         separator = ",\n"
     yield ("\n  ]" if separator == ",\n" else "]") + "\n}\n"
 

@@ -20,7 +20,9 @@ from ..core.lint import FileReport, FixResult, LintConfig
 from ..core.notation import Formatted, Hover, Progress, Streamed, Symbol
 from ..core.suppression import find_suppression, suppression_comment
 from . import lint
-from .reformat import format_source, format_stream
+from .game.codes import RULES
+from .reformat import format_source, format_stream, format_stream_parallel
+from .style import STYLE
 from .text.ast import Comment, Game
 from .text.reader import GameText, decoded_lines, parse_part, split_games
 
@@ -70,6 +72,11 @@ class LostCitiesNotation:
     def format_stream(self, handle: IO[bytes], path: str, config: LintConfig, force: bool,
                       write: Optional[Callable[[bytes], object]] = None) -> Streamed:
         return format_stream(handle, path, config.dialect, force, write)
+
+    def format_stream_parallel(self, handle: IO[bytes], path: str, config: LintConfig,
+                               force: bool, jobs: int,
+                               write: Optional[Callable[[bytes], object]] = None) -> Streamed:
+        return format_stream_parallel(handle, path, config.dialect, force, jobs, write)
 
     def fix_stream(self, handle: IO[bytes], path: str, config: LintConfig,
                    write: Callable[[str], object]) -> FixResult:

@@ -21,18 +21,23 @@ to the other player.  Unless ``force`` is given such a file is refused
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import io
-from typing import IO, Callable, Iterable, Iterator, List, Optional
+from typing import IO, TYPE_CHECKING, Any, Callable, Iterable, Iterator, List, Optional, Tuple
 
 from .text.formatter import format_game
 from .text.reader import BLANK, GameText, decoded_lines, parse_part, split_games
+from ..core.diagnostics import NotationError
 from ..core.files import LineEndCounter, TextWriter
 from ..core.notation import FormatRefused, Formatted, Streamed
 from .style import first_discard_marker, resolve_dialect
 
+if TYPE_CHECKING:  # pragma: no cover
+    from .parallel import Cut
+
 __all__ = ["FormatRefused", "Formatted", "Streamed", "format_source", "format_parts",
-           "format_stream"]
+           "format_stream", "format_stream_parallel", "format_piece"]
 
 
 def format_source(text: str, path: str = "<string>", dialect: Optional[str] = None,
@@ -54,41 +59,150 @@ def format_parts(parts: Iterable[GameText], path: str, dialect: Optional[str], f
     Raises :class:`FormatRefused` at the first game that cannot be formatted;
     appends to ``kept`` a note for each game kept as written.
     """
-    marker: Optional[str] = None
-    previous_moves = True
-    index = 0
+    return _written(_formatted(parts, path, dialect, force, _Marker()), kept)
+
+
+#: What formatting made of a game: ``(kind, has_moves, ...)``; the kinds
+#: ``text`` (its canonical text), ``kept`` (where, why, the text as written),
+#: ``syntax`` (where, how many errors, the first's message: refused) and
+#: ``unwritable`` (its line, why).  A game's number (in the notes) is given
+#: by :func:`_written`, which sees every game of the file.
+Done = Tuple[Any, ...]
+
+
+class _Marker:
+    """The file's first discard marker so far, and whether a game was
+    formatted before it was known (a piece of a file does not know it)."""
+
+    def __init__(self, value: Optional[str] = None) -> None:
+        self.value = value
+        self.unknown_used = False
+
+
+def _formatted(parts: Iterable[GameText], path: str, dialect: Optional[str], force: bool,
+               marker: _Marker) -> Iterator[Done]:
     for part in parts:
         if not part.problems and BLANK.match(part.text):
             continue  # white space alone is not a game
         game = parse_part(part, False, path)
+        has_moves = bool(game.moves)
+        if game.errors:
+            first = game.errors[0]
+            where = f"{first.line}:{first.column}"
+            if not force:
+                yield "syntax", has_moves, where, len(game.errors), first.message
+                return
+            yield "kept", has_moves, where, first.message, part.text.rstrip() + "\n"
+            continue
+        if marker.value is None:
+            marker.value = first_discard_marker(game, part.text, part.offset)
+            marker.unknown_used |= marker.value is None
+        try:
+            yield "text", has_moves, format_game(game, resolve_dialect(dialect, marker.value))
+        except ValueError as exc:
+            yield "unwritable", has_moves, game.span.line if game.span.known else part.line, \
+                str(exc)
+            return
+
+
+def _written(done: Iterable[Done], kept: List[str]) -> Iterator[str]:
+    """The text of the games ``done``, with a blank line between two; raises
+    :class:`FormatRefused` at the first that cannot be formatted."""
+    previous_moves = True
+    index = 0
+    for kind, has_moves, *what in done:
         index += 1
         if index > 1:
             if not previous_moves:
                 raise FormatRefused(f"not formatted: game {index - 1} has no moves and is "
                                     "followed by another game")
             yield "\n"
-        previous_moves = bool(game.moves)
-        if game.errors:
-            first = game.errors[0]
-            where = f"{first.line}:{first.column}"
-            if not force:
-                count = len(game.errors)
-                raise FormatRefused(f"{where}: not formatted: {count} syntax error{'s' if count != 1 else ''}"
-                                    f" (first: {first.message}); fix them or use --force")
+        previous_moves = has_moves
+        if kind == "syntax":
+            where, count, message = what
+            raise FormatRefused(f"{where}: not formatted: {count} syntax error{'s' if count != 1 else ''}"
+                                f" (first: {message}); fix them or use --force")
+        if kind == "kept":
+            where, message, text = what
             kept.append(f"{where}: game {index} kept as written: it has a syntax error "
-                        f"({first.message})")
-            yield part.text.rstrip() + "\n"
-            continue
-        if marker is None:
-            marker = first_discard_marker(game, part.text, part.offset)
-        try:
-            yield format_game(game, resolve_dialect(dialect, marker))
-        except ValueError as exc:
-            line = game.span.line if game.span.known else part.line
+                        f"({message})")
+            yield text
+        elif kind == "unwritable":
+            line, why = what
             raise FormatRefused(f"{line}:1: not formatted: game {index} cannot be written: "
-                                f"{exc}") from None
+                                f"{why}")
+        else:
+            yield what[0]
 
 
+def _readable(parts: Iterable[GameText], old: Any) -> Iterator[GameText]:
+    """``parts``; the first with bytes that are not UTF-8 raises its N001;
+    each part's text goes into the digest ``old``."""
+    for part in parts:
+        unreadable = next((p for p in part.problems if p.code == "N001"), None)
+        if unreadable is not None:
+            raise unreadable
+        old.update(part.text.encode("utf-8", "surrogatepass"))
+        yield part
+
+
+def format_piece(job: Tuple[Cut, Tuple[str, Optional[str], bool, Optional[str]]]
+                 ) -> Tuple[List[Done], Optional[str], bool, Optional[NotationError]]:
+    """Format a piece of a file (in a worker of ``lcn fmt -j N``), as if the
+    games before it had left the file's first discard marker ``marker``: what
+    was made of its games, the marker it leaves, whether a game was formatted
+    before any marker was known, and the N001 that stopped it (or None)."""
+    (items, line, offset), (path, dialect, force, marker) = job
+    state = _Marker(marker)
+    done: List[Done] = []
+    try:
+        done.extend(_formatted(_readable(split_games(items, line, offset), _NoDigest()),
+                               path, dialect, force, state))
+    except NotationError as unreadable:
+        return done, state.value, state.unknown_used, unreadable
+    return done, state.value, state.unknown_used, None
+
+
+class _NoDigest:
+    def update(self, data: bytes) -> None:
+        pass
+
+
+def format_stream_parallel(handle: IO[bytes], path: str, dialect: Optional[str], force: bool,
+                           jobs: int, write: Optional[Callable[[bytes], object]] = None
+                           ) -> Streamed:
+    """:func:`format_stream` of a regular file, its pieces formatted in
+    ``jobs`` processes (:mod:`~lcnotation.lostcities.parallel`): the same
+    text, notes and refusals.  A piece whose games were formatted with another
+    discard marker than the file's (one that is not known to the worker) is
+    formatted again here with the file's."""
+    from .parallel import mapped, pieces
+
+    counter = LineEndCounter(handle)
+    old, new = hashlib.blake2b(), hashlib.blake2b()
+
+    def cuts() -> Iterator[Cut]:
+        for cut in pieces(decoded_lines(io.BufferedReader(counter, 1 << 16))):
+            for item in cut[0]:
+                if isinstance(item, str):
+                    old.update(item.encode("utf-8", "surrogatepass"))
+            yield cut
+
+    def done() -> Iterator[Done]:
+        marker: Optional[str] = None
+        results = mapped(cuts(), jobs, format_piece, (path, dialect, force, None))
+        with contextlib.closing(results):
+            for cut, (games, left, unknown_used, unreadable) in results:
+                if dialect is None and marker is not None and (unknown_used or left != marker):
+                    games, left, unknown_used, unreadable = format_piece(
+                        (cut, (path, dialect, force, marker)))
+                if marker is None:
+                    marker = left
+                yield from games
+                if unreadable is not None:
+                    raise unreadable
+
+    return _streamed(counter, done(), old, new, write)
 
 
 def format_stream(handle: IO[bytes], path: str, dialect: Optional[str], force: bool,
@@ -112,18 +226,16 @@ def format_stream(handle: IO[bytes], path: str, dialect: Optional[str], force: b
     counter = LineEndCounter(handle)
     lines = decoded_lines(io.BufferedReader(counter, 1 << 16))
     old, new = hashlib.blake2b(), hashlib.blake2b()
+    done = _formatted(_readable(split_games(lines), old), path, dialect, force, _Marker())
+    return _streamed(counter, done, old, new, write)
 
-    def parts() -> Iterator[GameText]:
-        for part in split_games(lines):
-            unreadable = next((p for p in part.problems if p.code == "N001"), None)
-            if unreadable is not None:
-                raise unreadable
-            old.update(part.text.encode("utf-8", "surrogatepass"))
-            yield part
 
+def _streamed(counter: LineEndCounter, done: Iterable[Done], old: Any, new: Any,
+              write: Optional[Callable[[bytes], object]]) -> Streamed:
+    """Write the games ``done`` of the file that ``counter`` reads; what was found."""
     writer = TextWriter(counter, write) if write is not None else None
     kept: List[str] = []
-    for piece in format_parts(parts(), path, dialect, force, kept):
+    for piece in _written(done, kept):
         new.update(piece.encode("utf-8", "surrogatepass"))
         if writer is not None:
             writer(piece)

@@ -21,6 +21,7 @@ from typing import IO, Callable, List, Optional, Sequence, Tuple, TYPE_CHECKING
 from ..core.files import not_regular
 from ..core.findings import Finding
 from ..core.lint import FileReport, LintConfig
+from ..core import notation as core_notation
 from ..core.notation import EmitsFindings, LintsInParallel
 from .notations import notation_for
 
@@ -69,11 +70,6 @@ def lint_stream(handle: IO[bytes], path: str, config: Optional[LintConfig] = Non
         return FileReport(path, unreadable="out of memory")
 
 
-#: The smallest file linted in several processes (smaller ones are done
-#: before the processes would have started).
-PARALLEL_BYTES = 2 << 20
-
-
 def lint_file_emitting(path: str, config: Optional[LintConfig],
                        emit: Callable[[List[Finding]], object],
                        progress: Optional[Callable[[int], None]] = None,
@@ -102,7 +98,7 @@ def lint_file_emitting(path: str, config: Optional[LintConfig],
     try:
         with open(path, "rb") as handle:
             if (jobs > 1 and isinstance(notation, LintsInParallel)
-                    and os.fstat(handle.fileno()).st_size >= PARALLEL_BYTES
+                    and os.fstat(handle.fileno()).st_size >= core_notation.PARALLEL_BYTES
                     and stat.S_ISREG(os.fstat(handle.fileno()).st_mode)):
                 try:
                     return notation.lint_stream_parallel(handle, path, config, jobs, emitting,
