@@ -301,8 +301,20 @@ def test_unusual_arguments_are_refused_or_looked_closer_at():
         SPEEDUPS.check(b"1. R3-D", ())
 
 
+def test_it_is_loaded_by_the_first_game_only():
+    """Every command imports the lint engine; only those that lint load the
+    extension."""
+    code = ("import sys, lcnotation.cli; from lcnotation.lostcities import accel\n"
+            "before = 'lcnotation.lostcities._speedups' in sys.modules\n"
+            "accel.describe(); print(before, 'lcnotation.lostcities._speedups' in sys.modules)")
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "LCNOTATION_PURE_PYTHON": "0"}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                         check=True).stdout.split()
+    assert out == ["False", "True"]
+
+
 def test_the_environment_variable_turns_it_off():
-    code = "from lcnotation.lostcities import accel; print(accel.check is None)"
+    code = "from lcnotation.lostcities import accel; print(accel.describe().startswith('pure'))"
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     on = subprocess.run([sys.executable, "-c", code], env={**env, "LCNOTATION_PURE_PYTHON": "0"},
                         capture_output=True, text=True, check=True).stdout.strip()

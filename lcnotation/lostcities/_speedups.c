@@ -75,7 +75,7 @@ static struct {
     int draw_start[MAXC + 1];
     int color_counts[MAXC + 1];      /* 1 where a Colors header may name that many */
     PyObject *score_ranks;
-    int *scores;                     /* by handshakes and the mask of numbers */
+    int *scores;                     /* by handshakes and the mask of numbers (bit r: rank r) */
     int score_h;                     /* handshakes + 1 */
 } T;
 
@@ -343,10 +343,10 @@ static PyObject *configure(PyObject *self, PyObject *args, PyObject *kw)
     max_copies_h = T.copies[T.handshake];
     PyMem_Free(T.scores);
     T.score_h = max_copies_h + 1;
-    T.scores = PyMem_Malloc(sizeof(int) * (size_t)T.score_h * (1u << NR));
+    T.scores = PyMem_Malloc(sizeof(int) * (size_t)T.score_h << (T.max_rank + 1));
     if (T.scores == NULL)
         return PyErr_NoMemory();
-    for (i = 0; i < T.score_h * (1 << NR); i++)
+    for (i = 0; i < T.score_h << (T.max_rank + 1); i++)
         T.scores[i] = INT_MIN;
     T.ready = 1;
     Py_RETURN_NONE;
@@ -365,7 +365,7 @@ typedef struct {
  * for rank r), by score_ranks (asked once for each): INT_MIN on an error. */
 static int score_of(int h, unsigned mask)
 {
-    int *slot = &T.scores[h * (1 << NR) + (int)mask];
+    int *slot = &T.scores[(h << (T.max_rank + 1)) + (int)mask];
     if (*slot == INT_MIN) {
         PyObject *list = PyList_New(0), *result;
         long v;
@@ -882,7 +882,7 @@ static PyMethodDef methods[] = {
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_speedups",
                                     "The compiled accelerator of lint's fused path.", -1,
-                                    methods};
+                                    methods, NULL, NULL, NULL, NULL};
 
 PyMODINIT_FUNC PyInit__speedups(void)
 {

@@ -13,10 +13,16 @@ accepts, so a report is the Python path's whether it is there or not
 
 :data:`check` is that function, or None when the extension is not built or
 when the environment variable ``LCNOTATION_PURE_PYTHON`` is ``1`` (read
-once, when this module is imported).  The lexical and rules tables the C
-code works from are given to it here, from the modules that own them.
+once, when this module is imported).  The extension is loaded by the first
+game checked (every command imports the lint engine, few lint), and the
+lexical and rules tables the C code works from are given to it then, from
+the modules that own them.
 
 >>> check is None or check("1. R3-D", ("R", "G", "W", "B", "Y")) is None
+True
+>>> describe() in ("the C accelerator (lcnotation.lostcities._speedups)",
+...                "pure Python (the C accelerator is not built)",
+...                "pure Python (LCNOTATION_PURE_PYTHON=1)")
 True
 """
 
@@ -34,7 +40,7 @@ from .text.ast import HANDSHAKE
 from .text.headers import CARD_WORDS, KNOWN_TAGS
 from .text.lexical import LEXICON, without_lookbehind
 
-__all__ = ["PURE_PYTHON", "Verdict", "check", "tables"]
+__all__ = ["PURE_PYTHON", "Verdict", "check", "describe", "tables"]
 
 #: True when ``LCNOTATION_PURE_PYTHON=1`` forces the pure-Python path.
 PURE_PYTHON = os.environ.get("LCNOTATION_PURE_PYTHON", "") == "1"
@@ -81,6 +87,26 @@ def tables() -> Optional[Dict[str, object]]:
         color_counts=COLOR_COUNTS, score_ranks=score_ranks)
 
 
+def _built() -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec(__name__.rpartition(".")[0] + "._speedups") is not None
+
+
+def describe() -> str:
+    """Which path lint's fused check takes here, in words (for benchmarks and
+    bug reports)."""
+    if check is _first:
+        _first("", ())
+    if check is not None:
+        return "the C accelerator (lcnotation.lostcities._speedups)"
+    if not _built():
+        return "pure Python (the C accelerator is not built)"
+    if PURE_PYTHON:
+        return "pure Python (LCNOTATION_PURE_PYTHON=1)"
+    return "pure Python (the C accelerator does not fit this grammar's lexicon)"
+
+
 def _load() -> Optional[Callable[[str, Tuple[str, ...]], Optional[Verdict]]]:
     if PURE_PYTHON:
         return None
@@ -96,5 +122,14 @@ def _load() -> Optional[Callable[[str, Tuple[str, ...]], Optional[Verdict]]]:
     return found
 
 
+def _first(text: str, colors: Tuple[str, ...]) -> Optional[Verdict]:
+    """The check before the first game: loads the extension, and puts its
+    check (or None) in its own place."""
+    global check
+    check = _load()
+    return None if check is None else check(text, colors)
+
+
 #: The accelerator's check of one game, or None (pure Python).
-check = _load()
+check: Optional[Callable[[str, Tuple[str, ...]], Optional[Verdict]]] = (
+    None if PURE_PYTHON else _first)
