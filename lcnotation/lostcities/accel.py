@@ -110,16 +110,15 @@ def describe() -> str:
 def _load() -> Optional[Callable[[str, Tuple[str, ...]], Optional[Verdict]]]:
     if PURE_PYTHON:
         return None
-    try:
-        from . import _speedups  # type: ignore[attr-defined]
+    try:  # the extension's one client is this module
+        from ._speedups import check as compiled, configure
     except ImportError:
         return None
     configuration = tables()
     if configuration is None:
         return None
-    _speedups.configure(**configuration)
-    found: Callable[[str, Tuple[str, ...]], Optional[Verdict]] = _speedups.check
-    return found
+    configure(**configuration)  # type: ignore[arg-type]
+    return compiled
 
 
 def _first(text: str, colors: Tuple[str, ...]) -> Optional[Verdict]:
