@@ -259,6 +259,64 @@ def test_generated_games_are_all_clean_to_the_accelerator():
         assert holds(text, colors) == len(parts) == 40
 
 
+def neighbours(text: str, colors: str):
+    """Every text one edit away from a canonically written game: each move
+    with another colour, rank, discard or draw; two moves swapped; a move
+    taken out; each card of the deal replaced by another; the result one
+    point off."""
+    import re
+
+    lines = text.split("\n")
+    moves = [i for i, line in enumerate(lines) if re.fullmatch(r"[0-9]+\. \S+", line)]
+    ranks = ["H", "2", "3", "4", "5", "6", "7", "8", "9", "10"]
+    outside = next(c for c in "QZAC" if c not in colors)
+    for i in moves:
+        number, move = lines[i].split(" ")
+        for c in colors + outside:
+            for r in ranks:
+                for d in ("", "D"):
+                    for source in "D" + colors:
+                        edited = f"{c}{r}{d}-{source}"
+                        if edited != move:
+                            yield "\n".join(lines[:i] + [f"{number} {edited}"] + lines[i + 1:])
+    for a, b in zip(moves, moves[1:]):
+        swapped = list(lines)
+        swapped[a] = lines[a].split(" ")[0] + " " + lines[b].split(" ")[1]
+        swapped[b] = lines[b].split(" ")[0] + " " + lines[a].split(" ")[1]
+        yield "\n".join(swapped)
+    for i in moves:  # a move taken out (the numbers after it then skip)
+        yield "\n".join(lines[:i] + lines[i + 1:])
+    cards = [c + r for c in colors for r in ranks]
+    for k, line in enumerate(lines):
+        m = re.fullmatch(r'\[(Hand1|Hand2|Deck) "(.*)"\]', line)
+        if m:
+            dealt = m.group(2).split(" ")
+            for j in range(len(dealt)):
+                for card in cards:
+                    if card != dealt[j]:
+                        value = " ".join(dealt[:j] + [card] + dealt[j + 1:])
+                        yield "\n".join(lines[:k] + [f'[{m.group(1)} "{value}"]'] + lines[k + 1:])
+        m = re.fullmatch(r'\[Result "(-?[0-9]+)-(-?[0-9]+)"\]', line)
+        if m:
+            first, second = int(m.group(1)), int(m.group(2))
+            for claimed in [(first + 1, second), (first - 1, second), (first, second + 1),
+                            (first, second - 1), (second, first)]:
+                yield "\n".join(lines[:k] + [f'[Result "{claimed[0]}-{claimed[1]}"]']
+                                + lines[k + 1:])
+
+
+@pytest.mark.parametrize("seed, colors, deal", [(1, "RGWBY", True), (2, "RGWBYK", True),
+                                                (3, "RGWBY", False), (4, "RGWBYP", False)])
+def test_every_neighbour_of_a_clean_game(seed: int, colors: str, deal: bool):
+    """Every single edit of a clean game (another card, rank, marker or draw
+    in any move; two moves swapped; a move dropped; a dealt card changed; the
+    result off by one) that the C check calls clean is clean to Python."""
+    text = format_game(generate_game(seed, colors=colors, deal=deal))
+    assert CHECK(text, tuple(colors)) is not None
+    called_clean = sum(holds(edited, tuple(colors)) for edited in neighbours(text, colors))
+    assert called_clean > 0  # some edits are still legal games: the comparison ran
+
+
 def test_near_misses_are_looked_closer_at():
     """Each text one edit from clean that test_fused lists is not called clean
     unless Python calls it clean too."""
