@@ -317,6 +317,47 @@ def test_every_neighbour_of_a_clean_game(seed: int, colors: str, deal: bool):
     assert called_clean > 0  # some edits are still legal games: the comparison ran
 
 
+@pytest.mark.parametrize("colors", ["RGWB", "RGWBYKP"])
+def test_a_colors_header_of_another_count_is_left_to_python(colors: str):
+    """Four or seven colours replay cleanly, but the Colors header is R203."""
+    for deal in (True, False):
+        text = format_game(generate_game(7, colors=colors, deal=deal))
+        assert f'[Colors "{colors}"]' in text
+        assert CHECK(text, ("R", "G", "W", "B", "Y")) is None
+        assert holds(text, ("R", "G", "W", "B", "Y")) == 0
+
+
+def test_headers_the_check_leaves_to_python():
+    """Deal and colour headers that are wrong, or right in a way the C check
+    does not read (a partial deal), are looked closer at."""
+    import re
+
+    text = format_game(generate_game(8, colors="RGWBYK", deal=True))
+    colors = ("R", "G", "W", "B", "Y")
+    assert CHECK(text, colors) is not None
+    hand1 = re.search(r'\[Hand1 "(.*)"\]', text).group(1)
+    deck = re.search(r'\[Deck "(.*)"\]', text).group(1)
+    first, rest = deck.split(" ", 1)
+    edits = {
+        "a colour twice": text.replace('[Colors "RGWBYK"]', '[Colors "RGWBYR"]'),
+        "a colour in lower case": text.replace('[Colors "RGWBYK"]', '[Colors "RGWBYk"]'),
+        "blanks in Colors": text.replace('[Colors "RGWBYK"]', '[Colors "R G W B Y K"]'),
+        "nine cards in Hand1": text.replace(f'"{hand1}"', f'"{hand1} {first}"').replace(
+            f'"{deck}"', f'"{rest}"'),
+        "no Deck": re.sub(r'\[Deck ".*"\]\n', "", text),
+        "no hands": re.sub(r'\[Hand[12] ".*"\]\n', "", text),
+        "two blanks between cards": text.replace(f'"{hand1}"', '"' + hand1.replace(" ", "  ", 1)
+                                                 + '"'),
+    }
+    for name, edited in edits.items():
+        assert edited != text, name
+        assert CHECK(edited, colors) is None, name
+        holds(edited, colors)
+    # Cards in lower case are the deal headers' own spelling too: clean both ways.
+    lower = text.replace(f'"{hand1}"', '"' + hand1.lower() + '"')
+    assert holds(lower, colors) == 1
+
+
 def test_near_misses_are_looked_closer_at():
     """Each text one edit from clean that test_fused lists is not called clean
     unless Python calls it clean too."""
