@@ -10,7 +10,10 @@ and the caches filled on the first pass cancel out).
     python bench/instructions.py               # 672 games (about 39,600 moves)
     python bench/instructions.py --games 200   # quicker
     python bench/instructions.py --modes lint,export   # the Parquet export beside lint
+    python bench/instructions.py --modes floor,lint,lint-pure   # with and without the C accelerator
 
+The ``lint`` row uses the C accelerator when it is built; ``lint-pure`` is
+the same with ``LCNOTATION_PURE_PYTHON=1`` (the pure-Python fused path).
 The ``export`` row is ``lcnotation.arrow.writer.export_parquet`` to a new
 folder (pyarrow's own work, compression included, is counted too).
 """
@@ -89,7 +92,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--cache", default=os.path.join(tempfile.gettempdir(), "lcn-bench"))
     parser.add_argument("--modes", default="floor,parse,lint",
-                        help="the rows, comma-separated: floor, parse, lint, export")
+                        help="the rows, comma-separated: floor, parse, lint, lint-pure, export")
     parser.add_argument("--row", help=argparse.SUPPRESS)
     parser.add_argument("path", nargs="?", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -105,10 +108,16 @@ def main() -> None:
     print(f"corpus: {args.games} games, {moves:,} moves")
     per_move = {}
     for mode in args.modes.split(","):
-        once, twice = count(f"{mode}:1", path), count(f"{mode}:2", path)
+        row, env = ("lint", {"LCNOTATION_PURE_PYTHON": "1"}) if mode == "lint-pure" else (mode, None)
+        once, twice = count(f"{row}:1", path, env), count(f"{row}:2", path, env)
         per_move[mode] = (twice - once) / moves
         print(f"{mode}: {(twice - once) / moves:,.0f} instructions a move (the second "
               f"pass), {once / moves:,.0f} with start-up and the first pass")
+    if "floor" in per_move:
+        for mode in ("lint", "lint-pure"):
+            if mode in per_move:
+                print(f"{mode}: {per_move['floor'] / per_move[mode]:.3f} of the floor, by "
+                      "instructions")
     if "lint" in per_move and "export" in per_move:
         print(f"export: {per_move['export'] / per_move['lint']:.2f}x the instructions of lint")
 

@@ -68,6 +68,10 @@ def module_name(path: Path) -> str:
 
 def _modules() -> Dict[str, Path]:
     found = {module_name(p): p for p in ROOT.rglob("*.py")}
+    # A compiled module (lostcities/_speedups.c) is known by its stub, which
+    # imports nothing of the package.
+    for stub in ROOT.rglob("*.pyi"):
+        found.setdefault(module_name(stub), stub)
     # The grammar is data, installed as the subpackage lcnotation.grammar.
     found[f"{PACKAGE}.grammar"] = ROOT.parent / "grammar"
     return found

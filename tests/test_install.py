@@ -18,6 +18,7 @@ import textwrap
 import venv
 import zipfile
 from pathlib import Path
+from typing import Dict, List, Optional, Tuple
 
 import pytest
 
@@ -44,32 +45,70 @@ CHECK = textwrap.dedent("""
         "grammar": grammar.is_file(),
         "typed": resources.files("lcnotation").joinpath("py.typed").is_file(),
         "page": "lcnView" in lcnotation.view_html(games, title="t"),
+        "accelerated": __import__("lcnotation.lostcities.accel").lostcities.accel.check
+                       is not None,
     }))
 """)
 
 
+def clean_env() -> Dict[str, str]:
+    # LCNOTATION_PURE_PYTHON too: the installed wheel's accelerator is looked for.
+    return {k: v for k, v in os.environ.items()
+            if k not in ("PYTHONPATH", "PYTHONHOME", "LCNOTATION_PURE_PYTHON")}
+
+
 def run(*args, cwd: Path) -> str:
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
-    done = subprocess.run(args, cwd=cwd, env=env, capture_output=True, text=True,
+    done = subprocess.run(args, cwd=cwd, env=clean_env(), capture_output=True, text=True,
                           timeout=600)
     assert done.returncode == 0, f"{args}\n{done.stdout}\n{done.stderr}"
     return done.stdout
 
 
-@pytest.fixture(scope="module")
-def wheel(tmp_path_factory) -> Path:
+def build_wheel(tmp_path_factory, env: Optional[Dict[str, str]] = None) -> Tuple[Path, str]:
+    """A wheel built from a copy of the tree (``env`` added to pip's
+    environment), and what pip said on its error stream."""
     # Build from a copy: setuptools leaves build/ in the tree it builds, and
-    # a stale build/lib would put files that no longer exist into the wheel.
+    # a stale build/lib would put files that no longer exist into the wheel
+    # (an accelerator built in place, too: the wheel's must be its own).
     source = tmp_path_factory.mktemp("source") / "lcnotation"
     shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(
         ".git", "build", "dist", "*.egg-info", ".hypothesis", ".pytest_cache",
-        "__pycache__", "tests", ".venv", "venv"))
+        "__pycache__", "tests", ".venv", "venv", "*.so", "*.pyd"))
     out = tmp_path_factory.mktemp("wheel")
-    run(sys.executable, "-m", "pip", "wheel", str(source), "--no-deps", "-q", "-w", str(out),
-        cwd=out)
+    done = subprocess.run([sys.executable, "-m", "pip", "wheel", str(source), "--no-deps", "-v",
+                           "-w", str(out)], cwd=out, capture_output=True, text=True,
+                          timeout=600, env={**clean_env(), **(env or {})})
+    assert done.returncode == 0, f"{done.stdout}\n{done.stderr}"
     wheels = list(out.glob("lcnotation-*.whl"))
     assert len(wheels) == 1, wheels
-    return wheels[0]
+    return wheels[0], done.stdout + done.stderr
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory) -> Path:
+    return build_wheel(tmp_path_factory)[0]
+
+
+def accelerator_in(wheel: Path) -> List[str]:
+    """The compiled accelerator's files in ``wheel`` (its stub ships always)."""
+    names = zipfile.ZipFile(wheel).namelist()
+    assert "lcnotation/lostcities/_speedups.pyi" in names
+    return [name for name in names if name.startswith("lcnotation/lostcities/_speedups")
+            and not name.endswith(".pyi")]
+
+
+def test_the_wheel_holds_the_accelerator_where_a_compiler_is(wheel):
+    if shutil.which("cc") is None and os.environ.get("CI") != "true":
+        pytest.skip("no C compiler here")
+    assert [name.endswith((".so", ".pyd")) for name in accelerator_in(wheel)] == [True]
+
+
+def test_without_a_compiler_the_wheel_is_built_without_the_accelerator(tmp_path_factory):
+    """``pip install .`` with no compiler still works (the pure-Python path,
+    the same results): the extension is skipped with a warning."""
+    built, said = build_wheel(tmp_path_factory, {"CC": "false", "LDSHARED": "false"})
+    assert accelerator_in(built) == []
+    assert "C accelerator was not built" in said
 
 
 def test_the_wheel_holds_the_grammar_and_the_type_marker(wheel):
@@ -110,3 +149,4 @@ def test_an_installed_wheel_reads_games_outside_the_source_tree(wheel, tmp_path)
     assert result["headers"] == ["1", "2"]
     assert result["errors"] == [[], [["N103", 5, 10]]]
     assert result["grammar"] and result["typed"] and result["page"]
+    assert result["accelerated"] == bool(accelerator_in(wheel))

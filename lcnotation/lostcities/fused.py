@@ -30,6 +30,7 @@ from __future__ import annotations
 import re
 from typing import Dict, List, Optional, Tuple
 
+from . import accel
 from .game.checker import check_result
 from .game.setup import read_setup
 from .game.state import GameState, Step
@@ -110,13 +111,24 @@ def clean_moves(part: GameText, style: StyleState,
         return None
     if style.marker not in (None, "D"):
         return None  # the file's discards are marked X: a D here is S101
+    colors = style.default_colors if default_colors is None else default_colors
+    fast = accel.check
+    if fast is not None:
+        # The compiled check (lostcities/accel.py): "clean" or "look closer",
+        # and looking closer is what the rest of this function does.
+        verdict = fast(text, colors)
+        if verdict is not None:
+            if dialect is not None:
+                style.marker = dialect.discard
+            elif style.marker is None and verdict[1]:
+                style.marker = "D"
+            return verdict[0]
     try:
         headers, steps = _scan(text)
     except NumberTooLong:
         return None
     if steps is None or not tags_clean(h.name for h in headers):
         return None
-    colors = style.default_colors if default_colors is None else default_colors
     setup = read_setup(Game(headers=tuple(headers)), colors)
     if setup.diagnostics:
         return None

@@ -20,11 +20,13 @@ from ..text.lexical import COLOR_LETTERS
 if TYPE_CHECKING:
     from .violations import DealMisses, DealSize, DealtTooOften, NotInDeck
 
-__all__ = ["HAND_SIZE", "COLOR_DECK", "DECK_RANKS", "CARDS_PER_COLOR", "COPIES", "Deal", "DealProblem", "Setup", "draw_pile_start", "deal_problems", "read_setup",
+__all__ = ["HAND_SIZE", "COLOR_COUNTS", "COLOR_DECK", "DECK_RANKS", "CARDS_PER_COLOR", "COPIES", "Deal", "DealProblem", "Setup", "draw_pile_start", "deal_problems", "read_setup",
            "as_pairs"]
 
 #: Cards dealt to each player.
 HAND_SIZE = 8
+#: How many colours a Colors header may name (five, or six with an expansion).
+COLOR_COUNTS: Tuple[int, ...] = (5, 6)
 #: The ranks of the cards of one colour, as the rules deal them: three
 #: handshakes (wagers) and one card of each number from 2 to 10.  This is the
 #: game's, not the notation's: the grammar says how a rank is written, the rules
@@ -191,7 +193,7 @@ def read_setup(game: Game, default_colors: Tuple[str, ...] = DEFAULT_COLORS) -> 
             diagnostics.append(err.to_diagnostic())
             letters = dict.fromkeys(ch for ch in header.value.upper() if ch in COLOR_LETTERS)
             colors = tuple(letters) or DEFAULT_COLORS
-        if len(colors) not in (5, 6):
+        if len(colors) not in COLOR_COUNTS:
             from .violations import ColorCount
 
             diagnostics.append(ColorCount(_where(header), None, len(colors)).to_diagnostic())

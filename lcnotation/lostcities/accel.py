@@ -1,0 +1,134 @@
+"""The compiled accelerator of lint's fused path, when it is there.
+
+``lcnotation.lostcities._speedups`` is a small C extension (built by
+``setup.py`` where a compiler is; ``pip install .`` without one skips it).
+Its one question, ``check(text, default_colors)``, looks at one game's text
+and answers ``(moves, discarded, total1, total2)`` when linting the game
+would find nothing -- its number of moves, whether a move discards, the
+final scores -- or None: "look closer", and the game goes the Python way
+(:func:`lcnotation.lostcities.fused.clean_moves`, then the tree path), which
+says what is wrong.  It accepts a subset of what the Python fused path
+accepts, so a report is the Python path's whether it is there or not
+(tests/test_speedups.py holds it so).
+
+:data:`check` is that function, or None when the extension is not built or
+when the environment variable ``LCNOTATION_PURE_PYTHON`` is ``1`` (read
+once, when this module is imported).  The extension is loaded by the first
+game checked (every command imports the lint engine, few lint), and the
+lexical and rules tables the C code works from are given to it then, from
+the modules that own them.
+
+>>> check is None or check("1. R3-D", ("R", "G", "W", "B", "Y")) is None
+True
+>>> describe() in ("the C accelerator (lcnotation.lostcities._speedups)",
+...                "pure Python (the C accelerator is not built)",
+...                "pure Python (LCNOTATION_PURE_PYTHON=1)")
+True
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import string
+from typing import Callable, Dict, Optional, Tuple
+
+from .game.scoring import score_ranks
+from .game.setup import COLOR_COUNTS, COPIES, HAND_SIZE, draw_pile_start
+from .style import NOT_PLAIN
+from .text.ast import HANDSHAKE
+from .text.headers import CARD_WORDS, KNOWN_TAGS
+from .text.lexical import LEXICON, without_lookbehind
+
+__all__ = ["PURE_PYTHON", "Verdict", "check", "describe", "tables"]
+
+#: True when ``LCNOTATION_PURE_PYTHON=1`` forces the pure-Python path.
+PURE_PYTHON = os.environ.get("LCNOTATION_PURE_PYTHON", "") == "1"
+
+#: What the accelerator says of a clean game: its moves, whether one of them
+#: discards, and the two players' totals.
+Verdict = Tuple[int, bool, int, int]
+
+#: The headers whose values the check reads, in the order it expects them.
+_READ_HEADERS = ("Colors", "Hand1", "Hand2", "Deck", "Result")
+#: Colours a game can have at most, as the extension counts them.
+_MAX_COLORS = 26
+
+
+def _plain(text: str) -> bool:
+    return NOT_PLAIN.search(text) is None
+
+
+def tables() -> Optional[Dict[str, object]]:
+    """The tables the extension is configured with, from the grammar's lexicon,
+    the deal headers' card words, the known tags and the rules; None when
+    they do not have the shape the extension reads (a grammar changed so
+    far that it would need new C code)."""
+    colors = "".join(sorted(c for c in LEXICON.color_letters if _plain(c)))
+    piles = "".join(sorted(c for c in LEXICON.draw_letters
+                           if _plain(c) and c not in LEXICON.color_letters))
+    draws = {c for c in LEXICON.draw_letters if _plain(c)}
+    minus = [c for c in string.punctuation
+             if re.fullmatch(without_lookbehind(LEXICON.terminals["MINUS"]), c)]
+    card_colors = {word[0]: card.color for word, card in CARD_WORDS.items()}
+    card_ranks = {word[1:]: card.rank for word, card in CARD_WORDS.items()}
+    product = all((CARD_WORDS[c + r].color, CARD_WORDS[c + r].rank) == (card_colors[c], card_ranks[r])
+                  for c in card_colors for r in card_ranks if c + r in CARD_WORDS)
+    if (len(minus) != 1 or draws != set(colors) | set(piles) or not product
+            or len(CARD_WORDS) != len(card_colors) * len(card_ranks)):
+        return None
+    return dict(
+        colors=colors,
+        ranks={w: v for w, v in LEXICON.rank_of.items() if _plain(w)},
+        discards="".join(sorted(c for c in LEXICON.discard_letters if _plain(c))),
+        minus=minus[0], piles=piles, card_colors=card_colors, card_ranks=card_ranks,
+        tags=KNOWN_TAGS, names=_READ_HEADERS, hand_size=HAND_SIZE, copies=COPIES,
+        handshake=HANDSHAKE, draw_start=[draw_pile_start(n) for n in range(_MAX_COLORS + 1)],
+        color_counts=COLOR_COUNTS, score_ranks=score_ranks)
+
+
+def _built() -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec(__name__.rpartition(".")[0] + "._speedups") is not None
+
+
+def describe() -> str:
+    """Which path lint's fused check takes here, in words (for benchmarks and
+    bug reports)."""
+    if check is _first:
+        _first("", ())
+    if check is not None:
+        return "the C accelerator (lcnotation.lostcities._speedups)"
+    if not _built():
+        return "pure Python (the C accelerator is not built)"
+    if PURE_PYTHON:
+        return "pure Python (LCNOTATION_PURE_PYTHON=1)"
+    return "pure Python (the C accelerator does not fit this grammar's lexicon)"
+
+
+def _load() -> Optional[Callable[[str, Tuple[str, ...]], Optional[Verdict]]]:
+    if PURE_PYTHON:
+        return None
+    try:  # the extension's one client is this module
+        from ._speedups import check as compiled, configure
+    except ImportError:
+        return None
+    configuration = tables()
+    if configuration is None:
+        return None
+    configure(**configuration)  # type: ignore[arg-type]
+    return compiled
+
+
+def _first(text: str, colors: Tuple[str, ...]) -> Optional[Verdict]:
+    """The check before the first game: loads the extension, and puts its
+    check (or None) in its own place."""
+    global check
+    check = _load()
+    return None if check is None else check(text, colors)
+
+
+#: The accelerator's check of one game, or None (pure Python).
+check: Optional[Callable[[str, Tuple[str, ...]], Optional[Verdict]]] = (
+    None if PURE_PYTHON else _first)

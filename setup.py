@@ -1,0 +1,55 @@
+"""The optional compiled accelerator of lint's fused path (issue 25 item 1).
+
+Everything else about the package is in pyproject.toml; this file only adds
+the C extension ``lcnotation.lostcities._speedups``, built where a compiler
+and Python's headers are, and skipped with a warning where they are not
+(as MarkupSafe's speed-ups are): ``pip install .`` without a compiler still
+works and gives the same results, through the pure-Python path
+(lcnotation/lostcities/accel.py says which one runs).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
+
+try:  # setuptools >= 59 vendors distutils' errors here
+    from setuptools.errors import CCompilerError, CompileError, ExecError, PlatformError
+    _FAILURES: tuple = (CCompilerError, CompileError, ExecError, PlatformError, OSError)
+except ImportError:  # pragma: no cover - an old setuptools
+    from distutils.errors import (CCompilerError, DistutilsExecError,  # type: ignore
+                                  DistutilsPlatformError)
+    _FAILURES = (CCompilerError, DistutilsExecError, DistutilsPlatformError, OSError)
+
+
+class OptionalBuildExt(build_ext):
+    """build_ext that warns, and goes on without the extension, when it
+    cannot be compiled."""
+
+    def run(self) -> None:
+        try:
+            super().run()
+        except _FAILURES as err:
+            _warn(err)
+
+    def build_extension(self, ext: Extension) -> None:
+        try:
+            super().build_extension(ext)
+        except _FAILURES as err:
+            _warn(err)
+
+
+def _warn(err: BaseException) -> None:
+    sys.stderr.write(f"WARNING: lcnotation's C accelerator was not built ({err}); "
+                     "lcnotation works without it, in pure Python, with the same "
+                     "results\n")
+
+
+SPEEDUPS = Extension("lcnotation.lostcities._speedups",
+                     [os.path.join("lcnotation", "lostcities", "_speedups.c")],
+                     optional=True)
+
+setup(ext_modules=[SPEEDUPS], cmdclass={"build_ext": OptionalBuildExt})

@@ -1,0 +1,456 @@
+"""The compiled accelerator (lcnotation/lostcities/_speedups.c) changes no report.
+
+Its check answers "clean" (with the moves, whether one discards, and the
+final scores) or "look closer" for one game; these properties hold "clean"
+to the pure-Python fused path (same verdict, same moves) and to the rules
+checker's replay (same scores), over generated games, games mutated token by
+token (deleted, swapped, doubled, recased tokens, stray and non-ASCII
+characters, comments, huge numbers) and hostile text; and they lint whole
+texts and files with and without it and compare every finding and every
+byte of ``lcn lint``'s output.
+
+The tests skip where the extension is not built (a machine without a
+compiler), except under CI (``CI=true``), which has one: there they fail.
+They use the extension even when ``LCNOTATION_PURE_PYTHON=1`` turns it off
+for the rest of the suite.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any, Callable, List, Optional, Tuple
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from lcnotation import format_game, format_games, generate_game, generate_games
+from lcnotation.core.lint import LintConfig
+from lcnotation.lostcities import accel
+from lcnotation.lostcities.fused import clean_moves
+from lcnotation.lostcities.game.state import GameState
+from lcnotation.lostcities.lint import colors_of, lint_text, style_state
+from lcnotation.lostcities.style import StyleState
+from lcnotation.lostcities.text.reader import GameText, parse_game, split_games
+from strategies import PIECES, notation_text, written_games
+from test_fused import configs, everything, legal_files, legal_games, mutated
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _built() -> Optional[Any]:
+    """The extension, configured, whatever LCNOTATION_PURE_PYTHON says; None
+    when it is not built."""
+    try:
+        module = importlib.import_module("lcnotation.lostcities._speedups")
+    except ImportError:
+        return None
+    tables = accel.tables()
+    assert tables is not None, "the lexicon no longer has the shape the extension reads"
+    module.configure(**tables)
+    return module
+
+
+SPEEDUPS = _built()
+
+if SPEEDUPS is None:
+    if os.environ.get("CI") == "true":
+        pytest.fail("the C accelerator is not built, and CI has a compiler "
+                    "(pip install -e . builds it)", pytrace=False)
+    pytest.skip("the C accelerator is not built", allow_module_level=True)
+
+CHECK: Callable[[str, Tuple[str, ...]], Optional[accel.Verdict]] = SPEEDUPS.check
+
+SETTINGS = settings(max_examples=300, deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
+@pytest.fixture
+def pure(monkeypatch):
+    """The fused path without the accelerator, for the test's length."""
+    monkeypatch.setattr(accel, "check", None)
+
+
+@pytest.fixture
+def accelerated(monkeypatch):
+    monkeypatch.setattr(accel, "check", CHECK)
+
+
+def pure_clean_moves(part: GameText, style: StyleState,
+                     colors: Tuple[str, ...]) -> Optional[int]:
+    saved = accel.check
+    accel.check = None
+    try:
+        return clean_moves(part, style, colors)
+    finally:
+        accel.check = saved
+
+
+def holds(text: str, colors: Tuple[str, ...]) -> int:
+    """Each game of ``text`` the C check calls clean is clean to the Python
+    path, with the same moves, discards and scores; how many it called clean."""
+    called_clean = 0
+    for part in split_games([text]):
+        verdict = CHECK(part.text, colors)
+        if verdict is None:
+            continue
+        called_clean += 1
+        moves, discarded, first, second = verdict
+        assert pure_clean_moves(part, StyleState(default_colors=colors), colors) == moves, \
+            part.text
+        game = parse_game(part.text)
+        assert len(game.moves) == moves and not game.errors
+        state = GameState.from_game(game) if any(h.name == "Colors" for h in game.headers) \
+            else _state(game, colors)
+        assert state.play(game.moves) == []
+        assert state.scores().totals == (first, second)
+        assert discarded == any(m.placement.discard for m in game.moves)
+    return called_clean
+
+
+def _state(game, colors: Tuple[str, ...]) -> GameState:
+    from lcnotation.lostcities.game.setup import read_setup
+
+    return GameState.from_setup(read_setup(game, colors))
+
+
+colour_choices = st.sampled_from([("R", "G", "W", "B", "Y"), ("R", "G", "W", "B", "Y", "K"),
+                                  ("A", "B", "C", "E", "F"), ("R",)])
+
+#: What a token may be replaced by, or have put beside it.
+STRAYS = ["x", "X", "d", "{c}", "; note", "{", "}", "[", "]", '"', "\\", ".", "-", "0.",
+          "01.", "99999999999999999999.", "1" * 40, "\u00e9", "\u00a0", "\u2028", "\ufeff",
+          "\x0b", "\x0c", "\r", "\x00", "\x85", "\t", "\n", "\n\n", "lcn: ignore", "R3-D",
+          "R3D-R", "RH-D", "R10-D", "Q5-D", "D5-D", "H5-D", "R1-D", "R11-D", "R3-X",
+          "R3-DD", "R3--D", "RHH-D", '[Event "x"]', '[event "x"]', '[Result "*"]',
+          '[Result "0-0"]', '[Colors "RGWBY"]', '[Colors "RGWBYK"]', '[Hand1 "R3"]']
+
+
+@st.composite
+def token_mutants(draw) -> str:
+    """A legal file with edits token by token: a token deleted, two swapped,
+    one doubled, one's letter case changed, a stray piece put in or beside
+    one, a number made huge, a header's value changed."""
+    text = draw(legal_files())
+    for _ in range(draw(st.integers(1, 3))):
+        sep = draw(st.sampled_from([" ", "\n"]))
+        tokens = text.split(sep)
+        i = draw(st.integers(0, len(tokens) - 1))
+        j = draw(st.integers(0, len(tokens) - 1))
+        kind = draw(st.sampled_from(["delete", "swap", "double", "case", "stray", "beside",
+                                     "huge", "digit", "value", "value"]))
+        if kind == "value":
+            # A character of a header's value replaced, put in or taken out.
+            lines = text.split("\n")
+            headers = [k for k, line in enumerate(lines) if line.startswith("[")]
+            if headers:
+                k = draw(st.sampled_from(headers))
+                line = lines[k]
+                a, b = line.index('"') + 1, line.rindex('"')
+                at = draw(st.integers(a, b))
+                cut = draw(st.integers(0, 1 if at < b else 0))
+                lines[k] = line[:at] + draw(st.sampled_from(list("0123456789- *RGWBYKDh")
+                                                            + ["", "  ", "R3 ", "\t"])) \
+                    + line[at + cut:]
+            text = "\n".join(lines)
+            continue
+        if kind == "delete":
+            del tokens[i]
+        elif kind == "swap":
+            tokens[i], tokens[j] = tokens[j], tokens[i]
+        elif kind == "double":
+            tokens.insert(i, tokens[i])
+        elif kind == "case":
+            tokens[i] = tokens[i].swapcase() if draw(st.booleans()) else tokens[i].lower()
+        elif kind == "stray":
+            tokens[i] = draw(st.sampled_from(STRAYS))
+        elif kind == "beside":
+            at = draw(st.integers(0, len(tokens[i])))
+            tokens[i] = tokens[i][:at] + draw(st.sampled_from(STRAYS)) + tokens[i][at:]
+        elif kind == "huge":
+            tokens[i] = tokens[i].replace(".", "9" * draw(st.sampled_from([3, 7, 30])) + ".", 1)
+        else:
+            digits = [k for k, c in enumerate(tokens[i]) if c.isdigit()]
+            if digits:
+                k = draw(st.sampled_from(digits))
+                tokens[i] = tokens[i][:k] + draw(st.sampled_from("0123456789")) + tokens[i][k + 1:]
+        text = sep.join(tokens)
+    return text
+
+
+hostile = st.lists(st.sampled_from(list("RGWBYKDHX0123456789-.[]\"{}; \t\n\r\u00e9\ufeff")
+                                   + ["R3-D ", "1. ", "\n[Event \"x\"]\n", "BHD-D "]),
+                   max_size=80).map("".join)
+
+texts = st.one_of(legal_files(), token_mutants(), mutated(),
+                  written_games(max_moves=12).map(lambda g: g[1]), notation_text, hostile)
+
+
+@SETTINGS
+@given(st.one_of(legal_files(), token_mutants(), token_mutants()), colour_choices)
+def test_a_game_the_accelerator_calls_clean_is_clean_to_python(text: str,
+                                                               colors: Tuple[str, ...]):
+    holds(text, colors)
+
+
+@SETTINGS
+@given(texts, colour_choices)
+def test_on_any_text_clean_means_clean(text: str, colors: Tuple[str, ...]):
+    holds(text, colors)
+
+
+@settings(max_examples=60, deadline=None)
+@given(legal_games(), st.data())
+def test_hostile_insertions(game, data: st.DataObject):
+    text = format_game(game)
+    insert = data.draw(st.sampled_from([
+        "9" * 5000 + ". ", "R" * 10000, "{" * 200, "[" * 200, "\ufeff", "1.\nR3-D ",
+        "R3-D " * 300, "1. " * 100, '[Colors "' + "RGWBYK" * 10 + '"]\n',
+        '[Hand1 "' + "R3 " * 300 + '"]\n', "\u00e9" * 50, "\U0001f600", "\x00"]))
+    at = data.draw(st.integers(0, len(text)))
+    holds(text[:at] + insert + text[at:], ("R", "G", "W", "B", "Y"))
+
+
+@SETTINGS
+@given(texts, configs)
+def test_lint_reports_the_same_with_and_without_the_accelerator(text: str,
+                                                                 config: LintConfig):
+    saved = accel.check
+    try:
+        accel.check = CHECK
+        fast = everything(lint_text(text, "f.lcn", config))
+        accel.check = None
+        slow = everything(lint_text(text, "f.lcn", config))
+    finally:
+        accel.check = saved
+    assert fast == slow
+
+
+@SETTINGS
+@given(texts, configs)
+def test_the_style_state_moves_on_as_without_it(text: str, config: LintConfig):
+    fast, slow = style_state(config), style_state(config)
+    for part in split_games([text]):
+        saved = accel.check
+        try:
+            accel.check = CHECK
+            a = clean_moves(part, fast, colors_of(config))
+            accel.check = None
+            b = clean_moves(part, slow, colors_of(config))
+        finally:
+            accel.check = saved
+        if a is not None:
+            assert a == b
+        assert fast == slow or a is None
+        fast = dataclasses.replace(slow)
+
+
+def test_generated_games_are_all_clean_to_the_accelerator():
+    """Canonically written games are checked in C (else no speed)."""
+    colors = ("R", "G", "W", "B", "Y")
+    for deal in (True, False):
+        text = format_games(list(generate_games(40, seed=11, deal=deal)))
+        parts = list(split_games([text]))
+        assert holds(text, colors) == len(parts) == 40
+
+
+def neighbours(text: str, colors: str):
+    """Every text one edit away from a canonically written game: each move
+    with another colour, rank, discard or draw; two moves swapped; a move
+    taken out; each card of the deal replaced by another; the result one
+    point off."""
+    import re
+
+    lines = text.split("\n")
+    moves = [i for i, line in enumerate(lines) if re.fullmatch(r"[0-9]+\. \S+", line)]
+    ranks = ["H", "2", "3", "4", "5", "6", "7", "8", "9", "10"]
+    outside = next(c for c in "QZAC" if c not in colors)
+    for i in moves:
+        number, move = lines[i].split(" ")
+        for c in colors + outside:
+            for r in ranks:
+                for d in ("", "D"):
+                    for source in "D" + colors:
+                        edited = f"{c}{r}{d}-{source}"
+                        if edited != move:
+                            yield "\n".join(lines[:i] + [f"{number} {edited}"] + lines[i + 1:])
+    for a, b in zip(moves, moves[1:]):
+        swapped = list(lines)
+        swapped[a] = lines[a].split(" ")[0] + " " + lines[b].split(" ")[1]
+        swapped[b] = lines[b].split(" ")[0] + " " + lines[a].split(" ")[1]
+        yield "\n".join(swapped)
+    for i in moves:  # a move taken out (the numbers after it then skip)
+        yield "\n".join(lines[:i] + lines[i + 1:])
+    cards = [c + r for c in colors for r in ranks]
+    for k, line in enumerate(lines):
+        m = re.fullmatch(r'\[(Hand1|Hand2|Deck) "(.*)"\]', line)
+        if m:
+            dealt = m.group(2).split(" ")
+            for j in range(len(dealt)):
+                for card in cards:
+                    if card != dealt[j]:
+                        value = " ".join(dealt[:j] + [card] + dealt[j + 1:])
+                        yield "\n".join(lines[:k] + [f'[{m.group(1)} "{value}"]'] + lines[k + 1:])
+        m = re.fullmatch(r'\[Result "(-?[0-9]+)-(-?[0-9]+)"\]', line)
+        if m:
+            first, second = int(m.group(1)), int(m.group(2))
+            for claimed in [(first + 1, second), (first - 1, second), (first, second + 1),
+                            (first, second - 1), (second, first)]:
+                yield "\n".join(lines[:k] + [f'[Result "{claimed[0]}-{claimed[1]}"]']
+                                + lines[k + 1:])
+
+
+@pytest.mark.parametrize("seed, colors, deal", [(1, "RGWBY", True), (2, "RGWBYK", True),
+                                                (3, "RGWBY", False), (4, "RGWBYP", False)])
+def test_every_neighbour_of_a_clean_game(seed: int, colors: str, deal: bool):
+    """Every single edit of a clean game (another card, rank, marker or draw
+    in any move; two moves swapped; a move dropped; a dealt card changed; the
+    result off by one) that the C check calls clean is clean to Python."""
+    text = format_game(generate_game(seed, colors=colors, deal=deal))
+    assert CHECK(text, tuple(colors)) is not None
+    called_clean = sum(holds(edited, tuple(colors)) for edited in neighbours(text, colors))
+    assert called_clean > 0  # some edits are still legal games: the comparison ran
+
+
+@pytest.mark.parametrize("colors", ["RGWB", "RGWBYKP"])
+def test_a_colors_header_of_another_count_is_left_to_python(colors: str):
+    """Four or seven colours replay cleanly, but the Colors header is R203."""
+    for deal in (True, False):
+        text = format_game(generate_game(7, colors=colors, deal=deal))
+        assert f'[Colors "{colors}"]' in text
+        assert CHECK(text, ("R", "G", "W", "B", "Y")) is None
+        assert holds(text, ("R", "G", "W", "B", "Y")) == 0
+
+
+def test_headers_the_check_leaves_to_python():
+    """Deal and colour headers that are wrong, or right in a way the C check
+    does not read (a partial deal), are looked closer at."""
+    import re
+
+    text = format_game(generate_game(8, colors="RGWBYK", deal=True))
+    colors = ("R", "G", "W", "B", "Y")
+    assert CHECK(text, colors) is not None
+    hand1 = re.search(r'\[Hand1 "(.*)"\]', text).group(1)
+    deck = re.search(r'\[Deck "(.*)"\]', text).group(1)
+    first, rest = deck.split(" ", 1)
+    edits = {
+        "a colour twice": text.replace('[Colors "RGWBYK"]', '[Colors "RGWBYR"]'),
+        "a colour in lower case": text.replace('[Colors "RGWBYK"]', '[Colors "RGWBYk"]'),
+        "blanks in Colors": text.replace('[Colors "RGWBYK"]', '[Colors "R G W B Y K"]'),
+        "nine cards in Hand1": text.replace(f'"{hand1}"', f'"{hand1} {first}"').replace(
+            f'"{deck}"', f'"{rest}"'),
+        "no Deck": re.sub(r'\[Deck ".*"\]\n', "", text),
+        "no hands": re.sub(r'\[Hand[12] ".*"\]\n', "", text),
+        "two blanks between cards": text.replace(f'"{hand1}"', '"' + hand1.replace(" ", "  ", 1)
+                                                 + '"'),
+    }
+    for name, edited in edits.items():
+        assert edited != text, name
+        assert CHECK(edited, colors) is None, name
+        holds(edited, colors)
+    # Cards in lower case are the deal headers' own spelling too: clean both ways.
+    lower = text.replace(f'"{hand1}"', '"' + hand1.lower() + '"')
+    assert holds(lower, colors) == 1
+
+
+def test_near_misses_are_looked_closer_at():
+    """Each text one edit from clean that test_fused lists is not called clean
+    unless Python calls it clean too."""
+    from test_fused import NEAR_MISSES, _clean_file
+
+    a, b = _clean_file()
+    for name, edit in NEAR_MISSES.items():
+        holds(edit(a, b), ("R", "G", "W", "B", "Y"))
+    for wrong in ('[Result "1', '[Result "-', '[Result "0', '[Result " ', '[Result "+'):
+        assert CHECK(a.replace('[Result "', wrong, 1), ("R", "G", "W", "B", "Y")) is None
+    # A result of the right form, one point off either way.
+    _, _, first, second = CHECK(a, ("R", "G", "W", "B", "Y"))
+    right = f'[Result "{first}-{second}"]'
+    assert right in a
+    for claimed in [(first + 1, second), (first, second - 1), (second, first)]:
+        if claimed != (first, second):
+            wrong = a.replace(right, f'[Result "{claimed[0]}-{claimed[1]}"]')
+            assert CHECK(wrong, ("R", "G", "W", "B", "Y")) is None
+
+
+def test_what_it_leaves_to_python():
+    game = format_game(generate_game(5, deal=True))
+    colors = ("R", "G", "W", "B", "Y")
+    assert CHECK(game, colors) is not None
+    for edit in [lambda t: t.replace("\n3. ", "\n3. {c} ", 1),        # a comment
+                 lambda t: t.replace("\n3. ", "\n\u00a03. ", 1),      # other white space
+                 lambda t: t.replace('"]\n', '" ]\n', 1),             # blanks the grammar allows
+                 lambda t: t.replace('"]\n', '\\""]\n', 1),          # an escape
+                 lambda t: t.replace("\n", "\r\n")]:
+        edited = edit(game)
+        verdict = CHECK(edited, colors)
+        python = pure_clean_moves(GameText(edited, 1, 0), StyleState(), colors)
+        assert verdict is None or verdict[0] == python
+
+
+def test_unusual_arguments_are_refused_or_looked_closer_at():
+    assert CHECK("1. R3-D", ["R", "G"]) is None  # type: ignore[arg-type]
+    assert CHECK("1. R3-D", ("RG",)) is None
+    with pytest.raises(TypeError):
+        SPEEDUPS.check(b"1. R3-D", ())
+
+
+def test_it_is_loaded_by_the_first_game_only():
+    """Every command imports the lint engine; only those that lint load the
+    extension."""
+    code = ("import sys, lcnotation.cli; from lcnotation.lostcities import accel\n"
+            "before = 'lcnotation.lostcities._speedups' in sys.modules\n"
+            "accel.describe(); print(before, 'lcnotation.lostcities._speedups' in sys.modules)")
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "LCNOTATION_PURE_PYTHON": "0"}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                         check=True).stdout.split()
+    assert out == ["False", "True"]
+
+
+def test_the_environment_variable_turns_it_off():
+    code = "from lcnotation.lostcities import accel; print(accel.describe().startswith('pure'))"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    on = subprocess.run([sys.executable, "-c", code], env={**env, "LCNOTATION_PURE_PYTHON": "0"},
+                        capture_output=True, text=True, check=True).stdout.strip()
+    off = subprocess.run([sys.executable, "-c", code], env={**env, "LCNOTATION_PURE_PYTHON": "1"},
+                         capture_output=True, text=True, check=True).stdout.strip()
+    assert (on, off) == ("False", "True")
+
+
+def _files(folder: Path) -> List[Path]:
+    """Many files: clean games, games with findings, mutants, hostile text."""
+    import random
+
+    rng = random.Random(25)
+    paths = []
+    games = list(generate_games(60, seed=25, deal=True)) + list(generate_games(30, seed=26))
+    for k in range(40):
+        chosen = rng.sample(games, rng.randint(1, 6))
+        text = format_games(chosen, rng.choice(["v1", "v1", "x-discard", "lower"]))
+        for _ in range(rng.randint(0, 3)):
+            at = rng.randrange(len(text))
+            text = text[:at] + rng.choice(STRAYS + PIECES) + text[at + rng.randint(0, 3):]
+        path = folder / f"f{k:02}.lcn"
+        path.write_text(text, "utf-8", newline="\n" if k % 5 else "\r\n")
+        paths.append(path)
+    return paths
+
+
+@pytest.mark.parametrize("form", ["text", "json", "github"])
+def test_lcn_lint_writes_the_same_bytes_with_and_without_it(tmp_path, form):
+    paths = [str(p) for p in _files(tmp_path)]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    runs = []
+    for pure_python in ("0", "1"):
+        done = subprocess.run([sys.executable, "-m", "lcnotation", "lint", "--no-progress",
+                               "--format", form, *paths],
+                              env={**env, "LCNOTATION_PURE_PYTHON": pure_python},
+                              capture_output=True, timeout=300)
+        runs.append((done.returncode, done.stdout, done.stderr))
+    assert runs[0] == runs[1]
+    assert runs[0][1]  # there were findings to compare
