@@ -63,7 +63,7 @@ def wheel(tmp_path_factory) -> Path:
     source = tmp_path_factory.mktemp("source") / "lcnotation"
     shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(
         ".git", "build", "dist", "*.egg-info", ".hypothesis", ".pytest_cache",
-        "__pycache__", "tests", ".venv", "venv"))
+        "__pycache__", "tests", ".venv", "venv", "_build"))
     out = tmp_path_factory.mktemp("wheel")
     run(sys.executable, "-m", "pip", "wheel", str(source), "--no-deps", "-q", "-w", str(out),
         cwd=out)
