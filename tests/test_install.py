@@ -73,7 +73,7 @@ def build_wheel(tmp_path_factory, env: Optional[Dict[str, str]] = None) -> Tuple
     source = tmp_path_factory.mktemp("source") / "lcnotation"
     shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(
         ".git", "build", "dist", "*.egg-info", ".hypothesis", ".pytest_cache",
-        "__pycache__", "tests", ".venv", "venv", "*.so", "*.pyd"))
+        "__pycache__", "tests", ".venv", "venv", "*.so", "*.pyd", "_build"))
     out = tmp_path_factory.mktemp("wheel")
     done = subprocess.run([sys.executable, "-m", "pip", "wheel", str(source), "--no-deps", "-v",
                            "-w", str(out)], cwd=out, capture_output=True, text=True,
