@@ -37,10 +37,14 @@ function serverSettings(config) {
 // machine-overridable: in a remote window (SSH, WSL, a container, code-server)
 // it is listed under the Remote tab only, which openSettings does not open.
 function openPathSetting() {
-  const command = vscode.env.remoteName
-    ? "workbench.action.openRemoteSettings"
-    : "workbench.action.openSettings";
-  return vscode.commands.executeCommand(command, { query: `${SECTION}.server.path` });
+  const query = { query: `${SECTION}.server.path` };
+  const local = () => vscode.commands.executeCommand("workbench.action.openSettings", query);
+  if (!vscode.env.remoteName) {
+    return local();
+  }
+  // A VS Code without the remote command (older, or a fork): the settings all the same.
+  return vscode.commands.executeCommand("workbench.action.openRemoteSettings", query)
+    .then(undefined, local);
 }
 
 async function start() {

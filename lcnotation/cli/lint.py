@@ -279,7 +279,6 @@ class _Run:
         if bar.enabled:
             self.out.flush()  # before the bar is drawn again below them
 
-
     def _suggest_format(self, report: FileReport) -> None:
         """A file of another program read as notation: its first syntax error
         says which ``--from`` reads it."""

@@ -18,6 +18,7 @@ let onConfig;
 let failStart = false;
 let answer; // the button the user presses on an error message
 const executed = [];
+const known = new Set(["workbench.action.openSettings", "workbench.action.openRemoteSettings"]);
 
 const vscode = {
   env: { remoteName: undefined },
@@ -35,7 +36,11 @@ const vscode = {
   },
   commands: {
     registerCommand: (name, fn) => { commands[name] = fn; return { dispose() {} }; },
-    executeCommand: async (...call) => { executed.push(call); return undefined; },
+    executeCommand: async (...call) => {
+      executed.push(call);
+      if (!known.has(call[0])) { throw new Error(`command '${call[0]}' not found`); }
+      return undefined;
+    },
   },
 };
 
@@ -129,6 +134,12 @@ async function main() {
   check(() => assert.deepStrictEqual(executed.pop(),
     ["workbench.action.openRemoteSettings", { query: "lcnotation.server.path" }]));
   check(() => assert.deepStrictEqual(executed, []));
+  // A VS Code without the remote command: the settings editor all the same.
+  known.delete("workbench.action.openRemoteSettings");
+  await commands["lcnotation.restartServer"]();
+  await new Promise((resolve) => setImmediate(resolve));
+  check(() => assert.deepStrictEqual(executed.map((call) => call[0]), [
+    "workbench.action.openRemoteSettings", "workbench.action.openSettings"]));
   await extension.deactivate();
   console.log(`ok ${checks}`);
 }

@@ -68,7 +68,7 @@ class _LarkCallbacks:
                                        self.span(tok, tok)))
         return tok
 
-    def comment(self, tok: Tok) -> None:
+    def record_comment(self, tok: Tok) -> None:
         """Record a comment that the parser could not take (see recovery)."""
         (self.BRACE_COMMENT if tok.type == "BRACE_COMMENT" else self.LINE_COMMENT)(tok)
 
@@ -171,7 +171,7 @@ class GameParser:
                 break
             except UnexpectedInput as e:
                 if not recover(ip, e, b, text, lark_text, self.callbacks.emit_move,
-                               self._spaced, self.callbacks.comment):
+                               self._spaced, self.callbacks.record_comment):
                     break
                 if strict and b.errors:
                     break
