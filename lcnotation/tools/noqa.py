@@ -99,8 +99,8 @@ def add_noqa_bytes(data: bytes, path: str, config: LintConfig) -> Noqa:
         done.left = [Left(f, SYNTAX if always_reported(f.diagnostic.code) else NOT_UTF8)
                      for f in report.findings]
         return done
-    found = notation_for(path, config.notation)
-    notation = found if isinstance(found, Suppresses) else None
+    chosen = notation_for(path, config.notation)
+    notation = chosen if isinstance(chosen, Suppresses) else None
     codes: Dict[int, List[str]] = {}
     wanted: List[Finding] = []
     for f in report.findings:
