@@ -147,7 +147,8 @@ def token_mutants(draw) -> str:
         if kind == "value":
             # A character of a header's value replaced, put in or taken out.
             lines = text.split("\n")
-            headers = [k for k, line in enumerate(lines) if line.startswith("[")]
+            headers = [k for k, line in enumerate(lines)
+                       if line.startswith("[") and line.count('"') >= 2]
             if headers:
                 k = draw(st.sampled_from(headers))
                 line = lines[k]
