@@ -12,7 +12,10 @@ when it is certain that the tree path (parse, rules check, style checks,
 suppressions) would report nothing.  At the first doubt it answers None and
 the game goes the tree path, which says what is wrong: "clean" is the only
 answer it gives, so it can never change a report.  tests/test_fused.py holds
-it to the tree path over generated, mutated and hostile games.
+it to the tree path over generated, mutated and hostile games.  Where the C
+accelerator is built (:mod:`lcnotation.lostcities.accel`), it is asked
+first, and looks closer in the same way: a game it does not call clean is
+read here.
 
 >>> from lcnotation.lostcities.game.generator import generate_game
 >>> from lcnotation.lostcities.text.formatter import format_game
