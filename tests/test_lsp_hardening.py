@@ -220,6 +220,16 @@ def test_params_of_the_wrong_types_are_answered_invalid_params(server: Stdio,
     assert hover["result"] is not None
 
 
+def test_a_notification_with_params_of_the_wrong_types_is_said(server: Stdio) -> None:
+    server.initialize()
+    server.send({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
+        "textDocument": {"uri": "untitled:a.lcn", "languageId": "lcn", "version": "one",
+                         "text": GAME}}})
+    shown = server.notification("window/showMessage")["params"]
+    assert shown["type"] == 1 and "didOpen" in shown["message"]
+    assert "invalid params" in shown["message"] and "version" in shown["message"]
+
+
 def test_a_request_before_initialize_and_after_shutdown_is_refused(server: Stdio) -> None:
     answer = server.request(3, "textDocument/hover", _hover("untitled:a.lcn", 0))
     assert answer["error"]["code"] == -32002

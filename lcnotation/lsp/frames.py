@@ -183,7 +183,10 @@ class FrameReader:
 
 
 def _is_json(body: bytes) -> bool:
-    if not body.strip():
+    """Whether ``body`` is one JSON value (first, cheaply: whether it ends as
+    a message does, so that a long body that merely spells a header in its
+    text is not read again for each time it does)."""
+    if body.rstrip()[-1:] not in (b"}", b"]", b'"') and not body.strip().isdigit():
         return False
     try:
         json.loads(body)

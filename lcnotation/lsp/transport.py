@@ -132,6 +132,9 @@ class Connection:
             if request:
                 self.reply(error_response(ident, INVALID_PARAMS,
                                           f"Invalid params for {method}: {reason}"))
+            elif method is not None:  # a notification has no answer: say it
+                protocol.notify(lsp.WINDOW_SHOW_MESSAGE, lsp.ShowMessageParams(
+                    lsp.MessageType.Error, f"lcn: {method} ignored: invalid params: {reason}"))
             return
         protocol.handle_message(typed)
 
