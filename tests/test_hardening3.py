@@ -484,3 +484,56 @@ def test_a_write_that_fails_to_start_says_cannot_write(run, tmp_path, monkeypatc
     assert ran.status == 2, ran.err
     assert "cannot write" in ran.err and "cannot read" not in ran.err
     assert record.read_bytes() == before
+
+
+# -- the fuzz targets gain the importers' line readers -----------------------------
+
+def _fuzz_targets():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "lcn_fuzz_targets_h3", Path(__file__).resolve().parent.parent / "fuzz" / "targets.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+FUZZ = _fuzz_targets()
+DATA = Path(__file__).resolve().parent / "data"
+TRANSCRIPTS = [p.read_bytes() for p in sorted((DATA / "formats").glob("*/*.txt"))[:3]
+               + [FC_SOLVE_617]]
+
+
+def test_the_importers_target_runs_on_the_samples():
+    for data in TRANSCRIPTS + [b"", b"\n", b"Winner: \n", b"5a 5b\n"]:
+        FUZZ.importers_target(data)
+
+
+@given(st.sampled_from(range(len(TRANSCRIPTS))), st.lists(st.tuples(
+    st.sampled_from(["drop", "repeat", "cut", "spaces", "byte", "swap"]),
+    st.integers(0, 10_000), st.integers(0, 200)), min_size=1, max_size=4))
+def test_importers_line_readers_on_mutated_transcripts(which, mutations):
+    """Transcripts and solutions with lines dropped, repeated, cut, padded,
+    damaged or swapped: every line reader answers, with NotationError at worst
+    (fuzz/targets.py importers_target)."""
+    lines = TRANSCRIPTS[which].split(b"\n")
+    for kind, at, n in mutations:
+        i = at % len(lines)
+        if kind == "drop":
+            del lines[i]
+        elif kind == "repeat":
+            lines.insert(i, lines[i])
+        elif kind == "cut":
+            lines[i] = lines[i][:n % (len(lines[i]) + 1)]
+        elif kind == "spaces":
+            lines[i] = lines[i] + b" " * n
+        elif kind == "byte":
+            line = lines[i]
+            k = n % (len(line) + 1)
+            lines[i] = line[:k] + bytes([n % 256]) + line[k:]
+        else:
+            j = (at + n) % len(lines)
+            lines[i], lines[j] = lines[j], lines[i]
+        if not lines:
+            lines = [b""]
+    FUZZ.importers_target(b"\n".join(lines))
