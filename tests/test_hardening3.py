@@ -539,3 +539,16 @@ def test_importers_line_readers_on_mutated_transcripts(which, mutations):
         if not lines:
             lines = [b""]
     FUZZ.importers_target(b"\n".join(lines))
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n", "\r"])
+def test_json_form_problems_are_placed_with_every_line_end(newline):
+    # LF, CRLF and a lone CR end a line, as everywhere in lcnotation.
+    from lcnotation.lostcities.jsonform import from_json
+    from lcnotation.lostcities.text.dialects import ConversionError
+
+    doc = newline.join(['{"format": "lcnotation", "version": 1, "games": [{"headers": [],',
+                        ' "moves": [], "x": 1}]}'])
+    with pytest.raises(ConversionError) as caught:
+        from_json(doc)
+    assert [(e.line, e.column) for e in caught.value.errors] == [(2, 20)]
