@@ -29,7 +29,8 @@ from ..tools.progress import Progress
 from .inputs import Unreadable, chosen_format, imported
 from .common import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Parser, Settings, add_command,
                      add_config_options, add_notation_option, err, process_count, read_input, usage_error,
-                     write_file, written_over)
+                     write_file)
+from .common import written_over
 
 _LINT_EXAMPLES = """\
 examples:
