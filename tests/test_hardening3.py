@@ -552,3 +552,22 @@ def test_json_form_problems_are_placed_with_every_line_end(newline):
     with pytest.raises(ConversionError) as caught:
         from_json(doc)
     assert [(e.line, e.column) for e in caught.value.errors] == [(2, 20)]
+
+
+def test_metapyziks_long_replay_member_costs_little_memory():
+    # The JSON output's "Replay" member, 2 MB long (never closed, and closed):
+    # found without a repeated alternation, whose stack took about 150 bytes a
+    # byte in Python's re.
+    from lcnotation.formats import metapyziks
+
+    for end in ('', '"}'):
+        text = '{"Replay": "' + "A" * 2_000_000 + end
+        metapyziks.detect(text)
+        tracemalloc.start()
+        try:
+            with contextlib.suppress(NotationError):
+                metapyziks.read(text)
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+        assert peak < 20 * len(text), f"{peak / len(text):.0f} bytes a byte"
