@@ -571,3 +571,21 @@ def test_metapyziks_long_replay_member_costs_little_memory():
         finally:
             tracemalloc.stop()
         assert peak < 20 * len(text), f"{peak / len(text):.0f} bytes a byte"
+
+
+@pytest.mark.parametrize("tail", ["", " x"])
+def test_fc_solve_long_board_line_costs_little_memory(tail):
+    # A board line of 600,000 cards (or one that is not a board line at its
+    # end): read a card at a time, not by a repeated alternation.
+    from lcnotation.freecell import import_fc_solve
+
+    text = ("Foundations: H-0 C-0 D-0 S-0\nFreecells:\n:" + " 2C" * 600_000 + tail
+            + "\n5a\n")
+    tracemalloc.start()
+    try:
+        with contextlib.suppress(NotationError):
+            import_fc_solve(text, 1)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 30 * len(text), f"{peak / len(text):.0f} bytes a byte"
