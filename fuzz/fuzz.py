@@ -2,7 +2,8 @@
 
     python fuzz/fuzz.py TARGET [libFuzzer options] WORK_DIR [SEED_DIRS...]
 
-TARGET is ``read``, ``convert`` or ``cli`` (see fuzz/targets.py); see
+TARGET is one of fuzz/targets.py's TARGETS (``read``, ``convert``, ``cli``,
+``numbers``, ``names``, ``importers``); see
 fuzz/README.md for how to run it and what to do with what it finds.
 """
 

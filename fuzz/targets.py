@@ -30,7 +30,7 @@ from lcnotation.tools.lint import fix_text, lint_text
 from lcnotation.lostcities.text.reader import parse_game, parse_games, read_games
 
 __all__ = ["read_target", "convert_target", "cli_target", "numbers_target", "names_target",
-           "TARGETS", "console", "run_lcn"]
+           "importers_target", "TARGETS", "console", "run_lcn"]
 
 DIALECTS = dialect_names()
 
@@ -211,5 +211,45 @@ def names_target(data: bytes) -> None:
         os.unlink(path)
 
 
+def importers_target(data: bytes) -> None:
+    """Read ``data`` with every importer's line reader (the transcripts of
+    chikinn and metapyziks, fc-solve's solutions): each recognises it or not,
+    reads it or refuses it with a NotationError, never anything else; what an
+    import gives is a record its notation reads; ``lcn import`` and ``lcn lint
+    --from`` on it exit 0, 1 or 2 without a traceback."""
+    from lcnotation.formats import FORMATS
+    from lcnotation.freecell import parse as parse_freecell
+
+    text = _text(data).replace("\r\n", "\n")
+    for name, fmt in sorted(FORMATS.items()):
+        if fmt.collection:
+            continue  # a folder of tables, not a text
+        if fmt.detect is not None:
+            fmt.detect(text)
+        if fmt.read is not None:
+            with contextlib.suppress(NotationError):
+                for game in fmt.read(text, None):
+                    check(game)
+        if fmt.translate is not None:
+            try:
+                record = fmt.translate(text, {"deal": 1})
+            except NotationError:
+                continue
+            parsed = parse_freecell(record)
+            if parsed.errors:
+                raise AssertionError(f"{name}: the import is not read back: "
+                                     f"{parsed.errors[0]}")
+    path = _input_path()
+    with open(path, "wb") as handle:
+        handle.write(data)
+    try:
+        for name in ("chikinn", "metapyziks"):
+            _lcn("import", "--from", name, path)
+        _lcn("import", "--from", "fc-solve", path, "--deal", "1")
+        _lcn("lint", "--from", "chikinn", path)
+    finally:
+        os.unlink(path)
+
+
 TARGETS = {"read": read_target, "convert": convert_target, "cli": cli_target,
-           "numbers": numbers_target, "names": names_target}
+           "numbers": numbers_target, "names": names_target, "importers": importers_target}

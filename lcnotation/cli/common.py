@@ -16,7 +16,8 @@ from ..core.diagnostics import NotationError
 from ..lostcities.text.reader import decoded_lines, parse_games, split_games
 from ..tools.config import (ConfigCache, ConfigError, ProjectConfig, config_for_file, parse_codes,
                             project_for)
-from ..core.files import Identity, SourceFile, decode_source, identity_of, not_regular, write_atomic
+from ..core.files import SourceFile, decode_source, not_regular, write_atomic
+from ..core.files import Identity, identity_of
 from ..core.lint import LintConfig
 from ..tools.notations import DEFAULT, NOTATIONS
 from ..core.walk import iter_record_files

@@ -8,8 +8,8 @@ import os
 
 from .common import (EXIT_USAGE, Parser, add_command, cannot_read, configured_colors,
                      process_count, write_output)
-from ..core.terminal import surrogates_escaped
 from .inputs import GamesUnreadable, drawn_games
+from ..core.terminal import surrogates_escaped
 
 _VIEW_EXAMPLES = """\
 examples:

@@ -60,7 +60,9 @@ _BASE64 = re.compile(r"[A-Za-z0-9+/]*")
 _LOOKS_LIKE = re.compile(r"[A-Za-z0-9+/]{8,}={0,2}\Z")
 # A "Replay" member of the engine's JSON (its --output file, or its "End: {...}"
 # lines): the string's text between the quotes, escapes and all.
-_REPLAY_MEMBER = re.compile(r'"Replay"[ \t]*:[ \t]*"((?:[^"\\\n]|\\.)*)"')
+# Unrolled ("plain run, then (escape, plain run)*"): a repeated alternation
+# costs Python's re memory for every character of a long string.
+_REPLAY_MEMBER = re.compile(r'"Replay"[ \t]*:[ \t]*"([^"\\\n]*(?:\\.[^"\\\n]*)*)"')
 
 
 # ---------------------------------------------------------------- the table
@@ -353,10 +355,12 @@ def read(text: str, path: Optional[str] = None) -> List[Game]:
     return games
 
 
-def _unescaped(raw: str, column: int) -> Tuple[str, List[int]]:
+def _unescaped(raw: str, column: int) -> Tuple[str, Sequence[int]]:
     """The characters of the JSON string ``raw`` (its text between the quotes,
     at ``column``) and the column of each (and of the end).  The engine's JSON
     writes ``+`` as ``\\u002B``.  Raises ValueError for a bad escape."""
+    if "\\" not in raw:  # one column a character: no list of them
+        return raw, range(column, column + len(raw) + 1)
     chars: List[str] = []
     columns: List[int] = []
     i = 0

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from typing import Dict, List, Optional, Sequence, Set, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple, TypeVar
 
 from ..core.diagnostics import NotationError
 from .ast import Span
@@ -88,9 +88,32 @@ _VERBOSE = [
     (re.compile(r"Move a card from stack ([0-9]+) to stack ([0-9]+)"), "s", "s"),
 ]
 _RUN = re.compile(r"Move ([0-9]+) cards from stack ([0-9]+) to stack ([0-9]+)")
-_FOUNDATIONS = re.compile(r"^Foundations:((?:\s+[HCDS]-[0-9A-Z]+)+)\s*$")
 _FREECELLS = re.compile(r"^Freecells:(.*)$")
-_COLUMN = re.compile(r"^:((?: [2-9AJQKT][CDHS]| 10[CDHS])*)\s*$")
+# The board's foundations and columns are read an item at a time (see
+# _items): a repeated group would cost Python's re memory for every item of
+# a long line.
+_FOUNDATIONS = "Foundations:"
+_FOUNDATION = re.compile(r"\s+([HCDS]-[0-9A-Z]+)")
+_COLUMN_CARD = re.compile(r" ([2-9AJQKT][CDHS]|10[CDHS])")
+
+
+T = TypeVar("T")
+
+
+def _items(text: str, start: int, item: "re.Pattern[str]",
+           convert: Callable[[str], T]) -> Optional[List[T]]:
+    """The items of ``text`` from ``start`` on, each matched by ``item`` where
+    the one before ends, to its end (``text`` is stripped), each converted as
+    it is read; None when something else stands there."""
+    found: List[T] = []
+    i = start
+    while i < len(text):
+        m = item.match(text, i)
+        if m is None:
+            return None
+        found.append(convert(m.group(1)))
+        i = m.end()
+    return found
 
 
 def _error(message: str, line: int, code: str = "F401", column: int = 1) -> NotationError:
@@ -169,9 +192,10 @@ def read_fc_solve(text: str) -> Tuple[Optional[Position], List[FcSolveMove]]:
             raise _error(f"fc-solve did not solve this game ({stripped!r}): its output has "
                          "no moves", number)
         if not board_done and not moves:
-            found = _FOUNDATIONS.match(stripped)
-            if found:
-                for item in found.group(1).split():
+            homes_found = (_items(stripped, len(_FOUNDATIONS), _FOUNDATION, str)
+                           if stripped.startswith(_FOUNDATIONS) else None)
+            if homes_found:  # one at least
+                for item in homes_found:
                     suit, rank = item.split("-")
                     home = parse_card(rank.replace("10", "T") + suit)
                     if home is None and rank != "0":
@@ -186,11 +210,12 @@ def read_fc_solve(text: str) -> Tuple[Optional[Position], List[FcSolveMove]]:
                     cell = body[4 * i + 2:4 * i + 4].strip() if len(body) > 4 * i + 2 else ""
                     freecells[i] = _card(cell) if cell and cell != "-" else None
                 continue
-            column = _COLUMN.match(stripped) if stripped.startswith(":") else None
-            if column:
+            column = (_items(stripped, 1, _COLUMN_CARD, _card) if stripped.startswith(":")
+                      else None)
+            if column is not None:
                 if len(columns) == COLUMNS:
                     raise _error(f"the board has more than {COLUMNS} columns", number)
-                columns.append([c for c in (_card(t) for t in column.group(1).split()) if c])
+                columns.append([c for c in column if c])
                 continue
         if columns and not board_done:
             board_done = True
@@ -213,12 +238,12 @@ def read_fc_solve(text: str) -> Tuple[Optional[Position], List[FcSolveMove]]:
         else:
             if number == last and stripped.startswith("Move "):
                 raise _truncated(number)  # one of fc-solve's sentences, cut
-            words = list(_WORD.finditer(line.replace("Move:", "     ", 1)
-                                        if stripped.startswith("Move:") else line))
-            parsed = [_SHORT.match(w.group()) for w in words]
-            if not words or not parsed[0]:
+            spoken = line.replace("Move:", "     ", 1) if stripped.startswith("Move:") else line
+            first = _WORD.search(spoken)
+            if first is None or not _SHORT.match(first.group()):
                 continue  # not a line of moves
-            for m, w in zip(parsed, words):
+            for w in _WORD.finditer(spoken):  # a word at a time: a line may be long
+                m = _SHORT.match(w.group())
                 if m is None:
                     if number == last and w.end() == len(line) and _SHORT_CUT.match(w.group()):
                         raise _truncated(number, w.start() + 1)
