@@ -197,7 +197,7 @@ def test_a_page_built_in_worker_processes_is_the_same_page(tmp_path, jobs):
     path.write_text(_mixed_record(_PARALLEL_FROM * 2 + 3), "utf-8")
 
     def page(workers: int) -> str:
-        drawn = list(drawn_games(str(path), None) or ())
+        drawn = list(drawn_games(str(path), None, "view") or ())
         return view_html((d.game for d in drawn), title="many", path=str(path),
                          sources=(d.source for d in drawn), jobs=workers)
 

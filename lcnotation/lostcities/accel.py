@@ -117,7 +117,10 @@ def _load() -> Optional[Callable[[str, Tuple[str, ...]], Optional[Verdict]]]:
     configuration = tables()
     if configuration is None:
         return None
-    configure(**configuration)  # type: ignore[arg-type]
+    try:
+        configure(**configuration)  # type: ignore[arg-type]
+    except ValueError:  # tables the C code cannot hold (a letter that is not ASCII)
+        return None
     return compiled
 
 
