@@ -286,7 +286,9 @@ def test_a_signal_while_workers_run_ends_them_all(tmp_path, command, how):
 
     path = tmp_path / "large.lcn"
     games = _games(range(40), ["v1"] * 40) + "\n"
-    path.write_text(games * (2 * PARALLEL_BYTES // len(games) + 1), encoding="utf-8")
+    # lint is the quickest of the four: it gets a larger file, to be still at work
+    size = (8 if command[0] == "lint" else 2) * PARALLEL_BYTES
+    path.write_text(games * (size // len(games) + 1), encoding="utf-8")
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     proc = subprocess.Popen([sys.executable, "-m", "lcnotation", *command, "-j", "2", str(path)],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
@@ -301,7 +303,7 @@ def test_a_signal_while_workers_run_ends_them_all(tmp_path, command, how):
             time.sleep(0.05)
             workers = _children(proc.pid)
         assert len(workers) >= 2, "the workers did not start"
-        time.sleep(0.3)  # they are at work
+        time.sleep(0.1)  # they are at work
         if how == "SIGINT":
             os.killpg(proc.pid, signal.SIGINT)
         else:
