@@ -377,6 +377,19 @@ def test_show_fixes(run, games):
     assert "fixed 1 \u00d7 S102 in w.lcn" in r.out
 
 
+@pytest.mark.parametrize("show", [True, False])
+def test_fixing_mixed_line_ends_alone_reports_them_fixed(run, tmp_path, show):
+    # issue 24, defect 2: S107 is the file's only fixable finding; once the
+    # file is rewritten with one line end it is fixed, not still "fixable".
+    (tmp_path / "x.lcn").write_bytes(b'[Event "x"]\r\n\n1. R4-D\r\n')
+    r = run("lint", "--fix", *(["--show-fixes"] if show else []), "x.lcn")
+    assert (tmp_path / "x.lcn").read_bytes() == b'[Event "x"]\r\n\r\n1. R4-D\r\n'
+    assert "S107" not in r.out.replace("fixed 1 \u00d7 S107", "")
+    assert "fixable" not in r.out
+    if show:
+        assert "fixed 1 \u00d7 S107 in x.lcn" in r.out
+
+
 def test_output_file_and_quiet_and_verbose(run, games):
     r = run("lint", "--output-file", "out.txt", "w.lcn")
     assert r.out == "" and "w.lcn:2:4: S102" in (games / "out.txt").read_text()

@@ -487,7 +487,14 @@ def _fix(report: FileReport, config: LintConfig, bar: Progress,
                        "(which would end every line alike) is not selected")
             return report, True
     text, applied, fixed = fix_text(source.text, report.path, config, report)
-    applied += source.newline is None
+    if source.newline is None:
+        # The file is written with one line end: its S107 (the finding whose
+        # fix ends every line alike) is fixed too, even when fix_text, given
+        # the text read with LF line ends, had nothing else to fix.
+        applied += 1
+        fixed = FileReport(fixed.path, [f for f in fixed.findings
+                                        if f.fix is None or f.fix.newline is None],
+                           fixed.games, fixed.moves, fixed.unreadable)
     if text == source.text and newline == source.newline:
         return report, True
     state.changed = True
