@@ -368,7 +368,7 @@ def test_score_json(ran):
     r = ran["score-json"]
     assert r.status == 0
     data = json.loads(r.out)
-    assert set(data) == {"games", "totals"}
+    assert set(data) == {"games", "matches"}
     games = data["games"]
     assert len(games) == 3
     for game, result in zip(games, _match_results()):
@@ -386,7 +386,9 @@ def test_score_json(ran):
     for game in games:
         for name, points in zip(game["players"], game["scores"]):
             totals[name] = totals.get(name, 0) + points
-    assert data["totals"] == totals == {"North": -17 - 32 + 11, "South": 0 - 10 - 13}
+    assert data["matches"] == [{"path": "score/match.lcn", "event": "Club night", "games": 3,
+                                "totals": totals}]
+    assert totals == {"North": -17 - 32 + 11, "South": 0 - 10 - 13}
 
 
 def test_score_text_table(ran):
@@ -403,7 +405,8 @@ def test_score_text_table(ran):
         for row, name, expeditions, total in zip(lines[2:], s.players, s.expeditions,
                                                  s.totals):
             assert row.split() == [name, *map(str, expeditions), str(total)]
-    assert blocks[3].splitlines() == ["match totals", "  South       -23",
+    assert blocks[3].splitlines() == ["match totals: Club night (score/match.lcn)",
+                                      "  South       -23",
                                       "  North       -38"]
 
 
@@ -984,11 +987,45 @@ def test_score_stdin_and_files(run, tmp_path):
     data = json.loads(r.out)
     assert [(g["path"], g["complete"]) for g in data["games"]] == [
         ("m.lcn", True), ("m.lcn", True), ("m.lcn", True), ("-", False)]
-    assert data["totals"] == {"North": -38, "South": -23, "Player 1": -17, "Player 2": -16}
+    # The game of standard input is incomplete: shown, and in no match's totals.
+    assert [g["match"] for g in data["games"]] == [0, 0, 0, None]
+    assert data["matches"] == [{"path": "m.lcn", "event": "Club night", "games": 3,
+                                "totals": {"North": -38, "South": -23}}]
     r = run("score", "m.lcn", "missing.lcn")
     assert r.status == 2 and r.err == "lcn: missing.lcn: cannot read: No such file or " \
                                       "directory\n"
     assert "match totals" in r.out
+
+
+def _unnamed(game_text: str) -> str:
+    """A game of the example match without its Event and player names."""
+    return "".join(line + "\n" for line in game_text.splitlines()
+                   if not line.startswith(("[Event", "[Player")))
+
+
+def test_score_totals_belong_to_a_match(run, tmp_path):
+    # issue 24, defect 4: a match is a file, or an Event within it; two files'
+    # default "Player 1" are two players, and an incomplete game is in no match.
+    first = _unnamed(MATCH.split("\n\n[")[0])
+    write(tmp_path / "a.lcn", first)
+    write(tmp_path / "b.lcn", first + '\n[Round "2"]\n' + WARN)
+    write(tmp_path / "c.lcn", '[Event "Cup"]\n' + first + '\n[Event "Plate"]\n' + first
+          + '\n[Event "Cup"]\n' + first)
+    r = run("score", "--format", "json", "a.lcn", "b.lcn", "c.lcn")
+    data = json.loads(r.out)
+    one = {"Player 1": -17, "Player 2": 0}
+    assert data["matches"] == [
+        {"path": "a.lcn", "event": None, "games": 1, "totals": one},
+        {"path": "b.lcn", "event": None, "games": 1, "totals": one},
+        {"path": "c.lcn", "event": "Cup", "games": 2,
+         "totals": {"Player 1": -34, "Player 2": 0}},
+        {"path": "c.lcn", "event": "Plate", "games": 1, "totals": one}]
+    assert [g["match"] for g in data["games"]] == [0, 1, None, 2, 3, 2]
+    text = run("score", "a.lcn", "b.lcn", "c.lcn").out
+    assert "match totals: a.lcn\n  Player 2 " in text and "match totals: b.lcn\n" in text
+    assert "\nmatch totals: Cup (c.lcn)\n  Player 2      0\n  Player 1    -34\n\n" in text
+    assert text.endswith("\n\nmatch totals: Plate (c.lcn)\n  Player 2      0\n"
+                         "  Player 1    -17\n")
 
 
 # ---------------------------------------------------------------- pre-commit

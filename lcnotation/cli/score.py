@@ -9,7 +9,8 @@ import sys
 import textwrap
 from typing import Dict, Iterable, Iterator, List, Optional, TextIO, Tuple, TypeVar
 
-from ..lostcities.game.checker import check, match_totals
+from ..lostcities.game.checker import check
+from ..lostcities.game.matches import Match, Matches
 from ..lostcities.game.scoring import GameScore
 from ..lostcities.text.ast import Game
 from ..lostcities.lint import colors_of
@@ -27,8 +28,11 @@ examples:
   lcn score match.lcn                a table per game and the match totals
   lcn score match.lcn --format json  {"games": [...], "totals": {...}}
 
-A game with syntax or rules errors is not a result: it is named on stderr,
-left out of the match totals, and the exit status is 1 (0 with --allow-errors).
+A match is a file, or the games of one Event within it: each has its own
+totals, and two files are never one match. Only results count: a game with
+syntax or rules errors is named on stderr, left out of the totals, and the
+exit status is 1 (0 with --allow-errors); an incomplete game (its draw pile
+not spent) is shown and left out of the totals.
 """
 
 def register(sub: "argparse._SubParsersAction[Parser]") -> None:
@@ -56,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
     once: memory holds one game and the match totals, not the file."""
     settings = Settings(args)
     status = EXIT_OK
-    totals: Dict[str, int] = {}
+    matches: List[Tuple[str, Match]] = []  # every file's, in order
     out = _JsonGames(sys.stdout) if args.format == "json" else None
     paths = args.paths or (["-"] if args.stdin_filename else ["."])
     seen = False
@@ -70,12 +74,18 @@ def run(args: argparse.Namespace) -> int:
             status = EXIT_USAGE
             continue
         colors = colors_of(settings.lint(path))
+        counted = Matches()
+        numbers: Dict[int, int] = {}  # id of a match of this file -> its number in the output
         try:
             checked = _checked(path, name, games, colors, jobs, imported)
             for index, (game, game_score, errors) in enumerate(checked, 1):
                 row = (name, index, game, game_score, errors)
+                match = counted.add(game, game_score, len(errors))
+                if match is not None and id(match) not in numbers:
+                    numbers[id(match)] = len(matches)
+                    matches.append((name, match))
                 if out is not None:
-                    out.game(_game_json(row))
+                    out.game(_game_json(row, None if match is None else numbers[id(match)]))
                 else:
                     sys.stdout.write(_game_table(row))
                 if errors:
@@ -85,18 +95,15 @@ def run(args: argparse.Namespace) -> int:
                         f"{first.code} {first.message}); its scores are left out of the totals")
                     if not args.allow_errors:
                         status = max(status, EXIT_FINDINGS)
-                else:
-                    for player, points in match_totals([game_score]).items():
-                        totals[player] = totals.get(player, 0) + points
         except _ReadFailed as failed:  # the file changed since it was checked
             cannot_read(name, failed.cause)
             status = EXIT_USAGE
     if not seen:
         err("warning: no *.lcn files found in " + ", ".join(paths))
     if out is not None:
-        out.end(totals)
+        out.end([_match_json(name, match) for name, match in matches])
     else:
-        sys.stdout.write(_totals_table(totals))
+        sys.stdout.write("\n".join(_totals_table(name, match) for name, match in matches))
     return status
 
 
@@ -166,8 +173,8 @@ def _reading(games: Iterator[_T]) -> Iterator[_T]:
 
 
 class _JsonGames:
-    """``{"games": [...], "totals": {...}}`` as :func:`json_text` lays it out,
-    written a game at a time."""
+    """``{"games": [...], "matches": [...]}`` as :func:`json_text` lays it
+    out, written a game at a time."""
 
     def __init__(self, stream: TextIO) -> None:
         self._stream, self._count = stream, 0
@@ -177,12 +184,15 @@ class _JsonGames:
                            + textwrap.indent(json_text(value), "    "))
         self._count += 1
 
-    def end(self, totals: Dict[str, int]) -> None:
+    def end(self, matches: List[Dict[str, object]]) -> None:
         self._stream.write(('{\n  "games": [],\n' if not self._count else "\n  ],\n")
-                           + '  "totals": ' + json_text(totals).replace("\n", "\n  ") + "\n}\n")
+                           + '  "matches": ' + json_text(matches).replace("\n", "\n  ")
+                           + "\n}\n")
 
 
-def _game_json(row: Row) -> Dict[str, object]:
+def _game_json(row: Row, match: Optional[int]) -> Dict[str, object]:
+    """A game for JSON; ``match`` is the index of its match in ``matches``
+    (None: the game is not a result, and in no match's totals)."""
     path, index, game, s, errors = row
     return {
         "path": path, "index": index,
@@ -190,8 +200,13 @@ def _game_json(row: Row) -> Dict[str, object]:
         "by_color": [s.by_color(0), s.by_color(1)],
         "event": game.header("Event"), "round": game.header("Round"),
         "syntax_errors": len(game.errors),
-        "errors": len(errors), "result": not errors,
+        "errors": len(errors), "result": not errors, "match": match,
     }
+
+
+def _match_json(path: str, match: Match) -> Dict[str, object]:
+    return {"path": path, "event": match.event, "games": match.games,
+            "totals": match.totals}
 
 
 def _game_table(row: Row) -> str:
@@ -214,11 +229,11 @@ def _game_table(row: Row) -> str:
     return out.getvalue()
 
 
-def _totals_table(totals: Dict[str, int]) -> str:
-    if not totals:
-        return ""
+def _totals_table(path: str, match: Match) -> str:
+    totals = match.totals
     out = io.StringIO()
-    out.write("match totals\n")
+    named = path if match.event is None else f"{match.event} ({path})"
+    out.write(f"match totals: {printable(named)}\n")
     width = max(8, *(len(n) for n in totals))
     for name, total in sorted(totals.items(), key=lambda kv: -kv[1]):
         out.write(f"  {printable(name):<{width}} {total:>6}\n")

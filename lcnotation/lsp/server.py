@@ -31,8 +31,6 @@ from pygls.uris import from_fs_path, to_fs_path
 
 from ..lostcities.lint import all_comments, colors_of
 from ..core.version import __version__
-from ..lostcities.game.checker import score
-from ..lostcities.game.scoring import GameScore
 from ..lostcities.text.ast import Comment, Span
 from ..core.diagnostics import NotationError, Severity
 from ..tools.config import ConfigCache, ConfigError, config_for_file
@@ -43,7 +41,7 @@ from ..core.suppression import find_suppression
 from ..core.lint import LintConfig
 from ..tools.lint import fix_text
 from ..core.findings import Finding
-from .analysis import Analysis, GamePart, Linter, NotationLinter
+from .analysis import Analysis, GamePart, Linter, NotationLinter, Scored, score_labels
 from ..lostcities.describe import describe_move
 from ..lostcities.notation import game_symbol, ignore_edit_in
 from ..lostcities.text.reader import GameText
@@ -85,8 +83,8 @@ class Document:
     encoding: str
     analysis: Optional[Analysis] = None
     _index: Optional[LineIndex] = None
-    #: Each game's score, by its text (for the inlay hints).
-    scores: Dict[str, GameScore] = field(default_factory=dict)
+    #: Each game's score and errors (for the inlay hints).
+    scores: Scored = field(default_factory=dict)
 
     @property
     def index(self) -> LineIndex:
@@ -522,44 +520,11 @@ def make_server() -> LcnLanguageServer:
         if doc is None or not ls.settings.inlay_hints:
             return None
         start, end = doc.offset(params.range.start), doc.offset(params.range.end)
-        hints = []
-        totals: Dict[str, int] = {}
-        played = 0
-        for part in doc.lint().games:
-            if part.offset > end:
-                break
-            game = part.game
-            if not game.moves or game.moves[-1].span is None:
-                continue
-            result = _score(doc, part)
-            played += 1
-            for name, points in zip(result.players, result.totals):
-                totals[name] = totals.get(name, 0) + points
-            at = game.moves[-1].span.end
-            if not start <= at <= end:
-                continue
-            a, b = result.totals
-            label = f"{result.players[0]} {a} : {b} {result.players[1]}"
-            if not result.complete:
-                label += " (so far)"
-            if played > 1:
-                label += " · match " + ", ".join(f"{n} {t}" for n, t in totals.items())
-            hints.append(lsp.InlayHint(lsp.Position(*doc.index.position(at)), label,
-                                       padding_left=True))
-        return hints
+        return [lsp.InlayHint(lsp.Position(*doc.index.position(at)), label, padding_left=True)
+                for at, label in score_labels(doc.lint().games, colors_of(doc.linter.config),
+                                              doc.scores, end) if start <= at <= end]
 
     return server
-
-
-def _score(doc: Document, part: GamePart) -> GameScore:
-    """The game's score, remembered for its text."""
-    cache = doc.scores
-    found = cache.get(part.text)
-    if found is None:
-        if len(cache) > 10_000:
-            cache.clear()
-        found = cache[part.text] = score(part.game)
-    return found
 
 
 def _tokens(doc: Document, start: int, end: int) -> List[int]:
