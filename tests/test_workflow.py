@@ -80,7 +80,7 @@ def test_fix_of_a_large_lower_case_file_is_complete():
 
 # Defect 2: fmt and lint disagreed about the dialect.
 
-from strategies import written_games  # noqa: E402
+from strategies import suppressing_comments, written_games  # noqa: E402
 
 _SPELLING = {"S101", "S102", "S103"}
 
@@ -96,6 +96,46 @@ def test_fmt_output_is_clean_under_lint_and_fix_output_is_kept_by_fmt(written, d
     mangled = _mangled(formatted, len(text), marker="x" if len(text) % 2 else "")
     fixed = fix_text(mangled, config=config)[0]
     assert format_source(fixed, dialect=dialect).text == fixed
+
+
+# issue 24, defect 5: fmt honours suppressions as lint --fix does, so that its
+# output never holds a suppression that suppresses nothing (S100).
+
+def test_fmt_keeps_what_a_suppression_is_for(run, tmp_path):
+    from lcnotation.lostcities.reformat import format_source
+
+    text = "1. R4-D\n2. B3-D\n3. G4-D\n4. w6-d ; lcn: ignore\n5. Y5-D\n"
+    assert format_source(text).text == text
+    assert "S100" not in {d.code for d in lint_text(format_source(text).text).diagnostics}
+    # What the suppression does not cover is fixed; what stands on its line stays there.
+    text = "1. r4-d 2. b3-d\n{lcn: ignore[S102]} 3. g4-d 4. w6-d 6. y2-d ; lcn: ignore[S103]\n"
+    assert format_source(text).text == (
+        "1. R4-D\n2. B3-D\n{lcn: ignore[S102]} 3. g4-d 4. w6-d 6. y2-d ; lcn: ignore[S103]\n")
+    (tmp_path / "s.lcn").write_text(text)
+    assert run("fmt", "s.lcn").status == 0
+    assert "S100" not in run("lint", "s.lcn").out
+
+
+_FIXED_BY_FMT = {"S101", "S102", "S103", "S107"}
+
+
+@settings(max_examples=150, deadline=None)
+@given(written_games(move_comments=suppressing_comments),
+       st.sampled_from([None, "v1", "x-discard", "lower"]))
+def test_fmt_output_has_no_style_finding_that_the_record_had_not(written, dialect):
+    # For any record fmt accepts: lint of fmt's output has no finding that
+    # fmt fixes, and no more of the others (S100, S104-S106) than the record.
+    from collections import Counter
+
+    from lcnotation.lostcities.reformat import format_source
+    _, text = written
+    config = LintConfig(dialect=dialect)
+    before = Counter(d.code for d in lint_text(text, config=config).diagnostics)
+    after = Counter(d.code for d in lint_text(format_source(text, dialect=dialect).text,
+                                              config=config).diagnostics)
+    assert not set(after) & _FIXED_BY_FMT, (text, after)
+    for code in ("S100", "S104", "S105", "S106"):
+        assert after[code] <= before[code], (text, code, before, after)
 
 
 def test_fmt_and_lint_fix_agree_on_a_configured_dialect(run, tmp_path):
