@@ -37,7 +37,7 @@ from ..core.suppression import MARK, Suppression
 from .lint import suppressions
 from .text.ast import Game, Move
 from .text.dialects import Dialect
-from .text.formatter import _with_comments, format_comment, format_game, format_header, format_move
+from .text.formatter import format_comment, format_game, format_move, head_lines
 from .text.reader import BLANK, GameText, decoded_lines, parse_move, parse_part, split_games
 from ..core.files import LineEndCounter, TextWriter
 from ..core.notation import FormatRefused, Formatted, Streamed
@@ -118,12 +118,7 @@ def _format_suppressed(game: Game, text: str, offset: int, dialect: Dialect) -> 
         return any(s.codes is None or any(code.startswith(c) for c in s.codes)
                    for s in found.get(line, ()))
 
-    out: List[str] = []
-    _with_comments("", game.comments, out)
-    for h in game.headers:
-        _with_comments(format_header(h), h.comments, out)
-    if game.headers and game.moves:
-        out.append("")
+    out = head_lines(game)
     current: Optional[str] = None  # the line being written
     source = -1  # the source line of the last thing written on it
     for i, move in enumerate(game.moves, 1):
