@@ -430,6 +430,30 @@ def test_fixing_mixed_line_ends_alone_reports_them_fixed(run, tmp_path, show):
         assert "fixed 1 \u00d7 S107 in x.lcn" in r.out
 
 
+@pytest.mark.parametrize("argv", [[], ["."], ["./w.lcn"], [".//w.lcn"]])
+def test_paths_are_shown_as_written_less_a_leading_dot_slash(run, tmp_path, argv):
+    # issue 24, defect 6: GitHub attaches no annotation to file=./w.lcn.
+    (tmp_path / "w.lcn").write_text(WARN)
+    assert run("lint", *argv).out.startswith("w.lcn:2:4: S102")
+    github = run("lint", "--output-format", "github", *argv).out
+    assert github.startswith("::warning file=w.lcn,line=2,"), github
+    sarif = json.loads(run("lint", "--output-format", "sarif", *argv).out)
+    uris = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+            for r in sarif["runs"][0]["results"]}
+    assert uris == {"w.lcn"}
+    assert run("fmt", "--check", *argv).out == "would reformat w.lcn\n"
+
+
+def test_standard_input_without_a_name_has_no_file_in_annotations(run):
+    text = run("lint", "-", stdin=WARN.encode()).out
+    assert text.startswith("-:2:4: S102")
+    github = run("lint", "-", "--output-format", "github", stdin=WARN.encode()).out
+    assert github.startswith("::warning title=S102::") and "file=" not in github
+    named = run("lint", "--stdin-filename", "./g/x.lcn", "--output-format", "github",
+                stdin=WARN.encode()).out
+    assert named.startswith("::warning file=g/x.lcn,line=2,")
+
+
 def test_output_file_and_quiet_and_verbose(run, games):
     r = run("lint", "--output-file", "out.txt", "w.lcn")
     assert r.out == "" and "w.lcn:2:4: S102" in (games / "out.txt").read_text()
@@ -458,7 +482,7 @@ def test_per_file_ignores_and_exclude(run, games):
         (games / folder / "a.lcn").write_text(WARN)
     r = run("lint", ".")
     found = re.findall(r"^(\S+):2:4: S102", r.out, re.M)
-    assert sorted(found) == [os.path.join(".", "new", "a.lcn"), os.path.join(".", "w.lcn")]
+    assert sorted(found) == [os.path.join("new", "a.lcn"), "w.lcn"]
     assert "drafts" not in r.out
     # A file named on the command line is linted even when excluded, as ruff does.
     assert "S102" in run("lint", "drafts/a.lcn").out

@@ -73,9 +73,16 @@ def _escape_property(s: str) -> str:
 
 
 def github_line(d: Diagnostic) -> str:
-    """A GitHub Actions workflow command that annotates the finding."""
-    props = (f"file={_escape_property(d.path or '-')},line={d.line},col={d.column},"
-             f"endLine={d.end_line},endColumn={d.end_column},title={_escape_property(d.code)}")
+    """A GitHub Actions workflow command that annotates the finding; one of
+    standard input without a name (``-``) names no file, and so no place.
+
+    >>> print(github_line(Diagnostic("S102", "case", Span(1, 1, 1, 3, 0, 2), path="-")))
+    ::error title=S102::case
+    """
+    title = f"title={_escape_property(d.code)}"
+    props = title if d.path in (None, "-") else (
+        f"file={_escape_property(d.path or '-')},line={d.line},col={d.column},"
+        f"endLine={d.end_line},endColumn={d.end_column},{title}")
     return f"::{_GITHUB_LEVEL[d.severity]} {props}::{_escape_data(d.message)}"
 
 
