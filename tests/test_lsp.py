@@ -23,6 +23,7 @@ from pytest_lsp import LanguageClient
 from lcnotation.tools.codes import ALL_CODES
 from lcnotation.tools.config import load_config
 from lcnotation.tools.lint import LintConfig, fix_text, lint_text
+from lcnotation.tools.output import documentation_url
 
 from lspclient import SERVER, Session, apply_edits, capabilities, codes, offset_of
 
@@ -92,12 +93,12 @@ async def test_diagnostics_on_open_and_on_each_change(session: Session, folder: 
     assert session.text_at(uri, n103.range) == "11"
     assert n103.severity == lsp.DiagnosticSeverity.Error and n103.source == "lcn"
     assert n103.code_description is not None
-    assert n103.code_description.href.endswith("spec/diagnostics.md#n103")
+    assert n103.code_description.href == documentation_url("N103")
     assert found(diags) == expected(session.texts[uri])
     r110 = next(d for d in diags if d.code == "R110")
     assert r110.severity == lsp.DiagnosticSeverity.Information
     assert r110.code_description is not None and \
-        r110.code_description.href.endswith("spec/rules.md#r110")
+        r110.code_description.href == documentation_url("R110")
 
     start = session.texts[uri].index("11")
     session.change(uri, start, start + 2, "4")
@@ -325,7 +326,7 @@ async def test_hover_on_a_move_says_what_it_does_and_where_it_leads(
     hover = await hover_at(session, uri, session.at(uri, "R101"))
     assert hover is not None and isinstance(hover.contents, lsp.MarkupContent)
     assert ALL_CODES["R101"][1] in hover.contents.value
-    assert "rules.md#r101" in hover.contents.value
+    assert f"({documentation_url('R101')})" in hover.contents.value
     assert hover.range is not None and session.text_at(uri, hover.range) == "R101"
     # a prefix is no code; between moves there is nothing to say
     assert await hover_at(session, uri, session.at(uri, "s1")) is None

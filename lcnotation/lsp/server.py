@@ -64,11 +64,8 @@ _SEVERITY = {Severity.ERROR: lsp.DiagnosticSeverity.Error,
 
 
 def _spec_base() -> Optional[str]:
-    """The specification folder's URI, when the package sits in its source tree."""
-    here = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    spec = os.path.join(here, "spec")
-    if os.path.isfile(os.path.join(spec, "diagnostics.md")):
-        return (from_fs_path(spec) or "").rstrip("/") + "/"
+    """None: each code's link is the one ``lcn explain`` gives
+    (:func:`~lcnotation.lsp.describe.code_href`), installed or not."""
     return None
 
 
@@ -239,7 +236,7 @@ class LcnLanguageServer(LanguageServer):
             # past its line's end, where its offset is the next line's start.
             range=doc.range(*_offsets(doc, d.span)),
             message=d.message, severity=_SEVERITY[d.severity], code=d.code, source="lcn",
-            code_description=None if href is None else lsp.CodeDescription(href))
+            code_description=lsp.CodeDescription(href))
 
     def publish(self, doc: Document) -> None:
         if not self.client_pulls():

@@ -20,6 +20,7 @@ from ..core.diagnostics import Diagnostic, Severity
 from ..core.terminal import printable
 from .colour import Palette
 from ..core.lint import FileReport
+from ..core.links import home_url, spec_url
 from ..core.findings import Finding, Fix
 
 __all__ = ["text_line", "source_excerpt", "github_line", "diagnostic_json",
@@ -27,7 +28,6 @@ __all__ = ["text_line", "source_excerpt", "github_line", "diagnostic_json",
            "documentation_url", "fix_record"]
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
-INFORMATION_URI = "https://github.com/lcnotation/lcnotation"
 _GITHUB_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
 _SARIF_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
 
@@ -87,12 +87,14 @@ def github_line(d: Diagnostic) -> str:
 
 
 def documentation_url(code: str) -> str:
-    """Where ``code`` is explained: its entry in the specification.
+    """Where ``code`` is explained: its entry in the specification, on the
+    documentation site of the package's metadata, else in the installed page
+    (:func:`~lcnotation.core.links.spec_url`).
 
-    >>> documentation_url("S102")
-    'https://github.com/lcnotation/lcnotation/blob/main/spec/diagnostics.md#s102'
+    >>> documentation_url("S102").endswith(("diagnostics.md#s102", "diagnostics.html#s102"))
+    True
     """
-    return f"{INFORMATION_URI}/blob/main/spec/{ALL_CODES.page(code)}#{code.lower()}"
+    return spec_url(ALL_CODES.page(code), code.lower())
 
 
 def fix_record(d: Diagnostic, fix: Optional[Fix]) -> Optional[Dict[str, Any]]:
@@ -199,6 +201,11 @@ def to_sarif(reports: Sequence[FileReport], version: str) -> str:
             "helpUri": documentation_url(code),
             "defaultConfiguration": {"level": _SARIF_LEVEL[severity]},
         })
+    driver: Dict[str, Any] = {"name": "lcn", "version": version}
+    home = home_url()
+    if home is not None:
+        driver["informationUri"] = home
+    driver["rules"] = rules
     results = []
     for report in reports:
         for f in report.findings:
@@ -220,8 +227,7 @@ def to_sarif(reports: Sequence[FileReport], version: str) -> str:
         "$schema": SARIF_SCHEMA,
         "version": "2.1.0",
         "runs": [{
-            "tool": {"driver": {"name": "lcn", "version": version,
-                                "informationUri": INFORMATION_URI, "rules": rules}},
+            "tool": {"driver": driver},
             # Our columns count code points; SARIF's default is UTF-16 code units.
             "columnKind": "unicodeCodePoints",
             "originalUriBaseIds": {SRCROOT: {"uri": Path.cwd().as_uri().rstrip("/") + "/"}},
