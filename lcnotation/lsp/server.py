@@ -27,7 +27,7 @@ from lsprotocol import types as lsp
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
-from pygls.uris import from_fs_path, to_fs_path
+from pygls.uris import to_fs_path
 
 from ..lostcities.lint import all_comments, colors_of
 from ..core.version import __version__
