@@ -286,6 +286,36 @@ def test_sarif_schema_catches_mistakes():
         assert list(validator.iter_errors(log)), log
 
 
+def test_sarif_rules_are_described_and_a_failed_run_says_so(run, tmp_path):
+    # issue 24, defect 7: rules with fullDescription and help (the explain
+    # text, and Markdown); a file that could not be read (exit 2) is a run
+    # that did not succeed, with a notification that says why.
+    from lcnotation.tools.explain import explain
+
+    write(tmp_path / "a.lcn", WARN)
+    r = run("lint", "--output-format", "sarif", "a.lcn")
+    log = json.loads(r.out)
+    assert not list(sarif_validator().iter_errors(log))
+    assert log["runs"][0]["invocations"] == [{"executionSuccessful": True}]
+    rules = {rule["id"]: rule for rule in log["runs"][0]["tool"]["driver"]["rules"]}
+    for code, rule in rules.items():
+        assert rule["fullDescription"]["text"].startswith(ALL_CODES[code][1]), code
+        assert rule["help"]["text"] == explain(code), code
+        assert rule["help"]["markdown"].startswith(f"**{code}**"), code
+    assert "```" in rules["S102"]["help"]["markdown"]
+    r = run("lint", "--output-format", "sarif", "a.lcn", "missing.lcn")
+    assert r.status == 2
+    log = json.loads(r.out)
+    assert not list(sarif_validator().iter_errors(log))
+    (invocation,) = log["runs"][0]["invocations"]
+    assert invocation == {"executionSuccessful": False, "toolExecutionNotifications": [{
+        "level": "error",
+        "message": {"text": "missing.lcn: cannot read: No such file or directory"},
+        "locations": [{"physicalLocation": {"artifactLocation": {
+            "uri": "missing.lcn", "uriBaseId": "SRCROOT"}}}]}]}
+    assert {res["ruleId"] for res in log["runs"][0]["results"]} == {"S102", "R110"}
+
+
 def test_lint_sarif_is_valid_and_consistent(ran):
     r = ran["lint-sarif"]
     assert r.status == 1

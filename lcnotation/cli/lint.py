@@ -376,6 +376,7 @@ def _run(args: argparse.Namespace, settings: Settings, paths: List[str], jobs: i
     tally = Tally()
     announced: Set[str] = set()  # the files whose configuration -v said already
     unreadable = unwritten = 0
+    unread: List[Tuple[str, str]] = []  # each file that could not be read, and why
     with Progress(0, enabled=False if args.no_progress else None, unit="MB") as bar:
         streamed = args.fix and not (args.diff or args.show_fixes) and args.from_format is None
         found: Iterable[Tuple[FileReport, LintConfig]]
@@ -423,6 +424,7 @@ def _run(args: argparse.Namespace, settings: Settings, paths: List[str], jobs: i
                 bar.clear()
                 err(f"{report.path}: cannot read: {report.unreadable}")
                 unreadable += 1
+                unread.append((report.path, report.unreadable))
                 continue
             if (args.fix or args.diff) and not streamed:
                 report, written = _fix(report, config, bar, state)
@@ -439,7 +441,7 @@ def _run(args: argparse.Namespace, settings: Settings, paths: List[str], jobs: i
     elif args.format == "json":
         out.write(to_json(readable) + "\n")
     elif args.format == "sarif":
-        out.write(to_sarif(readable, __version__) + "\n")
+        out.write(to_sarif(readable, __version__, unread) + "\n")
     if args.format in ("full", "concise", "text") and not args.quiet:
         out.write(summary(tally, unreadable) + "\n")
     if unreadable or unwritten or state.unwritten:

@@ -12,15 +12,15 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Any, Dict, Iterable, List, Optional, Sequence
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
-from .codes import ALL_CODES
+from .codes import ALL_CODES, documentation_url
 from ..lostcities.text.ast import Span  # noqa: F401 (the doctests)
 from ..core.diagnostics import Diagnostic, Severity
 from ..core.terminal import printable
 from .colour import Palette
 from ..core.lint import FileReport
-from ..core.links import home_url, spec_url
+from ..core.links import home_url
 from ..core.findings import Finding, Fix
 
 __all__ = ["text_line", "source_excerpt", "github_line", "diagnostic_json",
@@ -84,17 +84,6 @@ def github_line(d: Diagnostic) -> str:
         f"file={_escape_property(d.path or '-')},line={d.line},col={d.column},"
         f"endLine={d.end_line},endColumn={d.end_column},{title}")
     return f"::{_GITHUB_LEVEL[d.severity]} {props}::{_escape_data(d.message)}"
-
-
-def documentation_url(code: str) -> str:
-    """Where ``code`` is explained: its entry in the specification, on the
-    documentation site of the package's metadata, else in the installed page
-    (:func:`~lcnotation.core.links.spec_url`).
-
-    >>> documentation_url("S102").endswith(("diagnostics.md#s102", "diagnostics.html#s102"))
-    True
-    """
-    return spec_url(ALL_CODES.page(code), code.lower())
 
 
 def fix_record(d: Diagnostic, fix: Optional[Fix]) -> Optional[Dict[str, Any]]:
@@ -187,9 +176,16 @@ def _location(path: str) -> Dict[str, str]:
             "uriBaseId": SRCROOT}
 
 
-def to_sarif(reports: Sequence[FileReport], version: str) -> str:
-    """A SARIF 2.1.0 log of one run, for code-scanning tools."""
+def to_sarif(reports: Sequence[FileReport], version: str,
+             unreadable: Sequence[Tuple[str, str]] = ()) -> str:
+    """A SARIF 2.1.0 log of one run, for code-scanning tools: each rule
+    described (its summary, and the ``lcn explain`` text as its help, plain
+    and Markdown), the findings, and the invocation: successful unless a file
+    could not be read (``unreadable``: each file's path and why), each such
+    file then a notification."""
     from pathlib import Path
+
+    from .explain import explain, explain_markdown  # the spec's examples, for SARIF only
 
     rules: List[Dict[str, Any]] = []
     index: Dict[str, int] = {}
@@ -198,6 +194,9 @@ def to_sarif(reports: Sequence[FileReport], version: str) -> str:
         rules.append({
             "id": code,
             "shortDescription": {"text": summary_text},
+            "fullDescription": {"text": f"{summary_text} ({ALL_CODES.name(code)}, "
+                                        f"{severity.value})"},
+            "help": {"text": explain(code), "markdown": explain_markdown(code)},
             "helpUri": documentation_url(code),
             "defaultConfiguration": {"level": _SARIF_LEVEL[severity]},
         })
@@ -228,6 +227,7 @@ def to_sarif(reports: Sequence[FileReport], version: str) -> str:
         "version": "2.1.0",
         "runs": [{
             "tool": {"driver": driver},
+            "invocations": [_invocation(unreadable)],
             # Our columns count code points; SARIF's default is UTF-16 code units.
             "columnKind": "unicodeCodePoints",
             "originalUriBaseIds": {SRCROOT: {"uri": Path.cwd().as_uri().rstrip("/") + "/"}},
@@ -235,6 +235,17 @@ def to_sarif(reports: Sequence[FileReport], version: str) -> str:
         }],
     }
     return json_text(log)
+
+
+def _invocation(unreadable: Sequence[Tuple[str, str]]) -> Dict[str, Any]:
+    """The run's invocation: it failed when a file could not be read, and
+    says which, as ``lcn lint`` says it on standard error."""
+    if not unreadable:
+        return {"executionSuccessful": True}
+    return {"executionSuccessful": False, "toolExecutionNotifications": [
+        {"level": "error", "message": {"text": printable(f"{path}: cannot read: {why}")},
+         "locations": [{"physicalLocation": {"artifactLocation": _location(path)}}]}
+        for path, why in unreadable]}
 
 
 def _plural(n: int, word: str) -> str:
