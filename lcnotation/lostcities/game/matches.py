@@ -26,11 +26,9 @@ None
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Dict, Iterator, Optional, Tuple
+from typing import Dict, Iterator, Optional
 
 from ..text.ast import Game
-from ..text.headers import DEFAULT_COLORS
-from .checker import check
 from .scoring import GameScore
 
 __all__ = ["Match", "Matches", "is_result"]
@@ -74,14 +72,6 @@ class Matches:
         for name, points in zip(score.players, score.totals):
             match.totals[name] = match.totals.get(name, 0) + points
         return match
-
-    def add_checked(self, game: Game, default_colors: Tuple[str, ...] = DEFAULT_COLORS
-                    ) -> Tuple[GameScore, int, Optional[Match]]:
-        """Check ``game`` and count it: its score, its errors and its match
-        (as :meth:`add`)."""
-        report = check(game, default_colors=default_colors)
-        errors = len(report.errors)
-        return report.score, errors, self.add(game, report.score, errors)
 
     def __iter__(self) -> Iterator[Match]:
         return iter(self._matches.values())
