@@ -43,6 +43,7 @@ CHECK = textwrap.dedent("""
         "grammar": grammar.is_file(),
         "typed": resources.files("lcnotation").joinpath("py.typed").is_file(),
         "page": "lcnView" in lcnotation.view_html(games, title="t"),
+        "docs": __import__("lcnotation.tools.output", fromlist=["x"]).documentation_url("S102"),
     }))
 """)
 
@@ -106,3 +107,8 @@ def test_an_installed_wheel_reads_games_outside_the_source_tree(wheel, tmp_path)
     assert result["headers"] == ["1", "2"]
     assert result["errors"] == [[], [["N103", 5, 10]]]
     assert result["grammar"] and result["typed"] and result["page"]
+    # The documentation address comes from the wheel's metadata ([project.urls]).
+    import tomllib
+
+    urls = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["project"]["urls"]
+    assert result["docs"] == urls["Documentation"].rstrip("/") + "/spec/diagnostics.html#s102"
