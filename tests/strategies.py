@@ -59,13 +59,24 @@ headers = st.builds(Header, header_names, header_values, comment_lists)
 
 moves = st.builds(Move, placements, draws, comment_lists)
 
+# Comments that suppress findings (lcn: ignore, with codes or prefixes) or not.
+_SUPPRESSIONS = st.sampled_from(["lcn: ignore", "lcn: ignore[S102]", "lcn: ignore[S101]",
+                                 "lcn: ignore[S103]", "lcn: ignore[S1, R]", "lcn: ignore[R110]",
+                                 "lcn: ignore[S101,S102,S103]", "x"])
+suppressing_comments = st.lists(st.one_of(
+    st.builds(Comment, _SUPPRESSIONS.map(lambda t: " " + t + " "), st.just("brace")),
+    st.builds(Comment, _SUPPRESSIONS.map(lambda t: " " + t), st.just("line"))),
+    max_size=2).map(tuple)
+
 
 @st.composite
 def games(draw, max_moves: int = 8, need_moves: bool = False, need_headers: bool = False,
-          leading_comments: bool = True) -> Game:
+          leading_comments: bool = True, move_comments=comment_lists) -> Game:
+    some_moves = moves if move_comments is comment_lists else st.builds(
+        Move, placements, draws, move_comments)
     return Game(
         headers=tuple(draw(st.lists(headers, min_size=int(need_headers), max_size=3))),
-        moves=tuple(draw(st.lists(moves, min_size=int(need_moves), max_size=max_moves))),
+        moves=tuple(draw(st.lists(some_moves, min_size=int(need_moves), max_size=max_moves))),
         comments=draw(comment_lists) if leading_comments else (),
     )
 
@@ -100,13 +111,13 @@ def _comment_text(draw, comment: Comment) -> str:
 
 
 @st.composite
-def written_games(draw, max_moves: int = 8):
+def written_games(draw, max_moves: int = 8, move_comments=comment_lists):
     """A game and a text that spells it in any of the accepted ways.
 
     Comments here hold no CR (a CR in a comment reads back as it is with
     parse_game, but the test would have to guess where lines end).
     """
-    game = draw(games(max_moves=max_moves))
+    game = draw(games(max_moves=max_moves, move_comments=move_comments))
     game = _without_cr(game)
     convention = draw(st.sampled_from(["turn", "round", "none"]))
     out = []

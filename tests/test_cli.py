@@ -297,6 +297,36 @@ def test_sarif_schema_catches_mistakes():
         assert list(validator.iter_errors(log)), log
 
 
+def test_sarif_rules_are_described_and_a_failed_run_says_so(run, tmp_path):
+    # issue 24, defect 7: rules with fullDescription and help (the explain
+    # text, and Markdown); a file that could not be read (exit 2) is a run
+    # that did not succeed, with a notification that says why.
+    from lcnotation.tools.explain import explain
+
+    write(tmp_path / "a.lcn", WARN)
+    r = run("lint", "--output-format", "sarif", "a.lcn")
+    log = json.loads(r.out)
+    assert not list(sarif_validator().iter_errors(log))
+    assert log["runs"][0]["invocations"] == [{"executionSuccessful": True}]
+    rules = {rule["id"]: rule for rule in log["runs"][0]["tool"]["driver"]["rules"]}
+    for code, rule in rules.items():
+        assert rule["fullDescription"]["text"].startswith(ALL_CODES[code][1]), code
+        assert rule["help"]["text"] == explain(code), code
+        assert rule["help"]["markdown"].startswith(f"**{code}**"), code
+    assert "```" in rules["S102"]["help"]["markdown"]
+    r = run("lint", "--output-format", "sarif", "a.lcn", "missing.lcn")
+    assert r.status == 2
+    log = json.loads(r.out)
+    assert not list(sarif_validator().iter_errors(log))
+    (invocation,) = log["runs"][0]["invocations"]
+    assert invocation == {"executionSuccessful": False, "toolExecutionNotifications": [{
+        "level": "error",
+        "message": {"text": "missing.lcn: cannot read: No such file or directory"},
+        "locations": [{"physicalLocation": {"artifactLocation": {
+            "uri": "missing.lcn", "uriBaseId": "SRCROOT"}}}]}]}
+    assert {res["ruleId"] for res in log["runs"][0]["results"]} == {"S102", "R110"}
+
+
 def test_lint_sarif_is_valid_and_consistent(ran):
     r = ran["lint-sarif"]
     assert r.status == 1
@@ -379,7 +409,7 @@ def test_score_json(ran):
     r = ran["score-json"]
     assert r.status == 0
     data = json.loads(r.out)
-    assert set(data) == {"games", "totals"}
+    assert set(data) == {"games", "matches"}
     games = data["games"]
     assert len(games) == 3
     for game, result in zip(games, _match_results()):
@@ -397,7 +427,9 @@ def test_score_json(ran):
     for game in games:
         for name, points in zip(game["players"], game["scores"]):
             totals[name] = totals.get(name, 0) + points
-    assert data["totals"] == totals == {"North": -17 - 32 + 11, "South": 0 - 10 - 13}
+    assert data["matches"] == [{"path": "score/match.lcn", "event": "Club night", "games": 3,
+                                "totals": totals}]
+    assert totals == {"North": -17 - 32 + 11, "South": 0 - 10 - 13}
 
 
 def test_score_text_table(ran):
@@ -414,7 +446,8 @@ def test_score_text_table(ran):
         for row, name, expeditions, total in zip(lines[2:], s.players, s.expeditions,
                                                  s.totals):
             assert row.split() == [name, *map(str, expeditions), str(total)]
-    assert blocks[3].splitlines() == ["match totals", "  South       -23",
+    assert blocks[3].splitlines() == ["match totals: Club night (score/match.lcn)",
+                                      "  South       -23",
                                       "  North       -38"]
 
 
@@ -839,7 +872,7 @@ def test_fmt_check_and_diff_write_nothing(run, tmp_path):
     assert "\n-1. rh-d {a wager}   2. BHX-D 3. R4D-B ; why?\n" in r.out
     assert "\n+1. RH-D {a wager}\n+2. BHX-D\n+3. R4X-B ; why?\n" in r.out
     r = run("fmt", "--check", ".")
-    assert (r.status, r.out) == (1, f"would reformat {os.path.join('.', 'a.lcn')}\n")
+    assert (r.status, r.out) == (1, "would reformat a.lcn\n")
     # A summary for more than one file (issue #11, defect 13).
     assert r.err == "fmt: 1 file would change, 1 file unchanged\n"
     assert path.read_text("utf-8") == MESSY
@@ -1015,11 +1048,45 @@ def test_score_stdin_and_files(run, tmp_path):
     data = json.loads(r.out)
     assert [(g["path"], g["complete"]) for g in data["games"]] == [
         ("m.lcn", True), ("m.lcn", True), ("m.lcn", True), ("-", False)]
-    assert data["totals"] == {"North": -38, "South": -23, "Player 1": -17, "Player 2": -16}
+    # The game of standard input is incomplete: shown, and in no match's totals.
+    assert [g["match"] for g in data["games"]] == [0, 0, 0, None]
+    assert data["matches"] == [{"path": "m.lcn", "event": "Club night", "games": 3,
+                                "totals": {"North": -38, "South": -23}}]
     r = run("score", "m.lcn", "missing.lcn")
     assert r.status == 2 and r.err == "lcn: missing.lcn: cannot read: No such file or " \
                                       "directory\n"
     assert "match totals" in r.out
+
+
+def _unnamed(game_text: str) -> str:
+    """A game of the example match without its Event and player names."""
+    return "".join(line + "\n" for line in game_text.splitlines()
+                   if not line.startswith(("[Event", "[Player")))
+
+
+def test_score_totals_belong_to_a_match(run, tmp_path):
+    # issue 24, defect 4: a match is a file, or an Event within it; two files'
+    # default "Player 1" are two players, and an incomplete game is in no match.
+    first = _unnamed(MATCH.split("\n\n[")[0])
+    write(tmp_path / "a.lcn", first)
+    write(tmp_path / "b.lcn", first + '\n[Round "2"]\n' + WARN)
+    write(tmp_path / "c.lcn", '[Event "Cup"]\n' + first + '\n[Event "Plate"]\n' + first
+          + '\n[Event "Cup"]\n' + first)
+    r = run("score", "--format", "json", "a.lcn", "b.lcn", "c.lcn")
+    data = json.loads(r.out)
+    one = {"Player 1": -17, "Player 2": 0}
+    assert data["matches"] == [
+        {"path": "a.lcn", "event": None, "games": 1, "totals": one},
+        {"path": "b.lcn", "event": None, "games": 1, "totals": one},
+        {"path": "c.lcn", "event": "Cup", "games": 2,
+         "totals": {"Player 1": -34, "Player 2": 0}},
+        {"path": "c.lcn", "event": "Plate", "games": 1, "totals": one}]
+    assert [g["match"] for g in data["games"]] == [0, 1, None, 2, 3, 2]
+    text = run("score", "a.lcn", "b.lcn", "c.lcn").out
+    assert "match totals: a.lcn\n  Player 2 " in text and "match totals: b.lcn\n" in text
+    assert "\nmatch totals: Cup (c.lcn)\n  Player 2      0\n  Player 1    -34\n\n" in text
+    assert text.endswith("\n\nmatch totals: Plate (c.lcn)\n  Player 2      0\n"
+                         "  Player 1    -17\n")
 
 
 # ---------------------------------------------------------------- pre-commit

@@ -106,6 +106,10 @@ def test_a_summary_adds_up(games: List[Tuple[float, int, int, object]]) -> None:
     s = summarize(("A", "B"), made)
     assert s.wins + s.losses + s.draws == s.games == len(made)
     assert s.points == (sum(o.points[0] for o in made), sum(o.points[1] for o in made))
+    # A game that is not a result (a forfeit: the record stops early) adds no points.
+    short = summarize(("A", "B"), [o._replace(counted=o.forfeiter is None) for o in made])
+    assert short.points == (sum(o.points[0] for o in made if o.forfeiter is None),
+                            sum(o.points[1] for o in made if o.forfeiter is None))
     assert s.pairs == len(made) // 2 == sum(s.pentanomial)
     assert sum(s.forfeits[0].values()) == sum(1 for o in made if o.forfeiter == 0)
     assert (s.elo is None) == (s.pairs == 0)

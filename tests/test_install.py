@@ -47,6 +47,7 @@ CHECK = textwrap.dedent("""
         "page": "lcnView" in lcnotation.view_html(games, title="t"),
         "accelerated": __import__("lcnotation.lostcities.accel").lostcities.accel.check
                        is not None,
+        "docs": __import__("lcnotation.tools.output", fromlist=["x"]).documentation_url("S102"),
     }))
 """)
 
@@ -150,3 +151,8 @@ def test_an_installed_wheel_reads_games_outside_the_source_tree(wheel, tmp_path)
     assert result["errors"] == [[], [["N103", 5, 10]]]
     assert result["grammar"] and result["typed"] and result["page"]
     assert result["accelerated"] == bool(accelerator_in(wheel))
+    # The documentation address comes from the wheel's metadata ([project.urls]).
+    import tomllib
+
+    urls = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["project"]["urls"]
+    assert result["docs"] == urls["Documentation"].rstrip("/") + "/spec/diagnostics.html#s102"

@@ -23,6 +23,7 @@ from pytest_lsp import LanguageClient
 from lcnotation.tools.codes import ALL_CODES
 from lcnotation.tools.config import load_config
 from lcnotation.tools.lint import LintConfig, fix_text, lint_text
+from lcnotation.tools.output import documentation_url
 
 from lspclient import SERVER, Session, apply_edits, capabilities, codes, offset_of
 
@@ -92,12 +93,12 @@ async def test_diagnostics_on_open_and_on_each_change(session: Session, folder: 
     assert session.text_at(uri, n103.range) == "11"
     assert n103.severity == lsp.DiagnosticSeverity.Error and n103.source == "lcn"
     assert n103.code_description is not None
-    assert n103.code_description.href.endswith("spec/diagnostics.md#n103")
+    assert n103.code_description.href == documentation_url("N103")
     assert found(diags) == expected(session.texts[uri])
     r110 = next(d for d in diags if d.code == "R110")
     assert r110.severity == lsp.DiagnosticSeverity.Information
     assert r110.code_description is not None and \
-        r110.code_description.href.endswith("spec/rules.md#r110")
+        r110.code_description.href == documentation_url("R110")
 
     start = session.texts[uri].index("11")
     session.change(uri, start, start + 2, "4")
@@ -324,7 +325,7 @@ async def test_hover_on_a_move_says_what_it_does_and_where_it_leads(
     hover = await hover_at(session, uri, session.at(uri, "R101"))
     assert hover is not None and isinstance(hover.contents, lsp.MarkupContent)
     assert ALL_CODES["R101"][1] in hover.contents.value
-    assert "rules.md#r101" in hover.contents.value
+    assert f"({documentation_url('R101')})" in hover.contents.value
     assert hover.range is not None and session.text_at(uri, hover.range) == "R101"
     # a prefix is no code; between moves there is nothing to say
     assert await hover_at(session, uri, session.at(uri, "s1")) is None
@@ -412,11 +413,49 @@ async def test_inlay_hints_give_the_score_and_can_be_switched_off(folder: Path) 
         assert hints is not None
         assert [(h.position, h.label) for h in hints] == [
             (lsp.Position(5, len("comment} 2. B4-D")), "Ann -17 : -16 Bob (so far)"),
-            (lsp.Position(8, len("1. G5-D")),
-             "Cy -15 : 0 Player 2 (so far) · match Ann -17, Bob -16, Cy -15, Player 2 0")]
+            (lsp.Position(8, len("1. G5-D")), "Cy -15 : 0 Player 2 (so far)")]
         s.client.workspace_did_change_configuration(lsp.DidChangeConfigurationParams(
             {"lcn": {"inlayHints": False}}))
         assert not await s.client.text_document_inlay_hint_async(params)
+
+
+def _unnamed_game() -> str:
+    """The first game of the example match, without its Event and player names."""
+    text = (Path(__file__).resolve().parents[1] / "examples" / "match.lcn").read_text("utf-8")
+    return "".join(line + "\n" for line in text.split("\n\n[")[0].splitlines()
+                   if not line.startswith(("[Event", "[Player")))
+
+
+async def test_inlay_match_totals_are_those_of_lcn_score(
+        folder: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # issue 24, defect 4: a match is the games of one Event; an incomplete
+    # game or one with errors is in no match's totals, as lcn score adds them.
+    import json
+
+    from lcnotation.cli import main
+
+    game = _unnamed_game()
+    text = "\n".join(f'[Event "{event}"]\n' + body for event, body in [
+        ("Cup", game), ("Plate", game), ("Cup", game), ("Cup", "1. R3-D\n"),
+        ("Plate", game.replace("\n2. ", "\n2. R11-D ", 1)), ("Plate", game)])
+    path = folder / "matches.lcn"
+    path.write_text(text, "utf-8")
+    assert main(["score", "--format", "json", "--allow-errors", str(path)]) == 0
+    scored = json.loads(capsys.readouterr().out)
+    assert [(m["event"], m["games"]) for m in scored["matches"]] == [("Cup", 2), ("Plate", 2)]
+    async with started("neovim@v0.11.0", options={"inlayHints": True}) as (s, _):
+        await s.open(path.as_uri(), text)
+        hints = await s.client.text_document_inlay_hint_async(lsp.InlayHintParams(
+            lsp.TextDocumentIdentifier(path.as_uri()),
+            lsp.Range(lsp.Position(0, 0), lsp.Position(len(text.splitlines()), 0))))
+    assert hints is not None and len(hints) == 6
+    labels = [str(h.label) for h in hints]
+    assert [" · match " in label for label in labels] == [False, False, True, False,
+                                                           False, True]
+    assert labels[3].endswith("(so far)") and labels[4].endswith("(not a result)")
+    for label, match in zip((labels[2], labels[5]), scored["matches"]):
+        shown = label.split(" · match ")[1]
+        assert shown == ", ".join(f"{n} {t}" for n, t in match["totals"].items())
 
 
 # ---------------------------------------------------------------- configuration

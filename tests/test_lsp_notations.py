@@ -16,6 +16,7 @@ from pytest_lsp import ClientServerConfig, LanguageClient
 
 from lcnotation import freecell
 from lcnotation.tools.lint import lint_text
+from lcnotation.tools.output import documentation_url
 
 from lspclient import SERVER, Session, apply_edits, capabilities
 
@@ -52,7 +53,7 @@ async def test_freecell_diagnostics_follow_the_document(session: Session, tmp_pa
     f306 = next(d for d in diags if d.code == "F306")
     assert session.text_at(uri, f306.range) == " 11"
     assert f306.code_description is not None and \
-        f306.code_description.href.endswith("freecell.md#f306")
+        f306.code_description.href == documentation_url("F306")
     start = session.texts[uri].index(" 11")
     session.change(uri, start, start + 3, "")
     assert [str(d.code) for d in await session.published(uri)] == ["F320"]

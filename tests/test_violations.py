@@ -61,3 +61,33 @@ def test_a_clean_record_never_loads_the_wording() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout.split()
     assert out == ["True", "False", "True"]
+
+
+# What an editor shows over a move (issue 24, defect 3): the reason the state
+# is uncertain is the one that holds.
+
+UNREADABLE_NOTE = "could not be read"
+
+
+def test_hover_after_a_broken_rule_names_the_rule_not_unreadable_turns() -> None:
+    from lcnotation.lostcities.describe import describe_move
+
+    game = parse_game("1. R7-D 2. B4-D 3. R4-D 4. G3-D")
+    rule = v.NotHigher(NO_SPAN, 2, "Player 1", Card("R", 4), 7).message
+    this = describe_move(game, 2)
+    assert UNREADABLE_NOTE not in this
+    assert f"This move breaks rule R101: {rule}." in this
+    assert "best-effort" in this
+    later = describe_move(game, 3)
+    assert UNREADABLE_NOTE not in later
+    assert "Move 3 broke rule R101" in later and "best-effort" in later
+    assert "best-effort" not in describe_move(game, 1)  # before it, all is known
+
+
+def test_hover_after_an_unreadable_turn_says_so() -> None:
+    from lcnotation.lostcities.describe import describe_move
+
+    game = parse_game("1. R7-D 2. B44-D 3. R8-D")
+    assert [e.code for e in game.errors] == ["N103"]
+    shown = describe_move(game, 1)
+    assert "Move 2 could not be read" in shown and "rule" not in shown

@@ -80,7 +80,7 @@ def test_fix_of_a_large_lower_case_file_is_complete():
 
 # Defect 2: fmt and lint disagreed about the dialect.
 
-from strategies import written_games  # noqa: E402
+from strategies import suppressing_comments, written_games  # noqa: E402
 
 _SPELLING = {"S101", "S102", "S103"}
 
@@ -96,6 +96,46 @@ def test_fmt_output_is_clean_under_lint_and_fix_output_is_kept_by_fmt(written, d
     mangled = _mangled(formatted, len(text), marker="x" if len(text) % 2 else "")
     fixed = fix_text(mangled, config=config)[0]
     assert format_source(fixed, dialect=dialect).text == fixed
+
+
+# issue 24, defect 5: fmt honours suppressions as lint --fix does, so that its
+# output never holds a suppression that suppresses nothing (S100).
+
+def test_fmt_keeps_what_a_suppression_is_for(run, tmp_path):
+    from lcnotation.lostcities.reformat import format_source
+
+    text = "1. R4-D\n2. B3-D\n3. G4-D\n4. w6-d ; lcn: ignore\n5. Y5-D\n"
+    assert format_source(text).text == text
+    assert "S100" not in {d.code for d in lint_text(format_source(text).text).diagnostics}
+    # What the suppression does not cover is fixed; what stands on its line stays there.
+    text = "1. r4-d 2. b3-d\n{lcn: ignore[S102]} 3. g4-d 4. w6-d 6. y2-d ; lcn: ignore[S103]\n"
+    assert format_source(text).text == (
+        "1. R4-D\n2. B3-D\n{lcn: ignore[S102]} 3. g4-d 4. w6-d 6. y2-d ; lcn: ignore[S103]\n")
+    (tmp_path / "s.lcn").write_text(text)
+    assert run("fmt", "s.lcn").status == 0
+    assert "S100" not in run("lint", "s.lcn").out
+
+
+_FIXED_BY_FMT = {"S101", "S102", "S103", "S107"}
+
+
+@settings(max_examples=150, deadline=None)
+@given(written_games(move_comments=suppressing_comments),
+       st.sampled_from([None, "v1", "x-discard", "lower"]))
+def test_fmt_output_has_no_style_finding_that_the_record_had_not(written, dialect):
+    # For any record fmt accepts: lint of fmt's output has no finding that
+    # fmt fixes, and no more of the others (S100, S104-S106) than the record.
+    from collections import Counter
+
+    from lcnotation.lostcities.reformat import format_source
+    _, text = written
+    config = LintConfig(dialect=dialect)
+    before = Counter(d.code for d in lint_text(text, config=config).diagnostics)
+    after = Counter(d.code for d in lint_text(format_source(text, dialect=dialect).text,
+                                              config=config).diagnostics)
+    assert not set(after) & _FIXED_BY_FMT, (text, after)
+    for code in ("S100", "S104", "S105", "S106"):
+        assert after[code] <= before[code], (text, code, before, after)
 
 
 def test_fmt_and_lint_fix_agree_on_a_configured_dialect(run, tmp_path):
@@ -454,6 +494,43 @@ def test_show_fixes(run, games):
     assert "fixed 1 \u00d7 S102 in w.lcn" in r.out
 
 
+@pytest.mark.parametrize("show", [True, False])
+def test_fixing_mixed_line_ends_alone_reports_them_fixed(run, tmp_path, show):
+    # issue 24, defect 2: S107 is the file's only fixable finding; once the
+    # file is rewritten with one line end it is fixed, not still "fixable".
+    (tmp_path / "x.lcn").write_bytes(b'[Event "x"]\r\n\n1. R4-D\r\n')
+    r = run("lint", "--fix", *(["--show-fixes"] if show else []), "x.lcn")
+    assert (tmp_path / "x.lcn").read_bytes() == b'[Event "x"]\r\n\r\n1. R4-D\r\n'
+    assert "S107" not in r.out.replace("fixed 1 \u00d7 S107", "")
+    assert "fixable" not in r.out
+    if show:
+        assert "fixed 1 \u00d7 S107 in x.lcn" in r.out
+
+
+@pytest.mark.parametrize("argv", [[], ["."], ["./w.lcn"], [".//w.lcn"]])
+def test_paths_are_shown_as_written_less_a_leading_dot_slash(run, tmp_path, argv):
+    # issue 24, defect 6: GitHub attaches no annotation to file=./w.lcn.
+    (tmp_path / "w.lcn").write_text(WARN)
+    assert run("lint", *argv).out.startswith("w.lcn:2:4: S102")
+    github = run("lint", "--output-format", "github", *argv).out
+    assert github.startswith("::warning file=w.lcn,line=2,"), github
+    sarif = json.loads(run("lint", "--output-format", "sarif", *argv).out)
+    uris = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+            for r in sarif["runs"][0]["results"]}
+    assert uris == {"w.lcn"}
+    assert run("fmt", "--check", *argv).out == "would reformat w.lcn\n"
+
+
+def test_standard_input_without_a_name_has_no_file_in_annotations(run):
+    text = run("lint", "-", stdin=WARN.encode()).out
+    assert text.startswith("-:2:4: S102")
+    github = run("lint", "-", "--output-format", "github", stdin=WARN.encode()).out
+    assert github.startswith("::warning title=S102::") and "file=" not in github
+    named = run("lint", "--stdin-filename", "./g/x.lcn", "--output-format", "github",
+                stdin=WARN.encode()).out
+    assert named.startswith("::warning file=g/x.lcn,line=2,")
+
+
 def test_output_file_and_quiet_and_verbose(run, games):
     r = run("lint", "--output-file", "out.txt", "w.lcn")
     assert r.out == "" and "w.lcn:2:4: S102" in (games / "out.txt").read_text()
@@ -482,7 +559,7 @@ def test_per_file_ignores_and_exclude(run, games):
         (games / folder / "a.lcn").write_text(WARN)
     r = run("lint", ".")
     found = re.findall(r"^(\S+):2:4: S102", r.out, re.M)
-    assert sorted(found) == [os.path.join(".", "new", "a.lcn"), os.path.join(".", "w.lcn")]
+    assert sorted(found) == [os.path.join("new", "a.lcn"), "w.lcn"]
     assert "drafts" not in r.out
     # A file named on the command line is linted even when excluded, as ruff does.
     assert "S102" in run("lint", "drafts/a.lcn").out

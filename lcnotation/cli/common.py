@@ -16,7 +16,7 @@ from ..core.diagnostics import NotationError
 from ..lostcities.text.reader import decoded_lines, parse_games, split_games
 from ..tools.config import (ConfigCache, ConfigError, ProjectConfig, config_for_file, parse_codes,
                             project_for)
-from ..core.files import SourceFile, decode_source, not_regular, write_atomic
+from ..core.files import SourceFile, decode_source, display_path, not_regular, write_atomic
 from ..core.files import Identity, identity_of
 from ..core.lint import LintConfig
 from ..tools.notations import DEFAULT, NOTATIONS
@@ -141,8 +141,10 @@ class Settings:
         return project_for(self.named(path), self.explicit, self.cache)
 
     def named(self, path: str) -> str:
-        """The name of ``path`` in messages: ``--stdin-filename`` for ``-``."""
-        return self.stdin_filename if path == "-" and self.stdin_filename else path
+        """The name of ``path`` in messages: ``--stdin-filename`` for ``-``
+        (each shown by :func:`~lcnotation.core.files.display_path`)."""
+        return display_path(self.stdin_filename if path == "-" and self.stdin_filename
+                            else path)
 
     def lint(self, path: str) -> LintConfig:
         """The lint settings of the file ``path``."""
@@ -173,7 +175,8 @@ class Settings:
             if path == "-":
                 yield path
             else:
-                yield from iter_record_files([path], wanted, skip=self._excluded)
+                for found in iter_record_files([path], wanted, skip=self._excluded):
+                    yield display_path(found)
 
     def _excluded(self, path: str) -> bool:
         return self.excluded_by(path) is not None

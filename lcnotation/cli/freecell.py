@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import TYPE_CHECKING, Any, Dict, List
+from typing import TYPE_CHECKING, Any, Dict, List, Tuple
 
 # The FreeCell package and the output formats are imported by the actions
 # that use them, not with the command line (``lcn lint`` does not need them).
@@ -105,10 +105,12 @@ def _check(args: argparse.Namespace) -> int:
     status = EXIT_OK
     results: List[CheckResult] = []
     reports: List[FileReport] = []
+    unread: List[Tuple[str, str]] = []
     for path in args.paths:
         source = read_input(path)
         if source is None:
             status = EXIT_USAGE
+            unread.append((path, "see the message on standard error"))
             continue
         result = check(parse(source.text, path=path), path)
         results.append(result)
@@ -124,7 +126,7 @@ def _check(args: argparse.Namespace) -> int:
     if args.format == "json":
         sys.stdout.write(json_text({"files": [_file_json(r) for r in results]}) + "\n")
     elif args.format == "sarif":
-        sys.stdout.write(to_sarif(reports, __version__) + "\n")
+        sys.stdout.write(to_sarif(reports, __version__, unread) + "\n")
     return status
 
 

@@ -431,6 +431,7 @@ def _run(args: argparse.Namespace, settings: Settings, paths: List[str], jobs: i
     tally = Tally()
     announced: Set[str] = set()  # the files whose configuration -v said already
     unreadable = unwritten = 0
+    unread: List[Tuple[str, str]] = []  # each file that could not be read, and why
     with Progress(0, enabled=False if args.no_progress else None, unit="MB") as bar:
         streamed = args.fix and not (args.diff or args.show_fixes) and args.from_format is None
         found: Iterable[Tuple[FileReport, LintConfig]]
@@ -478,6 +479,7 @@ def _run(args: argparse.Namespace, settings: Settings, paths: List[str], jobs: i
                 bar.clear()
                 err(f"{report.path}: cannot read: {report.unreadable}")
                 unreadable += 1
+                unread.append((report.path, report.unreadable))
                 continue
             if (args.fix or args.diff) and not streamed:
                 report, written = _fix(report, config, bar, state)
@@ -501,7 +503,7 @@ def _run(args: argparse.Namespace, settings: Settings, paths: List[str], jobs: i
     elif args.format == "json":
         out.write(to_json(readable) + "\n")
     elif args.format == "sarif":
-        out.write(to_sarif(readable, __version__) + "\n")
+        out.write(to_sarif(readable, __version__, unread) + "\n")
     if args.format in ("full", "concise", "text") and not args.quiet and not args.diff:
         out.write(summary(tally, unreadable) + "\n")
     if unreadable or unwritten or state.unwritten:
@@ -553,7 +555,14 @@ def _fix(report: FileReport, config: LintConfig, bar: Progress,
                        "(which would end every line alike) is not selected")
             return report, True
     text, applied, fixed = fix_text(source.text, report.path, config, report)
-    applied += source.newline is None
+    if source.newline is None:
+        # The file is written with one line end: its S107 (the finding whose
+        # fix ends every line alike) is fixed too, even when fix_text, given
+        # the text read with LF line ends, had nothing else to fix.
+        applied += 1
+        fixed = FileReport(fixed.path, [f for f in fixed.findings
+                                        if f.fix is None or f.fix.newline is None],
+                           fixed.games, fixed.moves, fixed.unreadable)
     if text == source.text and newline == source.newline:
         return report, True
     state.changed = True

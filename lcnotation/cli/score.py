@@ -8,9 +8,10 @@ import io
 import os
 import sys
 import textwrap
-from typing import Dict, Iterable, Iterator, List, Optional, TextIO, Tuple, TypeVar
+from typing import Any, Dict, Iterable, Iterator, List, Optional, TextIO, Tuple, TypeVar
 
-from ..lostcities.game.checker import check, match_totals
+from ..lostcities.game.checker import check
+from ..lostcities.game.matches import Match, Matches, is_result
 from ..lostcities.game.scoring import GameScore
 from ..lostcities.text.ast import Game
 from ..lostcities.lint import colors_of
@@ -30,8 +31,11 @@ examples:
   lcn score match.lcn                a table per game and the match totals
   lcn score match.lcn --format json  {"games": [...], "totals": {...}}
 
-A game with syntax or rules errors is not a result: it is named on stderr,
-left out of the match totals, and the exit status is 1 (0 with --allow-errors).
+A match is a file, or the games of one Event within it: each has its own
+totals, and two files are never one match. Only results count: a game with
+syntax or rules errors is named on stderr, left out of the totals, and the
+exit status is 1 (0 with --allow-errors); an incomplete game (its draw pile
+not spent) is shown and left out of the totals.
 """
 
 def register(sub: "argparse._SubParsersAction[Parser]") -> None:
@@ -59,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
     once: memory holds one game and the match totals, not the file."""
     settings = Settings(args)
     status = EXIT_OK
-    totals: Dict[str, int] = {}
+    matches: List[Tuple[str, Match]] = []  # every file's, in order
     out = _JsonGames(sys.stdout) if args.format == "json" else None
     paths = args.paths or (["-"] if args.stdin_filename else ["."])
     seen = False
@@ -73,40 +77,45 @@ def run(args: argparse.Namespace) -> int:
             status = EXIT_USAGE
             continue
         colors = colors_of(settings.lint(path))
+        counted = Matches()
+        numbers: Dict[int, int] = {}  # id of a match of this file -> its number in the output
         try:
-            for index, (text, note, points) in enumerate(
+            for index, (shown, note, result) in enumerate(
                     _shown(path, name, games, colors, jobs, imported, out is not None), 1):
+                match = None if result is None else counted.add_result(*result)
+                if match is not None and id(match) not in numbers:
+                    numbers[id(match)] = len(matches)
+                    matches.append((name, match))
                 if out is not None:
-                    out.game_text(_numbered(text, index))
+                    shown["index"] = index
+                    shown["match"] = None if match is None else numbers[id(match)]
+                    out.game_text(_JsonGames.indented(shown))
                 else:
-                    sys.stdout.write(_numbered(text, index))
+                    sys.stdout.write(_numbered(shown, index))
                 if note is not None:
                     err(_numbered(note, index))
                     if not args.allow_errors:
                         status = max(status, EXIT_FINDINGS)
-                else:
-                    for player, gained in points.items():
-                        totals[player] = totals.get(player, 0) + gained
         except _ReadFailed as failed:  # the file changed since it was checked
             cannot_read(name, failed.cause)
             status = EXIT_USAGE
     if not seen:
         err("warning: no *.lcn files found in " + ", ".join(paths))
     if out is not None:
-        out.end(totals)
+        out.end([_match_json(name, match) for name, match in matches])
     else:
-        sys.stdout.write(_totals_table(totals))
+        sys.stdout.write("\n".join(_totals_table(name, match) for name, match in matches))
     return status
 
 
-#: A game as ``lcn score`` shows it, its number left out: its table (or JSON
-#: object) and, for a game that is not a result, the message that says so,
-#: each as the text before the number and after it; and its points toward the
-#: match totals.  A worker of ``-j N`` sends the main process this alone.
-Shown = Tuple[Tuple[str, str], Optional[Tuple[str, str]], Dict[str, int]]
-
-#: Where a game's number goes in the text of its JSON object.
-_INDEX = '"index": 0'
+#: A game as ``lcn score`` shows it, its number left out: its table, as the
+#: text before the number and after it (or its JSON object, whose index and
+#: match the main process sets), for a game that is not a result the message
+#: that says so (the text before the number and after it), and for a result
+#: what its match counts: its Event, players and totals.  A worker of
+#: ``-j N`` sends the main process this alone.
+Shown = Tuple[Any, Optional[Tuple[str, str]],
+              Optional[Tuple[Optional[str], Tuple[str, str], Tuple[int, int]]]]
 
 
 def _numbered(text: Tuple[str, str], index: int) -> str:
@@ -117,19 +126,16 @@ def _show(name: str, game: Game, game_score: GameScore, errors: List[Diagnostic]
           as_json: bool) -> Shown:
     """A checked game as ``lcn score`` shows it (see :data:`Shown`)."""
     row = (name, 0, game, game_score, errors)
-    if as_json:
-        body = _JsonGames.indented(_game_json(row))
-        at = body.index(_INDEX) + len(_INDEX) - 1
-        text = (body[:at], body[at + 1:])
-    else:
-        text = _game_table(row)
+    shown: Any = _game_json(row, None) if as_json else _game_table(row)
+    result = ((game.header("Event"), game_score.players, game_score.totals)
+              if is_result(game_score, len(errors)) else None)
     if not errors:
-        return text, None, match_totals([game_score])
+        return shown, None, result
     first = errors[0]
     note = (f"{name}:{first.line}:{first.column}: game ",
             f" is not a result: {len(errors)} error{'s' if len(errors) != 1 else ''} (first: "
             f"{first.code} {first.message}); its scores are left out of the totals")
-    return text, note, {}
+    return shown, note, result
 
 
 def _shown_piece(job: Tuple[Cut, Tuple[str, Tuple[str, ...], bool]]) -> List[Shown]:
@@ -202,8 +208,8 @@ def _reading(games: Iterator[_T]) -> Iterator[_T]:
 
 
 class _JsonGames:
-    """``{"games": [...], "totals": {...}}`` as :func:`json_text` lays it out,
-    written a game at a time."""
+    """``{"games": [...], "matches": [...]}`` as :func:`json_text` lays it
+    out, written a game at a time."""
 
     def __init__(self, stream: TextIO) -> None:
         self._stream, self._count = stream, 0
@@ -218,12 +224,15 @@ class _JsonGames:
         self._stream.write(('{\n  "games": [\n' if not self._count else ",\n") + text)
         self._count += 1
 
-    def end(self, totals: Dict[str, int]) -> None:
+    def end(self, matches: List[Dict[str, object]]) -> None:
         self._stream.write(('{\n  "games": [],\n' if not self._count else "\n  ],\n")
-                           + '  "totals": ' + json_text(totals).replace("\n", "\n  ") + "\n}\n")
+                           + '  "matches": ' + json_text(matches).replace("\n", "\n  ")
+                           + "\n}\n")
 
 
-def _game_json(row: Row) -> Dict[str, object]:
+def _game_json(row: Row, match: Optional[int]) -> Dict[str, object]:
+    """A game for JSON; ``match`` is the index of its match in ``matches``
+    (None: the game is not a result, and in no match's totals)."""
     path, index, game, s, errors = row
     return {
         "path": path, "index": index,
@@ -231,8 +240,13 @@ def _game_json(row: Row) -> Dict[str, object]:
         "by_color": [s.by_color(0), s.by_color(1)],
         "event": game.header("Event"), "round": game.header("Round"),
         "syntax_errors": len(game.errors),
-        "errors": len(errors), "result": not errors,
+        "errors": len(errors), "result": not errors, "match": match,
     }
+
+
+def _match_json(path: str, match: Match) -> Dict[str, object]:
+    return {"path": path, "event": match.event, "games": match.games,
+            "totals": match.totals}
 
 
 def _game_table(row: Row) -> Tuple[str, str]:
@@ -258,11 +272,11 @@ def _game_table(row: Row) -> Tuple[str, str]:
     return head, out.getvalue()
 
 
-def _totals_table(totals: Dict[str, int]) -> str:
-    if not totals:
-        return ""
+def _totals_table(path: str, match: Match) -> str:
+    totals = match.totals
     out = io.StringIO()
-    out.write("match totals\n")
+    named = path if match.event is None else f"{match.event} ({path})"
+    out.write(f"match totals: {printable(named)}\n")
     width = max(8, *(len(n) for n in totals))
     for name, total in sorted(totals.items(), key=lambda kv: -kv[1]):
         out.write(f"  {printable(name):<{width}} {total:>6}\n")

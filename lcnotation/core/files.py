@@ -35,7 +35,29 @@ from .lineends import CountingReader, majority_line_end_of
 
 __all__ = ["BOM", "LineEndCounter", "TextWriter", "WriteFailed", "guarded", "NotRegularFile",
            "not_regular", "SourceFile", "SourceKind", "decode_text", "decode_source", "read_source",
-           "atomic_writer", "write_atomic", "Identity", "identity_of", "ChangedMeanwhile"]
+           "atomic_writer", "write_atomic", "Identity", "identity_of", "ChangedMeanwhile",
+           "display_path"]
+
+
+def display_path(path: str) -> str:
+    """A path as every message, annotation and log shows it: as the user wrote
+    it (or as it was found in a folder the user named), less a leading ``./``;
+    ``-`` (standard input) stays ``-``.
+
+    >>> display_path("./a.lcn"), display_path(".//g/a.lcn"), display_path("../a.lcn")
+    ('a.lcn', 'g/a.lcn', '../a.lcn')
+    >>> display_path("./"), display_path("/abs/a.lcn"), display_path("-")
+    ('.', '/abs/a.lcn', '-')
+    """
+    seps = ("/", os.sep)
+    while path.startswith(tuple("." + s for s in seps)):
+        rest = path[2:]
+        while rest.startswith(seps):
+            rest = rest[1:]
+        if not rest:
+            return "."
+        path = rest
+    return path
 
 #: The UTF-8 byte-order mark.
 BOM = b"\xef\xbb\xbf"

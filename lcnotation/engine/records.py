@@ -26,7 +26,8 @@ from __future__ import annotations
 import re
 from typing import NamedTuple, Optional, Sequence, Tuple
 
-from ..lostcities.game.checker import score
+from ..lostcities.game.checker import check
+from ..lostcities.game.matches import is_result
 from ..lostcities.game.generator import generate_game
 from ..lostcities.text.ast import Comment, Game, Header, Move
 
@@ -128,13 +129,17 @@ class Outcome(NamedTuple):
     """One game from the first engine's side: ``result`` (1 a win, 0.5 a draw, 0 a
     loss; a forfeit loses), the ``points`` of both engines as the record scores
     (the first engine's first), and the ``termination``; ``forfeiter`` is 0 (the
-    first engine) or 1 when one forfeited."""
+    first engine) or 1 when one forfeited.  ``counted`` says whether the record
+    is a result that ``lcn score`` adds to the match totals
+    (:func:`~lcnotation.lostcities.game.matches.is_result`: a forfeit or an
+    adjudicated game stops before the draw pile is spent, and is not)."""
 
     round_number: int
     result: float
     points: Tuple[int, int]
     termination: Termination
     forfeiter: Optional[int]
+    counted: bool = True
 
 
 def outcome(record: Game, round_number: int) -> Outcome:
@@ -148,7 +153,8 @@ def outcome(record: Game, round_number: int) -> Outcome:
     if termination is None:
         raise ValueError(f"no Termination header of lcn match (found {value!r})")
     first = engine1_seat(round_number)
-    totals = score(record).totals
+    report = check(record)
+    totals = report.score.totals
     points = (totals[first], totals[1 - first])
     forfeiter = None
     if termination.seat is not None:
@@ -156,4 +162,5 @@ def outcome(record: Game, round_number: int) -> Outcome:
         result = 0.0 if forfeiter == 0 else 1.0
     else:
         result = 1.0 if points[0] > points[1] else 0.0 if points[0] < points[1] else 0.5
-    return Outcome(round_number, result, points, termination, forfeiter)
+    return Outcome(round_number, result, points, termination, forfeiter,
+                   is_result(report.score, len(report.errors)))

@@ -179,7 +179,8 @@ class Summary:
     wins: int
     losses: int
     draws: int
-    #: Points of each engine, over every game, as the records score.
+    #: Points of each engine, over the games that are results (as ``lcn
+    #: score`` totals a match: not a forfeit or an adjudicated game).
     points: Tuple[int, int]
     #: Forfeits of each engine, by cause.
     forfeits: Tuple[Dict[str, int], Dict[str, int]]
@@ -243,7 +244,8 @@ def summarize(names: Tuple[str, str], outcomes: Sequence[Outcome],
         rating = (elo(sum(pair_scores) / len(pair_scores)), elo_error(pair_scores))
     return Summary(
         names, len(outcomes), wins, losses, len(outcomes) - wins - losses,
-        (sum(o.points[0] for o in outcomes), sum(o.points[1] for o in outcomes)),
+        (sum(o.points[0] for o in outcomes if o.counted),
+         sum(o.points[1] for o in outcomes if o.counted)),
         forfeits, len(pair_scores), (penta[0], penta[1], penta[2], penta[3], penta[4]),
         difference, rating, sprt.state(penta) if sprt is not None else None)
 

@@ -17,7 +17,7 @@ After it (turn 4, Bob to move):
 
 from __future__ import annotations
 
-from typing import List, Optional, Tuple
+from typing import TYPE_CHECKING, List, Optional, Sequence, Tuple
 
 from ..core.markdown import escape
 from .game.scoring import GameScore
@@ -27,6 +27,9 @@ from .game.violations import card_name, color_name
 from .text.ast import HANDSHAKE, Card, Game, Move
 from .text.formatter import format_move
 from .text.headers import DEFAULT_COLORS
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .game.violations import Violation
 
 __all__ = ["describe_move"]
 
@@ -63,7 +66,7 @@ def describe_move(game: Game, index: int,
     setup = read_setup(game, default_colors)
     state = GameState.from_setup(setup)
     moves = game.moves
-    state.play(moves[:index])
+    earlier = state.play(moves[:index])
     move = moves[index]
     # Player names are the record's own text: escaped, to show as written
     # (a name may be Markdown that an editor would render, even an image).
@@ -73,14 +76,51 @@ def describe_move(game: Game, index: int,
     pile = state.discard_pile(move.draw.color) if move.draw.color in state.colors else ()
     top = pile[-1] if pile else None
     head = f"**{number}{format_move(move)}**: {_sentence(move, mover, top)}"
-    state.play(moves[index:index + 1])
+    broken = state.play(moves[index:index + 1])
     lines = [head, "", f"After it (turn {state.turn + 1}, "
              f"{players[state.to_move]} to move):", ""]
     lines += _state_lines(state, players)
+    notes = _why_uncertain(moves[:index + 1], earlier, broken)
     if not state.certain:
-        lines += ["", "_Turns before this one could not be read: the state shows only "
-                  "what the record still proves._"]
+        notes.append("The state shown is the best-effort one: it holds only what the "
+                     "record still proves.")
+    if notes:
+        lines += ["", "_" + " ".join(notes) + "_"]
     return "\n".join(lines)
+
+
+def _why_uncertain(moves: Sequence[Move], earlier: Sequence["Violation"],
+                   broken: Sequence["Violation"]) -> List[str]:
+    """What makes the state after the last of ``moves`` less than certain:
+    the rules the move breaks, those earlier moves broke, and the turns
+    before it that could not be read (each as it is: the parser numbers
+    turns with the unreadable ones)."""
+    notes = [f"This move breaks rule {v.code}: {v.message}." for v in broken]
+    if earlier:
+        said = [f"move {v.turn + 1} broke rule {v.code}" if v.turn is not None
+                else f"the headers break rule {v.code}" for v in earlier[:_LISTED]]
+        more = len(earlier) - _LISTED
+        if more > 0:
+            said.append(f"{more} more rule{'s' if more != 1 else ''} broken")
+        notes.append(_capitalised("; ".join(said)) + ".")
+    last = moves[-1].turn if moves else None
+    if last is not None:
+        read = {m.turn for m in moves}
+        missing = [t + 1 for t in range(last) if t not in read]
+        if missing:
+            named = ", ".join(str(t) for t in missing[:_LISTED])
+            if len(missing) > _LISTED:
+                named += f" and {len(missing) - _LISTED} more"
+            notes.append(f"Move{'s' if len(missing) > 1 else ''} {named} could not be read.")
+    return notes
+
+
+#: How many earlier problems a note names (the rest are counted).
+_LISTED = 3
+
+
+def _capitalised(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def _state_lines(state: GameState, players: Tuple[str, ...]) -> List[str]:

@@ -5,6 +5,13 @@ in the dialect :func:`~lcnotation.lostcities.style.resolve_dialect` chooses for 
 file: the configured one, else the file's own spelling, so that ``lcn fmt``
 and ``lcn lint`` always expect the same text.
 
+A suppression comment (``; lcn: ignore[S102]``) is honoured as ``lcn lint
+--fix`` honours it: on its line, what it suppresses is not fixed (the
+letter case for S102, the discard marker for S101, the move number for
+S103), and what stands on its line stays on one line, so that it goes on
+suppressing what it suppressed and ``lcn fmt``'s output is as clean under
+``lcn lint`` as the record was (no S100 appears).
+
 A game with syntax errors is never rewritten: the formatter cannot know
 what its unreadable text meant, and dropping it would hand every later move
 to the other player.  Unless ``force`` is given such a file is refused
@@ -24,11 +31,15 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import io
-from typing import IO, TYPE_CHECKING, Any, Callable, Iterable, Iterator, List, Optional, Tuple
+from typing import IO, TYPE_CHECKING, Any, Callable, Dict, Iterable, Iterator, List, Optional, Tuple
 
-from .text.formatter import format_game
-from .text.reader import BLANK, GameText, decoded_lines, parse_part, split_games
 from ..core.diagnostics import NotationError
+from ..core.suppression import MARK, Suppression
+from .lint import suppressions
+from .text.ast import Game, Move
+from .text.dialects import Dialect
+from .text.formatter import format_comment, format_game, format_move, head_lines
+from .text.reader import BLANK, GameText, decoded_lines, parse_move, parse_part, split_games
 from ..core.files import LineEndCounter, TextWriter
 from ..core.notation import FormatRefused, Formatted, Streamed
 from .style import first_discard_marker, resolve_dialect
@@ -98,7 +109,9 @@ def _formatted(parts: Iterable[GameText], path: str, dialect: Optional[str], for
             marker.value = first_discard_marker(game, part.text, part.offset)
             marker.unknown_used |= marker.value is None
         try:
-            yield "text", has_moves, format_game(game, resolve_dialect(dialect, marker.value))
+            chosen = resolve_dialect(dialect, marker.value)
+            yield "text", has_moves, (_format_suppressed(game, part.text, part.offset, chosen)
+                                      if MARK in part.text else format_game(game, chosen))
         except ValueError as exc:
             yield "unwritable", has_moves, game.span.line if game.span.known else part.line, \
                 str(exc)
@@ -203,6 +216,77 @@ def format_stream_parallel(handle: IO[bytes], path: str, dialect: Optional[str],
                     raise unreadable
 
     return _streamed(counter, done(), old, new, write)
+
+def _format_suppressed(game: Game, text: str, offset: int, dialect: Dialect) -> str:
+    """:func:`format_game`, honouring the game's suppression comments (see
+    the module docstring); ``text`` is the game's source from file offset
+    ``offset``."""
+    found: Dict[int, List[Suppression]] = {}
+    for sup in suppressions(game):
+        found.setdefault(sup.line, []).append(sup)
+    if not found:
+        return format_game(game, dialect)
+
+    def covers(line: int, code: str) -> bool:
+        return any(s.codes is None or any(code.startswith(c) for c in s.codes)
+                   for s in found.get(line, ()))
+
+    out = head_lines(game)
+    current: Optional[str] = None  # the line being written
+    source = -1  # the source line of the last thing written on it
+    for i, move in enumerate(game.moves, 1):
+        line = move.span.line if move.span.known else -1
+        number = i
+        if line in found and covers(line, "S103") and move.number is not None:
+            number = move.number
+        written = f"{number}. {_spelt(move, text, offset, dialect, line, covers)}"
+        if current is not None and line == source and line in found:
+            current += " " + written  # a suppression's line stays one line
+        else:
+            if current is not None:
+                out.append(current)
+            current = written
+        source = line
+        for c in move.comments:
+            start = c.span.line if c.span.known else -1
+            comment = format_comment(c)
+            if current is None or (start in found and start != source):
+                # A comment that opens a suppression's line opens it here too.
+                if current is not None:
+                    out.append(current)
+                current = comment
+            else:
+                current += " " + comment
+            source = start
+            if c.kind == "line":
+                out.append(current)
+                current = None
+    if current is not None:
+        out.append(current)
+    return "".join(line + "\n" for line in out)
+
+
+def _spelt(move: Move, text: str, offset: int, dialect: Dialect, line: int,
+           covers: Callable[[int, str], bool]) -> str:
+    """``move`` in ``dialect``, but as written where a suppression on its
+    ``line`` covers its letter case (S102) or its discard marker (S101)."""
+    canonical = format_move(move, dialect)
+    case, marker = covers(line, "S102"), covers(line, "S101")
+    if not (case or marker) or not move.span.known:
+        return canonical
+    written = text[move.span.start - offset:move.span.end - offset]
+    if not case:
+        written = written.lower() if dialect.lowercase else written.upper()
+    if not marker and move.placement.discard:
+        at = written.index("-") - 1
+        wanted = dialect.discard.upper() if written[at].isupper() else dialect.discard.lower()
+        written = written[:at] + wanted + written[at + 1:]
+    try:
+        again = parse_move(written)
+    except NotationError:
+        return canonical
+    same = (again.placement, again.draw) == (move.placement, move.draw)
+    return written if same else canonical
 
 
 def format_stream(handle: IO[bytes], path: str, dialect: Optional[str], force: bool,

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, replace
-from typing import Dict, Iterator, List, NamedTuple, Optional, Tuple
+from typing import Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple
 
 from ..lostcities.text.ast import Comment, Game, Span
 from ..core.diagnostics import NotationError
@@ -33,10 +33,13 @@ from ..core.lineends import lone_cr_as_lf
 from ..lostcities.text.reader import GameText, split_games
 from ..core.lint import FileReport, LintConfig
 from ..core.notation import Notation
+from ..lostcities.game.checker import check
+from ..lostcities.game.matches import Matches
+from ..lostcities.game.scoring import GameScore
 from ..lostcities.lint import add_text_findings, lint_game, style_state
 from ..core.findings import Edit, Finding, Fix
 
-__all__ = ["GamePart", "Analysis", "Linter", "GAME_LIMIT"]
+__all__ = ["GamePart", "Analysis", "Linter", "GAME_LIMIT", "Scored", "score_labels"]
 
 #: The longest game (in characters) the server reads; a longer one is left
 #: unread, and said so.  A real game is under 1,000 characters, 10,000 with
@@ -230,6 +233,50 @@ def _moved_game(game: Game, lines: int, chars: int) -> Game:
 
 def _moved_error(e: NotationError, lines: int, chars: int) -> NotationError:
     return NotationError(e.message, _span(e.span, lines, chars), code=e.code, path=e.path)
+
+
+#: Each game's score and how many errors it has, by its text and the default
+#: colours (what the inlay hints remember of a document).
+Scored = Dict[Tuple[str, Tuple[str, ...]], Tuple[GameScore, int]]
+
+
+def score_labels(games: Sequence[GamePart], colors: Tuple[str, ...], cache: Scored,
+                 end: int) -> Iterator[Tuple[int, str]]:
+    """The score hint of each game that starts before ``end``, as (offset of
+    the end of its last move, label): its score, "(so far)" for an incomplete
+    game, "(not a result)" for one with errors, and once its match holds two
+    results, the match's totals so far, added up by
+    :class:`~lcnotation.lostcities.game.matches.Matches` as ``lcn score`` adds
+    them (a match: the games of one Event; only results count).
+    ``cache`` keeps each game's check from one call to the next."""
+    matches = Matches()
+    for part in games:
+        if part.offset > end:
+            break
+        game = part.game
+        if not game.moves:
+            continue
+        key = (part.text, colors)
+        found = cache.get(key)
+        if found is None:
+            if len(cache) > 10_000:
+                cache.clear()
+            report = check(game, default_colors=colors)
+            found = cache[key] = (report.score, len(report.errors))
+        result, errors = found
+        match = matches.add(game, result, errors)
+        last = game.moves[-1].span
+        if last is None:
+            continue
+        a, b = result.totals
+        label = f"{result.players[0]} {a} : {b} {result.players[1]}"
+        if not result.complete:
+            label += " (so far)"
+        if errors:
+            label += " (not a result)"
+        if match is not None and match.games > 1:
+            label += " · match " + ", ".join(f"{n} {t}" for n, t in match.totals.items())
+        yield last.end, label
 
 
 def parts(text: str) -> Iterator[GameText]:

@@ -30,12 +30,10 @@ from lsprotocol import types as lsp
 from pygls.exceptions import JsonRpcException, JsonRpcInternalError
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
-from pygls.uris import from_fs_path, to_fs_path
+from pygls.uris import to_fs_path
 
 from ..lostcities.lint import all_comments, colors_of
 from ..core.version import __version__
-from ..lostcities.game.checker import score
-from ..lostcities.game.scoring import GameScore
 from ..lostcities.text.ast import Comment, Span
 from ..core.diagnostics import NotationError, Severity
 from ..tools.config import ConfigCache, ConfigError, config_for_file
@@ -46,7 +44,7 @@ from ..core.suppression import find_suppression
 from ..core.lint import LintConfig
 from ..tools.lint import fix_text
 from ..core.findings import Finding
-from .analysis import GAME_LIMIT, Analysis, GamePart, Linter, NotationLinter
+from .analysis import GAME_LIMIT, Analysis, GamePart, Linter, NotationLinter, Scored, score_labels
 from ..lostcities.describe import describe_move
 from ..lostcities.notation import game_symbol, ignore_edit_in
 from ..lostcities.text.reader import GameText
@@ -80,11 +78,8 @@ _SEVERITY = {Severity.ERROR: lsp.DiagnosticSeverity.Error,
 
 
 def _spec_base() -> Optional[str]:
-    """The specification folder's URI, when the package sits in its source tree."""
-    here = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    spec = os.path.join(here, "spec")
-    if os.path.isfile(os.path.join(spec, "diagnostics.md")):
-        return (from_fs_path(spec) or "").rstrip("/") + "/"
+    """None: each code's link is the one ``lcn explain`` gives
+    (:func:`~lcnotation.lsp.describe.code_href`), installed or not."""
     return None
 
 
@@ -101,8 +96,8 @@ class Document:
     encoding: str
     analysis: Optional[Analysis] = None
     _index: Optional[LineIndex] = None
-    #: Each game's score, by its text (for the inlay hints).
-    scores: Dict[str, GameScore] = field(default_factory=dict)
+    #: Each game's score and errors (for the inlay hints).
+    scores: Scored = field(default_factory=dict)
     #: How many characters at the start and at the end of the text are
     #: still those the analysis read (None: all of them, or no analysis).
     _unchanged: Optional[Tuple[int, int]] = None
@@ -381,7 +376,7 @@ class LcnLanguageServer(LanguageServer):
             # past its line's end, where its offset is the next line's start.
             range=doc.range(*_offsets(doc, d.span)),
             message=d.message, severity=_SEVERITY[d.severity], code=d.code, source="lcn",
-            code_description=None if href is None else lsp.CodeDescription(href))
+            code_description=lsp.CodeDescription(href))
 
     def publish(self, doc: Document) -> None:
         if not self.client_pulls():
@@ -699,31 +694,9 @@ def inlay_hints(ls: LcnLanguageServer,
     if doc is None or not ls.settings.inlay_hints:
         return None
     start, end = doc.offset(params.range.start), doc.offset(params.range.end)
-    hints = []
-    totals: Dict[str, int] = {}
-    played = 0
-    for part in doc.lint().games:
-        if part.offset > end:
-            break
-        game = part.game
-        if not game.moves or game.moves[-1].span is None:
-            continue
-        result = _score(doc, part)
-        played += 1
-        for name, points in zip(result.players, result.totals):
-            totals[name] = totals.get(name, 0) + points
-        at = game.moves[-1].span.end
-        if not start <= at <= end:
-            continue
-        a, b = result.totals
-        label = f"{result.players[0]} {a} : {b} {result.players[1]}"
-        if not result.complete:
-            label += " (so far)"
-        if played > 1:
-            label += " · match " + ", ".join(f"{n} {t}" for n, t in totals.items())
-        hints.append(lsp.InlayHint(lsp.Position(*doc.index.position(at)), label,
-                                   padding_left=True))
-    return hints
+    return [lsp.InlayHint(lsp.Position(*doc.index.position(at)), label, padding_left=True)
+            for at, label in score_labels(doc.lint().games, colors_of(doc.linter.config),
+                                          doc.scores, end) if start <= at <= end]
 
 
 #: The legend of the semantic tokens (pygls builds the capability, full and
@@ -763,17 +736,6 @@ def make_server() -> LcnLanguageServer:
     for method, options, handler, request in _FEATURES:
         server.feature(method, options)(guarded(handler, request))
     return server
-
-
-def _score(doc: Document, part: GamePart) -> GameScore:
-    """The game's score, remembered for its text."""
-    cache = doc.scores
-    found = cache.get(part.text)
-    if found is None:
-        if len(cache) > 10_000:
-            cache.clear()
-        found = cache[part.text] = score(part.game)
-    return found
 
 
 def _tokens(doc: Document, start: int, end: int) -> List[int]:

@@ -28,13 +28,15 @@ from __future__ import annotations
 from typing import Dict, Iterator, Mapping
 
 from ..core.codes import CodeRegistry, Codes, Family
+from ..core.links import spec_url
 from ..core.diagnostics import Severity
 from ..lostcities.convert import CONVERSION
 from ..lostcities.game.codes import RULES
 from ..lostcities.style import STYLE
 from ..lostcities.text.messages import SYNTAX
 
-__all__ = ["ALL_CODES", "FAMILIES", "FORMAT_CODES", "FORMATS_FAMILY", "Codes", "CodeRegistry"]
+__all__ = ["ALL_CODES", "FAMILIES", "FORMAT_CODES", "FORMATS_FAMILY", "Codes", "CodeRegistry",
+           "documentation_url"]
 
 #: Every code of an import or export error: what it reports.
 FORMAT_CODES: Dict[str, str] = {
@@ -99,3 +101,14 @@ class _Names(Mapping[str, str]):
 
 #: The families, by code prefix: what each covers.
 FAMILIES: Mapping[str, str] = _Names()
+
+
+def documentation_url(code: str) -> str:
+    """Where ``code`` is explained: its entry in the specification, on the
+    documentation site of the package's metadata, else in the installed page
+    (:func:`~lcnotation.core.links.spec_url`).
+
+    >>> documentation_url("S102").endswith(("diagnostics.md#s102", "diagnostics.html#s102"))
+    True
+    """
+    return spec_url(ALL_CODES.page(code), code.lower())

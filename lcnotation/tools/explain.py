@@ -18,10 +18,10 @@ import re
 from pathlib import Path
 from typing import Dict, List, NamedTuple, Optional, Tuple
 
-from .codes import ALL_CODES, FAMILIES
-from .output import documentation_url
+from .codes import ALL_CODES, FAMILIES, documentation_url
 
-__all__ = ["Example", "example_of", "explain", "explain_all", "spec_text", "spec_documents"]
+__all__ = ["Example", "example_of", "explain", "explain_markdown", "explain_all", "spec_text",
+           "spec_documents"]
 
 
 def spec_documents() -> Tuple[str, ...]:
@@ -120,25 +120,51 @@ _TITLES = {"diagnostics": "What lcnotation reports", "findings": "What lcn lint 
            "import": "What lcn freecell import reports"}
 
 
-def explain(code: str) -> str:
-    """What ``code`` means, an example that triggers it and, where there is
-    one, its fix.  Raises KeyError for a code that does not exist."""
-    code = code.strip().upper()
+def _explained(code: str) -> Tuple[str, str, List[Tuple[str, str]]]:
+    """What ``code`` is (code, family, severity), its summary, and the
+    blocks of its example, each with its title ("Example (...)", "What lcn
+    lint reports", ...)."""
     severity, summary = ALL_CODES[code]
     family = FAMILIES.get(code[:1], code[:1])
-    out = [f"{code} ({family.split(' ')[0]}, {severity.value}): {summary}", ""]
+    blocks: List[Tuple[str, str]] = []
     example = example_of(code)
     if example is not None:
         kind, _, words = example.info.partition(" ")
         how = words.strip() if kind == "lcn" else example.info
-        out.append(f"Example ({how}):" if how else "Example:")
-        out.append(_indented(example.text))
+        blocks.append((f"Example ({how})" if how else "Example", example.text))
         for kind, result in example.results:
-            title = _TITLES.get(kind.split(" ")[0], kind)
-            out.append(f"{title}:")
-            out.append(_indented(result))
+            blocks.append((_TITLES.get(kind.split(" ")[0], kind), result))
+    return f"{family.split(' ')[0]}, {severity.value}", summary, blocks
+
+
+def explain(code: str) -> str:
+    """What ``code`` means, an example that triggers it and, where there is
+    one, its fix.  Raises KeyError for a code that does not exist."""
+    code = code.strip().upper()
+    what, summary, blocks = _explained(code)
+    out = [f"{code} ({what}): {summary}", ""]
+    for title, text in blocks:
+        out.append(f"{title}:")
+        out.append(_indented(text))
     out.append(f"More: {documentation_url(code)}")
     return "\n".join(out).rstrip("\n") + "\n"
+
+
+def explain_markdown(code: str) -> str:
+    """:func:`explain` as Markdown (the SARIF rules' help): the same text, the
+    example and results in fenced blocks, and a link to the specification.
+
+    >>> print(explain_markdown("S102").splitlines()[0])
+    **S102** (style, warning): letters not in the case of the dialect (upper case, or lower case for lower)
+    """
+    code = code.strip().upper()
+    what, summary, blocks = _explained(code)
+    out = [f"**{code}** ({what}): {summary}", ""]
+    for title, text in blocks:
+        fence = "````" if "```" in text else "```"
+        out += [f"{title}:", "", fence, text.rstrip("\n"), fence, ""]
+    out.append(f"[{code} in the specification]({documentation_url(code)})")
+    return "\n".join(out) + "\n"
 
 
 def explain_all() -> str:

@@ -12,14 +12,15 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Any, Dict, Iterable, List, Optional, Sequence
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
-from .codes import ALL_CODES
+from .codes import ALL_CODES, documentation_url
 from ..lostcities.text.ast import Span  # noqa: F401 (the doctests)
 from ..core.diagnostics import Diagnostic, Severity
 from ..core.terminal import printable
 from .colour import Palette
 from ..core.lint import FileReport
+from ..core.links import home_url
 from ..core.findings import Finding, Fix
 
 __all__ = ["text_line", "source_excerpt", "github_line", "diagnostic_json",
@@ -27,7 +28,6 @@ __all__ = ["text_line", "source_excerpt", "github_line", "diagnostic_json",
            "documentation_url", "fix_record"]
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
-INFORMATION_URI = "https://github.com/lcnotation/lcnotation"
 _GITHUB_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
 _SARIF_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
 
@@ -73,19 +73,17 @@ def _escape_property(s: str) -> str:
 
 
 def github_line(d: Diagnostic) -> str:
-    """A GitHub Actions workflow command that annotates the finding."""
-    props = (f"file={_escape_property(d.path or '-')},line={d.line},col={d.column},"
-             f"endLine={d.end_line},endColumn={d.end_column},title={_escape_property(d.code)}")
-    return f"::{_GITHUB_LEVEL[d.severity]} {props}::{_escape_data(d.message)}"
+    """A GitHub Actions workflow command that annotates the finding; one of
+    standard input without a name (``-``) names no file, and so no place.
 
-
-def documentation_url(code: str) -> str:
-    """Where ``code`` is explained: its entry in the specification.
-
-    >>> documentation_url("S102")
-    'https://github.com/lcnotation/lcnotation/blob/main/spec/diagnostics.md#s102'
+    >>> print(github_line(Diagnostic("S102", "case", Span(1, 1, 1, 3, 0, 2), path="-")))
+    ::error title=S102::case
     """
-    return f"{INFORMATION_URI}/blob/main/spec/{ALL_CODES.page(code)}#{code.lower()}"
+    title = f"title={_escape_property(d.code)}"
+    props = title if d.path in (None, "-") else (
+        f"file={_escape_property(d.path or '-')},line={d.line},col={d.column},"
+        f"endLine={d.end_line},endColumn={d.end_column},{title}")
+    return f"::{_GITHUB_LEVEL[d.severity]} {props}::{_escape_data(d.message)}"
 
 
 def fix_record(d: Diagnostic, fix: Optional[Fix]) -> Optional[Dict[str, Any]]:
@@ -178,9 +176,16 @@ def _location(path: str) -> Dict[str, str]:
             "uriBaseId": SRCROOT}
 
 
-def to_sarif(reports: Sequence[FileReport], version: str) -> str:
-    """A SARIF 2.1.0 log of one run, for code-scanning tools."""
+def to_sarif(reports: Sequence[FileReport], version: str,
+             unreadable: Sequence[Tuple[str, str]] = ()) -> str:
+    """A SARIF 2.1.0 log of one run, for code-scanning tools: each rule
+    described (its summary, and the ``lcn explain`` text as its help, plain
+    and Markdown), the findings, and the invocation: successful unless a file
+    could not be read (``unreadable``: each file's path and why), each such
+    file then a notification."""
     from pathlib import Path
+
+    from .explain import explain, explain_markdown  # the spec's examples, for SARIF only
 
     rules: List[Dict[str, Any]] = []
     index: Dict[str, int] = {}
@@ -189,9 +194,17 @@ def to_sarif(reports: Sequence[FileReport], version: str) -> str:
         rules.append({
             "id": code,
             "shortDescription": {"text": summary_text},
+            "fullDescription": {"text": f"{summary_text} ({ALL_CODES.name(code)}, "
+                                        f"{severity.value})"},
+            "help": {"text": explain(code), "markdown": explain_markdown(code)},
             "helpUri": documentation_url(code),
             "defaultConfiguration": {"level": _SARIF_LEVEL[severity]},
         })
+    driver: Dict[str, Any] = {"name": "lcn", "version": version}
+    home = home_url()
+    if home is not None:
+        driver["informationUri"] = home
+    driver["rules"] = rules
     results = []
     for report in reports:
         for f in report.findings:
@@ -213,8 +226,8 @@ def to_sarif(reports: Sequence[FileReport], version: str) -> str:
         "$schema": SARIF_SCHEMA,
         "version": "2.1.0",
         "runs": [{
-            "tool": {"driver": {"name": "lcn", "version": version,
-                                "informationUri": INFORMATION_URI, "rules": rules}},
+            "tool": {"driver": driver},
+            "invocations": [_invocation(unreadable)],
             # Our columns count code points; SARIF's default is UTF-16 code units.
             "columnKind": "unicodeCodePoints",
             "originalUriBaseIds": {SRCROOT: {"uri": Path.cwd().as_uri().rstrip("/") + "/"}},
@@ -222,6 +235,17 @@ def to_sarif(reports: Sequence[FileReport], version: str) -> str:
         }],
     }
     return json_text(log)
+
+
+def _invocation(unreadable: Sequence[Tuple[str, str]]) -> Dict[str, Any]:
+    """The run's invocation: it failed when a file could not be read, and
+    says which, as ``lcn lint`` says it on standard error."""
+    if not unreadable:
+        return {"executionSuccessful": True}
+    return {"executionSuccessful": False, "toolExecutionNotifications": [
+        {"level": "error", "message": {"text": printable(f"{path}: cannot read: {why}")},
+         "locations": [{"physicalLocation": {"artifactLocation": _location(path)}}]}
+        for path, why in unreadable]}
 
 
 def _plural(n: int, word: str) -> str:

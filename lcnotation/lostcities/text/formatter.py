@@ -24,7 +24,7 @@ from .lexical import LEXICON, RANK_TEXT
 from ...core.lineends import LONE_CR, has_line_break
 
 __all__ = ["format_card", "format_move", "format_comment", "format_header",
-           "format_game", "format_games"]
+           "format_game", "format_games", "head_lines"]
 
 # A CR alone reads back as a line end; a line that begins with "[" is a header.
 _UNWRITABLE_IN_BRACES = re.compile(f"{LONE_CR.pattern}|{LEXICON.header_line.pattern}")
@@ -124,15 +124,22 @@ def format_game(game: Game, dialect: Union[str, Dialect] = "v1") -> str:
     d = get_dialect(dialect)
     if not d.comments and _has_comments(game):
         raise ValueError(f"dialect {d.name} cannot write comments")
+    out = head_lines(game)
+    for i, move in enumerate(game.moves, 1):
+        _with_comments(f"{i}. {format_move(move, d)}", move.comments, out)
+    return "".join(line + "\n" for line in out)
+
+
+def head_lines(game: Game) -> List[str]:
+    """The lines of the canonical layout before the first move: the game's
+    own comments, its headers with theirs, and the blank line after them."""
     out: List[str] = []
     _with_comments("", game.comments, out)
     for h in game.headers:
         _with_comments(format_header(h), h.comments, out)
     if game.headers and game.moves:
         out.append("")
-    for i, move in enumerate(game.moves, 1):
-        _with_comments(f"{i}. {format_move(move, d)}", move.comments, out)
-    return "".join(line + "\n" for line in out)
+    return out
 
 
 def _has_comments(game: Game) -> bool:
