@@ -11,6 +11,8 @@ from pathlib import Path
 from typing import Iterator
 
 import pytest
+
+from lcnotation.core.links import spec_url
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -70,7 +72,7 @@ def test_every_output_format_carries_freecell_codes(run, tmp_path: Path, fmt: st
     assert ran.status == 1 and "F306" in ran.out
     if fmt == "json":
         found = json.loads(ran.out)
-        assert found[0]["code"] == "F306" and found[0]["url"].endswith("freecell.md#f306")
+        assert found[0]["code"] == "F306" and found[0]["url"] == spec_url("freecell.md", "f306")
     if fmt == "sarif":
         rules = json.loads(ran.out)["runs"][0]["tool"]["driver"]["rules"]
         assert "F306" in {r["id"] for r in rules}

@@ -206,6 +206,7 @@ class Suppresses(Protocol):
         codes on it: the line's ``lcn: ignore[...]`` extended, or a new
         comment at its end.  A line where no comment can go without changing
         what the text means is left out.  No edit adds or removes a line end."""
+        ...
 
 
 @runtime_checkable
