@@ -21,12 +21,13 @@ and every style of the page is scoped to its root element.
 from __future__ import annotations
 
 import bisect
+import contextlib
 import itertools
 import json
 import re
 import zlib
 from importlib import resources
-from typing import Deque, Dict, Iterable, Iterator, List, Optional, Tuple
+from typing import Dict, Iterable, Iterator, List, Optional, Tuple
 
 from ..lostcities.game.checker import check
 from ..lostcities.game.setup import read_setup
@@ -105,41 +106,36 @@ def _games_json(jobs: List[_Job]) -> List[str]:
             for game, index, path, colors, text in jobs]
 
 
-def _quiet_worker() -> None:
-    """A worker leaves Ctrl-C and SIGTERM to the command (it ends the pool):
-    no worker prints a traceback of its own."""
-    import signal
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+def _chunk_json(job: Tuple[List[_Job], None]) -> List[str]:
+    """A worker's share: :func:`_games_json` of one chunk."""
+    return _games_json(job[0])
+
+
+def _chunks(first: List[_Job], jobs: Iterator[_Job]) -> Iterator[List[_Job]]:
+    """``first``, then the rest of ``jobs`` a chunk at a time."""
+    chunk = first
+    while chunk:
+        yield chunk
+        chunk = list(itertools.islice(jobs, _CHUNK))
 
 
 def _built(jobs: Iterator[_Job], workers: int) -> Iterator[str]:
     """The encoded data of each game of ``jobs``, in order: here, or from
     ``workers`` processes once the record has enough games to pay for them
-    (at most two chunks a worker in flight, so memory holds a few games)."""
+    (the one pool of ``-j``, :func:`~lcnotation.lostcities.parallel.mapped`:
+    a few chunks in flight, the workers ended with the command)."""
     chunk = list(itertools.islice(jobs, _PARALLEL_FROM))
     if workers <= 1 or len(chunk) < _PARALLEL_FROM:
         yield from _games_json(chunk)
         for job in jobs:
             yield from _games_json([job])
         return
-    from collections import deque
-    from concurrent.futures import Future, ProcessPoolExecutor
+    from ..lostcities.parallel import mapped  # only with workers
 
-    waiting: Deque["Future[List[str]]"] = deque()
-    pool = ProcessPoolExecutor(max_workers=workers, initializer=_quiet_worker)
-    try:
-        while chunk:
-            waiting.append(pool.submit(_games_json, chunk))
-            if len(waiting) >= 2 * workers:
-                yield from waiting.popleft().result()
-            chunk = list(itertools.islice(jobs, _CHUNK))
-        while waiting:
-            yield from waiting.popleft().result()
-    finally:
-        # Ctrl-C, SIGTERM or an error here: the chunks not started are dropped
-        # and the workers end before the command does.
-        pool.shutdown(wait=True, cancel_futures=True)
+    done = mapped(_chunks(chunk, jobs), workers, _chunk_json, None)
+    with contextlib.closing(done):
+        for _, encoded in done:
+            yield from encoded
 
 
 def view_html(games: Iterable[Game], *, title: str, path: Optional[str] = None,
