@@ -53,6 +53,24 @@ async def _published(client: LanguageClient, uri: str) -> None:
         await asyncio.sleep(0.0005)
 
 
+async def _edited(client: LanguageClient, uri: str, at: lsp.Position, end: lsp.Position,
+                  edits: int, changed: str, original: str) -> List[float]:
+    """The seconds from each of ``edits`` changes of the character between
+    ``at`` and ``end`` (to ``changed``, then back to ``original``, in turns)
+    to the diagnostics it brings."""
+    times = []
+    for version in range(2, edits + 2):
+        new = changed if version % 2 == 0 else original
+        del client.diagnostics[uri]
+        t0 = time.perf_counter()
+        client.text_document_did_change(lsp.DidChangeTextDocumentParams(
+            lsp.VersionedTextDocumentIdentifier(version, uri),
+            [lsp.TextDocumentContentChangePartial(range=lsp.Range(at, end), text=new)]))
+        await _published(client, uri)
+        times.append(time.perf_counter() - t0)
+    return times
+
+
 def _position(text: str, offset: int) -> lsp.Position:
     line = text.count("\n", 0, offset)
     return lsp.Position(line, offset - (text.rfind("\n", 0, offset) + 1))
@@ -87,16 +105,7 @@ async def _open_and_edit(name: str, text: str, edits: int) -> None:
         at = _position(text, middle)
         end = lsp.Position(at.line, at.character + 1)
         original = text[middle]
-        times = []
-        for version in range(2, edits + 2):
-            new = "y" if version % 2 == 0 else original
-            del client.diagnostics[uri]
-            t0 = time.perf_counter()
-            client.text_document_did_change(lsp.DidChangeTextDocumentParams(
-                lsp.VersionedTextDocumentIdentifier(version, uri),
-                [lsp.TextDocumentContentChangePartial(range=lsp.Range(at, end), text=new)]))
-            await _published(client, uri)
-            times.append(time.perf_counter() - t0)
+        times = await _edited(client, uri, at, end, edits, "y", original)
         shown = len(client.diagnostics[uri])
     finally:
         await _stopped(client)
@@ -187,16 +196,7 @@ async def _measure(games: int, edits: int) -> List[float]:
         end = lsp.Position(at.line, at.character + 1)
         original = text[middle + 1]
         other = "5" if original != "5" else "6"
-        times = []
-        for version in range(2, edits + 2):
-            new = other if version % 2 == 0 else original
-            del client.diagnostics[uri]
-            t0 = time.perf_counter()
-            client.text_document_did_change(lsp.DidChangeTextDocumentParams(
-                lsp.VersionedTextDocumentIdentifier(version, uri),
-                [lsp.TextDocumentContentChangePartial(range=lsp.Range(at, end), text=new)]))
-            await _published(client, uri)
-            times.append(time.perf_counter() - t0)
+        times = await _edited(client, uri, at, end, edits, other, original)
         await client.shutdown_session()
     finally:
         # (pygls' stop() can wait for ever once the server has exited)
