@@ -12,23 +12,19 @@ from ..tools.output import documentation_url
 __all__ = ["describe_code", "code_href"]
 
 
-def code_href(code: str, base: Optional[str] = None) -> str:
-    """The address of ``code``'s section in the specification: under
-    ``base`` (a folder's URI ending in ``/``) when given, else where
-    ``lcn explain`` and the SARIF output send the reader
-    (:func:`~lcnotation.tools.output.documentation_url`).
+def code_href(code: str) -> str:
+    """The address of ``code``'s section in the specification, the one
+    ``lcn explain`` and the SARIF output send the reader to
+    (:func:`~lcnotation.tools.output.documentation_url`: the documentation
+    site, or the installed page).
 
-    >>> code_href("N103", "file:///x/spec/"), code_href("R101", "https://e.org/spec/")
-    ('file:///x/spec/diagnostics.md#n103', 'https://e.org/spec/rules.md#r101')
     >>> code_href("R101") == documentation_url("R101")
     True
     """
-    if base is None:
-        return documentation_url(code)
-    return f"{base}{ALL_CODES.page(code)}#{code.lower()}"
+    return documentation_url(code)
 
 
-def describe_code(code: str, base: Optional[str] = None) -> Optional[str]:
+def describe_code(code: str) -> Optional[str]:
     """Markdown explaining ``code``; None for a code lcnotation does not have.
 
     >>> print(describe_code("S102").splitlines()[0])
@@ -40,4 +36,4 @@ def describe_code(code: str, base: Optional[str] = None) -> Optional[str]:
     severity, summary = known
     family = ALL_CODES.name(code).split(" ")[0]
     text = f"**{code}** ({family}, {severity}): {summary}"
-    return f"{text}\n\n[{code} in the specification]({code_href(code, base)})"
+    return f"{text}\n\n[{code} in the specification]({code_href(code)})"

@@ -77,12 +77,6 @@ _SEVERITY = {Severity.ERROR: lsp.DiagnosticSeverity.Error,
              Severity.INFO: lsp.DiagnosticSeverity.Information}
 
 
-def _spec_base() -> Optional[str]:
-    """None: each code's link is the one ``lcn explain`` gives
-    (:func:`~lcnotation.lsp.describe.code_href`), installed or not."""
-    return None
-
-
 @dataclass
 class Document:
     """An open document: its text, the version the client gave it, its linter,
@@ -248,7 +242,6 @@ class LcnLanguageServer(LanguageServer):
         self.documents: Dict[str, Document] = {}
         self.settings = Settings()
         self.configs = _Configs()
-        self.spec_base = _spec_base()
         self.config_errors_shown: set[str] = set()
         #: The configuration files each open document's folder saw last (:func:`config_stamp`).
         self.config_stamps: Dict[str, Tuple[Tuple[str, int, int], ...]] = {}
@@ -370,7 +363,7 @@ class LcnLanguageServer(LanguageServer):
 
     def diagnostic(self, doc: Document, finding: Finding) -> lsp.Diagnostic:
         d = finding.diagnostic
-        href = code_href(d.code, self.spec_base)
+        href = code_href(d.code)
         return lsp.Diagnostic(
             # From the offsets: a span at the end of a game may give a column
             # past its line's end, where its offset is the next line's start.
@@ -831,7 +824,7 @@ def _hover(ls: LcnLanguageServer, doc: Document, part: GamePart,
         found = find_suppression(c.text, s.start + 1, s.line, s)
         for named in (found.named or ()) if found is not None else ():
             if named.start <= at < named.end:
-                text = describe_code(named.code, ls.spec_base)
+                text = describe_code(named.code)
                 return None if text is None else (text, named.start, named.end)
         return None
     return None
