@@ -746,3 +746,25 @@ def test_a_two_thousand_game_file(pages):
     assert now["svg"] == board_svg(state, last_move=last.moves[-1])
     # Only the shown game's move list is built.
     assert page.locator(MOVES).count() == len(last.moves) + 1
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_page_of_game_texts_is_the_page_of_the_games_read_first(tmp_path, jobs):
+    """lcn view sends each game's text to be read where it is replayed (in
+    the workers with -j): the page is the one of the games read beforehand,
+    and a text with nothing to show (a file of a comment alone) is left out."""
+    from lcnotation.cli.inputs import drawn_games, drawn_texts
+    from lcnotation.view import _PARALLEL_FROM, view_html_of_texts
+
+    path = tmp_path / "many.lcn"
+    path.write_text(_mixed_record(_PARALLEL_FROM + 7), "utf-8")
+    drawn = list(drawn_games(str(path), None, "view") or ())
+    texts = list(drawn_texts(str(path), None, "view") or ())
+    from_games = view_html((d.game for d in drawn), title="many", path=str(path),
+                           sources=(d.source for d in drawn), jobs=1)
+    assert view_html_of_texts(texts, title="many", path=str(path), jobs=jobs) == from_games
+    lone = tmp_path / "comment.lcn"
+    lone.write_text("{ only a comment }\n", "utf-8")
+    lone_texts = list(drawn_texts(str(lone), None, "view") or ())
+    assert len(lone_texts) == 1 and not list(drawn_games(str(lone), None, "view") or ())
+    assert page_data(view_html_of_texts(lone_texts, title="c", jobs=jobs))["games"] == []

@@ -12,14 +12,15 @@ from typing import TYPE_CHECKING, Iterator, List, NamedTuple, Optional, Sequence
 
 from ..core.diagnostics import NotationError
 from ..lostcities.text.ast import Game
-from ..lostcities.text.reader import parse_games, parse_part
+from ..core.lineends import lone_cr_as_lf
+from ..lostcities.text.reader import BLANK, GameText, parse_part, split_games
 from .common import EXIT_FINDINGS, EXIT_USAGE, err, read_input, streamable, write_output, written_over
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..formats import Format
 
 __all__ = ["AUTO", "chosen_format", "import_formats", "export_formats", "foreign_format", "Unreadable", "imported", "imported_or_none",
-           "say_error", "Drawn", "drawn_games", "GamesUnreadable",
+           "say_error", "Drawn", "drawn_texts", "drawn_games", "GamesUnreadable",
            "deal_number", "translated"]
 
 #: The --from value that asks for the format to be recognised.
@@ -127,16 +128,18 @@ class Drawn(NamedTuple):
     source: str
 
 
-def drawn_games(path: str, output: Optional[str], command: str) -> Optional[Iterator[Drawn]]:
-    """The games of ``path`` that ``lcn view`` shows and ``lcn render --game``
-    counts (not the empty ones), one at a time; None, with a message, when
+def drawn_texts(path: str, output: Optional[str], command: str) -> Optional[Iterator[GameText]]:
+    """The texts of the games of ``path`` that ``lcn view`` shows and ``lcn
+    render --game`` counts (not white space alone), one at a time, each
+    placed at its line in the file and at offset 0 (a game read from it has
+    its spans offsets into its own text); None, with a message, when
     ``output`` would overwrite it or standard input cannot be read.
 
-    A regular file is read game by game as the games are asked for (memory
-    holds one, and the file is read only as far as they are): each game comes
-    with its own text, its spans offsets into it.  A failure to read the file,
-    or bytes that are not UTF-8 in what is read, raise :class:`GamesUnreadable`,
-    which the command says with :func:`~lcnotation.cli.common.cannot_read`.
+    A regular file is read a game at a time as the games are asked for
+    (memory holds one, and the file is read only as far as they are).  A
+    failure to read the file, or bytes that are not UTF-8 in what is read,
+    raise :class:`GamesUnreadable`, which the command says with
+    :func:`~lcnotation.cli.common.cannot_read`.
     """
     if written_over(output, [path], command):
         return None
@@ -145,19 +148,29 @@ def drawn_games(path: str, output: Optional[str], command: str) -> Optional[Iter
     source = read_input(path)
     if source is None:
         return None
-    return (Drawn(g, source.text) for g in parse_games(source.text, path=path)
-            if g.moves or g.headers or g.errors)
+    return (part._replace(offset=0) for part in split_games([lone_cr_as_lf(source.text)])
+            if part.problems or not BLANK.match(part.text))
+
+
+def drawn_games(path: str, output: Optional[str], command: str) -> Optional[Iterator[Drawn]]:
+    """The games of :func:`drawn_texts`, read, without the empty ones (see
+    :attr:`~lcnotation.lostcities.text.ast.Game.shown`), each with its own text."""
+    texts = drawn_texts(path, output, command)
+    if texts is None:
+        return None
+    return (Drawn(game, part.text) for part in texts
+            for game in (parse_part(part, False, path),) if game.shown)
 
 
 class GamesUnreadable(Exception):
-    """The file of :func:`drawn_games` stopped being readable: ``cause`` says why."""
+    """The file of :func:`drawn_texts` stopped being readable: ``cause`` says why."""
 
     def __init__(self, cause: BaseException) -> None:
         super().__init__(str(cause))
         self.cause = cause
 
 
-def _drawn(path: str) -> Iterator[Drawn]:
+def _drawn(path: str) -> Iterator[GameText]:
     from ..archive.reader import scan  # a game's bytes at a time
 
     entries = scan(path, path=path)
@@ -171,10 +184,7 @@ def _drawn(path: str) -> Iterator[Drawn]:
             raise GamesUnreadable(exc) from exc
         if part.problems:  # not UTF-8: such a file is not read, as read whole
             raise GamesUnreadable(part.problems[0])
-        # The game read from its own text (lines as in the file, offsets from 0).
-        game = parse_part(part._replace(offset=0), False, path)
-        if game.moves or game.headers or game.errors:
-            yield Drawn(game, part.text)
+        yield part._replace(offset=0)  # lines as in the file, offsets from 0
 
 
 def deal_number(value: str) -> int:

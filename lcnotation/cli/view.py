@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import itertools
 import os
 
 from .common import (EXIT_USAGE, Parser, add_command, cannot_read, configured_colors,
                      process_count, write_output)
-from .inputs import GamesUnreadable, drawn_games
+from .inputs import GamesUnreadable, drawn_texts
 from ..core.terminal import surrogates_escaped
 
 _VIEW_EXAMPLES = """\
@@ -35,22 +34,20 @@ def register(sub: "argparse._SubParsersAction[Parser]") -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..view import view_html  # the page's code, only for this command
+    from ..view import view_html_of_texts  # the page's code, only for this command
 
-    games = drawn_games(args.path, args.output, "view")
-    if games is None:
+    texts = drawn_texts(args.path, args.output, "view")
+    if texts is None:
         return EXIT_USAGE
     # Names that are not UTF-8 are shown as the messages show them.
     title = surrogates_escaped(args.title or ("standard input" if args.path == "-"
                                               else os.path.basename(args.path)))
     path = None if args.path == "-" else surrogates_escaped(args.path)
-    # The games are read as the page replays them (tee holds the one between).
-    for_games, for_sources = itertools.tee(games)
+    # The games are read as the page replays them, in the workers with -j.
     try:
-        html = view_html((d.game for d in for_games), title=title, path=path,
-                         default_colors=configured_colors(args.path),
-                         sources=(d.source for d in for_sources),
-                         jobs=args.jobs if args.jobs > 0 else (os.cpu_count() or 1))
+        html = view_html_of_texts(texts, title=title, path=path,
+                                  default_colors=configured_colors(args.path),
+                                  jobs=args.jobs if args.jobs > 0 else (os.cpu_count() or 1))
     except GamesUnreadable as failed:
         cannot_read(args.path, failed.cause)
         return EXIT_USAGE

@@ -27,16 +27,17 @@ import json
 import re
 import zlib
 from importlib import resources
-from typing import Dict, Iterable, Iterator, List, Optional, Tuple
+from typing import Dict, Iterable, Iterator, List, Optional, Tuple, Union
 
 from ..lostcities.game.checker import check
 from ..lostcities.game.setup import read_setup
 from ..svg import Layout, layout, markup_text
 from ..lostcities.text.ast import Game
+from ..lostcities.text.reader import GameText, parse_part
 from ..lostcities.text.headers import DEFAULT_COLORS
 from .positions import entries, game_title, positions
 
-__all__ = ["view_html", "game_data"]
+__all__ = ["view_html", "view_html_of_texts", "game_data"]
 
 
 def _asset(name: str) -> str:
@@ -53,6 +54,16 @@ def game_data(game: Game, layout_index: int, *, path: Optional[str] = None,
     position after the ``k``-th move).  ``path`` and ``default_colors`` are
     :func:`~lcnotation.lostcities.game.checker.check`'s; ``source`` is the text the game
     was read from (see :func:`~lcnotation.view.positions.entries`)."""
+    title, start, moves, diagnostics = _game_parts(game, path, default_colors, source)
+    return {"title": title, "layout": layout_index, "start": start, "moves": moves,
+            "diagnostics": diagnostics}
+
+
+def _game_parts(game: Game, path: Optional[str], default_colors: Tuple[str, ...],
+                source: Optional[str]) -> Tuple[str, Dict[str, object], List[List[object]],
+                                                List[List[object]]]:
+    """:func:`game_data` but its layout: the title, the start, the moves and
+    the diagnostics."""
     report = check(game, path=path, default_colors=default_colors)
     listed = entries(game, source)
     moves: List[List[object]] = []
@@ -81,8 +92,7 @@ def game_data(game: Game, layout_index: int, *, path: Optional[str] = None,
     for d in report.diagnostics:
         at = bisect.bisect_right(starts, d.span.start) if d.span.line else 0
         diagnostics.append([at, d.severity.name.lower(), markup_text(str(d))])
-    return {"title": markup_text(game_title(game)), "layout": layout_index, "start": start,
-            "moves": moves, "diagnostics": diagnostics}
+    return markup_text(game_title(game)), start, moves, diagnostics
 
 
 #: Games given to a worker at a time, and how many a page must have before
@@ -90,9 +100,13 @@ def game_data(game: Game, layout_index: int, *, path: Optional[str] = None,
 _CHUNK = 16
 _PARALLEL_FROM = 2 * _CHUNK
 
-#: One game for :func:`_game_json`: the game, its layout's index, the path,
-#: the default colours and its source text.
-_Job = Tuple[Game, int, Optional[str], Tuple[str, ...], Optional[str]]
+#: One game of the page: the game and the text it was read from, or (None
+#: and) the text of a game in a file, which the one who builds it reads.
+_Job = Union[Tuple[Game, Optional[str]], Tuple[None, GameText]]
+
+#: A game of the page, encoded: its colours, then its data as
+#: :func:`_encoded` writes it, cut where the index of its layout goes.
+_Encoded = Tuple[Tuple[str, ...], str, str]
 
 
 def _encoded(value: object) -> str:
@@ -100,15 +114,32 @@ def _encoded(value: object) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
-def _games_json(jobs: List[_Job]) -> List[str]:
-    """The data of each game of ``jobs``, encoded (a worker's share)."""
-    return [_encoded(game_data(game, index, path=path, default_colors=colors, source=text))
-            for game, index, path, colors, text in jobs]
+def _games_json(jobs: List[_Job], path: Optional[str],
+                default_colors: Tuple[str, ...]) -> List[Optional[_Encoded]]:
+    """Each game of ``jobs`` encoded (None: a text with nothing to show)."""
+    done: List[Optional[_Encoded]] = []
+    for game, text in jobs:
+        if game is None:
+            assert isinstance(text, GameText)
+            game = parse_part(text, False, path)
+            text = text.text
+            if not game.shown:
+                done.append(None)
+                continue
+        assert not isinstance(text, GameText)
+        title, start, moves, diagnostics = _game_parts(game, path, default_colors, text)
+        # As _encoded(game_data(...)) writes it, the layout's index left out.
+        done.append((read_setup(game, default_colors).colors,
+                     '{"title":' + _encoded(title) + ',"layout":',
+                     ',"start":' + _encoded(start) + ',"moves":' + _encoded(moves)
+                     + ',"diagnostics":' + _encoded(diagnostics) + "}"))
+    return done
 
 
-def _chunk_json(job: Tuple[List[_Job], None]) -> List[str]:
+def _chunk_json(job: Tuple[List[_Job], Tuple[Optional[str], Tuple[str, ...]]]
+                ) -> List[Optional[_Encoded]]:
     """A worker's share: :func:`_games_json` of one chunk."""
-    return _games_json(job[0])
+    return _games_json(job[0], *job[1])
 
 
 def _chunks(first: List[_Job], jobs: Iterator[_Job]) -> Iterator[List[_Job]]:
@@ -119,20 +150,21 @@ def _chunks(first: List[_Job], jobs: Iterator[_Job]) -> Iterator[List[_Job]]:
         chunk = list(itertools.islice(jobs, _CHUNK))
 
 
-def _built(jobs: Iterator[_Job], workers: int) -> Iterator[str]:
-    """The encoded data of each game of ``jobs``, in order: here, or from
-    ``workers`` processes once the record has enough games to pay for them
-    (the one pool of ``-j``, :func:`~lcnotation.lostcities.parallel.mapped`:
-    a few chunks in flight, the workers ended with the command)."""
+def _built(jobs: Iterator[_Job], workers: int, path: Optional[str],
+           default_colors: Tuple[str, ...]) -> Iterator[Optional[_Encoded]]:
+    """Each game of ``jobs`` encoded, in order: here, or in ``workers``
+    processes once the record has enough games to pay for them (the one
+    pool of ``-j``, :func:`~lcnotation.lostcities.parallel.mapped`: a few
+    chunks in flight, the workers ended with the command)."""
     chunk = list(itertools.islice(jobs, _PARALLEL_FROM))
     if workers <= 1 or len(chunk) < _PARALLEL_FROM:
-        yield from _games_json(chunk)
+        yield from _games_json(chunk, path, default_colors)
         for job in jobs:
-            yield from _games_json([job])
+            yield from _games_json([job], path, default_colors)
         return
     from ..lostcities.parallel import mapped  # only with workers
 
-    done = mapped(_chunks(chunk, jobs), workers, _chunk_json, None)
+    done = mapped(_chunks(chunk, jobs), workers, _chunk_json, (path, default_colors))
     with contextlib.closing(done):
         for _, encoded in done:
             yield from encoded
@@ -151,23 +183,40 @@ def view_html(games: Iterable[Game], *, title: str, path: Optional[str] = None,
     from its own).  With ``jobs`` above 1 and ``sources``, a record of many
     games is replayed in that many worker processes (the page is the same,
     byte for byte)."""
-    layouts: List[Tuple[Layout, Layout]] = []  # per colour set: Player1, Player2 at the bottom
-    index: Dict[Tuple[str, ...], int] = {}
     texts: Iterable[Optional[str]] = sources if sources is not None else itertools.repeat(source)
-
-    def described() -> Iterator[_Job]:
-        for game, text in zip(games, texts):
-            colors = read_setup(game, default_colors).colors
-            if colors not in index:
-                index[colors] = len(layouts)
-                layouts.append((layout(colors), layout(colors, perspective=1)))
-            yield game, index[colors], path, default_colors, text
-
     # Workers only when each game has its own text (a shared one would be
     # sent whole with every game).
-    data = ",".join(_built(described(), jobs if sources is not None else 1))
+    return _page(zip(games, texts), title, path, default_colors,
+                 jobs if sources is not None else 1)
+
+
+def view_html_of_texts(texts: Iterable[GameText], *, title: str, path: Optional[str] = None,
+                       default_colors: Tuple[str, ...] = DEFAULT_COLORS,
+                       jobs: int = 1) -> str:
+    """The replay page of the games of a file, given as their texts (placed
+    at their lines in the file, their offsets from 0, as
+    :func:`~lcnotation.lostcities.text.reader.split_games` cuts them), the
+    options as for :func:`view_html`: each game is read where it is
+    replayed, in the workers with ``jobs`` above 1, and a text with nothing
+    to show (no move, header or error) is left out."""
+    return _page(((None, text) for text in texts), title, path, default_colors, jobs)
+
+
+def _page(jobs: Iterator[_Job], title: str, path: Optional[str],
+          default_colors: Tuple[str, ...], workers: int) -> str:
+    layouts: List[Tuple[Layout, Layout]] = []  # per colour set: Player1, Player2 at the bottom
+    index: Dict[Tuple[str, ...], int] = {}
+    data: List[str] = []
+    for done in _built(jobs, workers, path, default_colors):
+        if done is None:
+            continue
+        colors, head, tail = done
+        if colors not in index:
+            index[colors] = len(layouts)
+            layouts.append((layout(colors), layout(colors, perspective=1)))
+        data.append(head + str(index[colors]) + tail)
     payload = ('{"layouts":' + _encoded([[lay.to_json() for lay in pair] for pair in layouts])
-               + ',"games":[' + data + "]}")
+               + ',"games":[' + ",".join(data) + "]}")
     # Nothing in the data may close the script element or open a comment.
     payload = payload.replace("<", "\\u003c")
     root = f"lcnv-{zlib.crc32(payload.encode('utf-8')):08x}"

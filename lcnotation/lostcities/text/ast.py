@@ -214,6 +214,12 @@ class Game(NamedTuple):
                 return h.value
         return default
 
+    @property
+    def shown(self) -> bool:
+        """Whether the record has anything to show (a move, a header or an
+        error): what ``lcn view`` and ``lcn render`` count as a game."""
+        return bool(self.moves or self.headers or self.errors)
+
     def _repr_svg_(self) -> str:
         """The board after the last move, for Jupyter (:func:`lcnotation.svg.board_svg`)."""
         return draw(self, "svg")
