@@ -36,6 +36,8 @@ sys.path.insert(0, str(ROOT / "tests"))
 from lcnotation import (Game, GameState, check, format_games, generate_games,  # noqa: E402
                         generate_match, parse_games)
 from lcnotation.lostcities.game.setup import read_setup  # noqa: E402
+from lcnotation.lostcities.text.headers import DEFAULT_COLORS  # noqa: E402
+from lcnotation.lostcities.text.reader import GameText, split_games  # noqa: E402
 from lcnotation.svg import Picture, move_words, picture  # noqa: E402
 from lcnotation.view import view_html  # noqa: E402
 from lcnotation.view.positions import positions  # noqa: E402
@@ -155,30 +157,51 @@ def commands(text: str, rounds: int = 3) -> None:
 # ------------------------------------------------------------ instruction counts
 
 
+def read_page(texts: List[GameText]) -> int:
+    """What a worker of ``lcn view`` does: each game read from its text,
+    checked, replayed and encoded as the page's data."""
+    from lcnotation.view import _games_json
+
+    return sum(len(done[2]) for done in _games_json([(None, t) for t in texts], None,
+                                                     DEFAULT_COLORS) if done)
+
+
 def _row(mode: str, games: int) -> None:
-    """The measured process: warm up, then ``mode`` (``replay:N`` or
-    ``whole:N``, N passes) over ``games`` generated games."""
+    """The measured process: a warm-up pass, then ``mode`` (``replay:N``,
+    ``whole:N`` or ``page:N``, N passes) over ``games`` generated games."""
     sample = list(generate_games(games, seed=1, deal=True))
-    read_replayed(sample[:1])
-    read_whole(sample[:1])
+    texts = list(split_games([format_games(sample)]))
     what, passes = mode.split(":")
-    for _ in range(int(passes)):
-        (read_replayed if what == "replay" else read_whole)(sample)
+
+    def one_pass() -> None:
+        if what == "page":
+            read_page(texts)
+        else:
+            (read_replayed if what == "replay" else read_whole)(sample)
+
+    # The warm-up is a whole pass, so that caches filled on first use (compiled
+    # patterns, set-ups seen before) count in neither run and the difference of
+    # the two runs is one pass exactly.
+    for _ in range(1 + int(passes)):
+        one_pass()
 
 
 def _count(mode: str, games: int) -> int:
     return callgrind([__file__, "--row", mode, "--games", str(games)])
 
 
-def instructions(games: int) -> None:
+MODES = {"whole": "every position read whole", "replay": "one replay",
+         "page": "the page's data (a game read from its text, checked, replayed, encoded)"}
+
+
+def instructions(games: int, modes: List[str]) -> None:
     moves = sum(len(g.moves) for g in generate_games(games, seed=1, deal=True))
     per: Dict[str, float] = {}
-    for what in ("whole", "replay"):
+    for what in modes:
         one, two = _count(f"{what}:1", games), _count(f"{what}:2", games)
         per[what] = (two - one) / moves
-    print(f"instructions a move ({games} games, {moves} moves, callgrind): every position "
-          f"read whole {per['whole']:,.0f}, one replay {per['replay']:,.0f} "
-          f"({per['whole'] / per['replay']:.1f} times fewer)")
+    print(f"instructions a move ({games} games, {moves} moves, callgrind): "
+          + "; ".join(f"{MODES[what]} {per[what]:,.0f}" for what in modes))
 
 
 def main() -> None:
@@ -188,14 +211,21 @@ def main() -> None:
     parser.add_argument("--compare", action="store_true",
                         help="also time reading every position whole")
     parser.add_argument("--instructions", action="store_true",
-                        help="count instructions a move under callgrind, both ways")
+                        help="count instructions a move under callgrind")
+    parser.add_argument("--modes", default=",".join(MODES),
+                        help="with --instructions, which of " + ", ".join(MODES)
+                        + " to count (default: all)")
     parser.add_argument("--row", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.row:
         _row(args.row, args.games or 100)
         return
     if args.instructions:
-        instructions(args.games or 100)
+        modes = args.modes.split(",")
+        unknown = [m for m in modes if m not in MODES]
+        if unknown:
+            parser.error(f"unknown mode {unknown[0]!r}; choose from {', '.join(MODES)}")
+        instructions(args.games or 100, modes)
         return
     measure("match", list(generate_match(seed=1)), args.browser, args.compare)
     measure("archive", list(generate_games(args.games or 2000, seed=1, deal=True)),
