@@ -50,6 +50,7 @@ notebook or a web page, it restyles nothing around it.
 
 from __future__ import annotations
 
+import functools
 import re
 import zlib
 from html import escape
@@ -839,6 +840,19 @@ def _card_of(code: str) -> Card:
     return Card(code[0], _RANK_OF_CODE[code[1:]])
 
 
+@functools.lru_cache(maxsize=64)
+def _replay_tables(colors: Tuple[str, ...]) -> Tuple[Dict[str, int], Dict[Tuple[int, str],
+                                                                        Tuple[str, str]]]:
+    """What a :class:`Replay` of a game in ``colors`` looks up, made once a
+    set of colours: each card's place in the order of a hand (by colour, then
+    rank; its rank in the low four bits), and the names of each player's
+    expedition and score of each colour.  Neither is ever changed."""
+    key = {c + text: k * 16 + rank for k, c in enumerate(colors)
+           for rank, text in RANK_TEXT.items()}
+    names = {(p, c): (f"e{p}{c}", f"s{p}{c}") for p in (0, 1) for c in colors}
+    return key, names
+
+
 class Replay:
     """The pictures of a game's positions, read as its moves are played.
 
@@ -866,10 +880,7 @@ class Replay:
         self.picture = picture(state)
         self._deck = state.draw_pile()  # top first, while the deal makes it known
         self._start = draw_pile_start(len(state.colors))
-        # The order of a hand: by colour, then rank (the unknown cards last).
-        self._key = {c + text: k * 16 + rank for k, c in enumerate(state.colors)
-                     for rank, text in RANK_TEXT.items()}
-        self._names = {(p, c): (f"e{p}{c}", f"s{p}{c}") for p in (0, 1) for c in state.colors}
+        self._key, self._names = _replay_tables(state.colors)
         self._to_move = tuple(_name(name) + " to move" for name in state.players)
         self._totals = [int(self.picture.texts[f"t{p}"]) for p in (0, 1)]
 
@@ -889,25 +900,28 @@ class Replay:
         p = turn & 1
         card = move.placement.card
         c = card.color
+        code = c + RANK_TEXT[card.rank]
         discard = move.placement.discard
         source = move.draw.color
-        taken: Optional[Card] = None
-        drawn: Optional[Card] = None
+        taken: Optional[str] = None  # the codes of the card taken, or drawn when known
+        drawn: Optional[str] = None
         if source is None:
-            drawn = self._deck_top()
+            top = self._deck_top()
+            if top is not None:
+                drawn = top.color + RANK_TEXT[top.rank]
         elif discard and source == c:
-            taken = card
+            taken = code
         else:
             pile = slots.get("d" + source)
             if pile:
-                taken = _card_of(pile[-1])
-        words = _words(state.players[p], move, taken, drawn)
+                taken = pile[-1]
+        words = state.players[p] + " " + _deed(code, discard, source, taken, drawn)
         # Unreadable turns before this one, or a rule broken: the state then
         # guesses, and the whole position is read again.
         regular = not state.play((move,)) and turn == now
         changed_slots: Set[str] = set()
         changed_texts: Set[str] = set()
-        marks = (self._moved(p, card, discard, source, taken, drawn, changed_slots,
+        marks = (self._moved(p, code, discard, source, taken, drawn, changed_slots,
                              changed_texts) if regular else None)
         if marks is None:
             self._read_all(changed_slots, changed_texts)
@@ -940,18 +954,18 @@ class Replay:
             texts[name] = value
             changed.add(name)
 
-    def _moved(self, p: int, card: Card, discard: bool, source: Optional[str],
-               taken: Optional[Card], drawn: Optional[Card], slots: Set[str],
+    def _moved(self, p: int, code: str, discard: bool, source: Optional[str],
+               taken: Optional[str], drawn: Optional[str], slots: Set[str],
                texts: Set[str]) -> Optional[Tuple[Tuple[str, str, int], ...]]:
-        """Redraw what a move that follows the rules changed: ``card`` from
-        player ``p``'s hand to an expedition or its pile, then a card from
-        ``source`` (None: the draw pile; ``taken`` the top of the pile,
-        ``drawn`` the top of the draw pile when the deal makes it known);
+        """Redraw what a move that follows the rules changed: the card
+        ``code`` from player ``p``'s hand to an expedition or its pile, then a
+        card from ``source`` (None: the draw pile; ``taken`` the code of the
+        top of the pile, ``drawn`` of the top of the draw pile when the deal
+        makes it known);
         the marks of the position reached (as :func:`_move_marks` makes
         them).  None when the hand drawn does not hold the card (then nothing
         is redrawn)."""
         shown, written = self.picture.slots, self.picture.texts
-        code = card.color + RANK_TEXT[card.rank]
         hand_name = "h0" if p == 0 else "h1"
         hand = list(shown[hand_name])
         if code in hand:  # a known card of the hand ...
@@ -963,9 +977,9 @@ class Replay:
         if source is None:
             if self._deck is not None and drawn is None:
                 return None
-            new = BACK if drawn is None else drawn.color + RANK_TEXT[drawn.rank]
+            new = BACK if drawn is None else drawn
         else:
-            new = BACK if taken is None else taken.color + RANK_TEXT[taken.rank]
+            new = BACK if taken is None else taken
         if new == BACK:
             hand.append(BACK)
         else:  # in the order of the hand
@@ -979,7 +993,7 @@ class Replay:
         if shown[hand_name] != held:
             shown[hand_name] = held
             slots.add(hand_name)
-        c = card.color
+        c = code[0]
         # The card placed always changes its pile or expedition; the texts
         # (depth, score, total) may stay as they were.
         if discard:
@@ -1070,17 +1084,33 @@ def _words(player: str, move: Move, taken: Optional[Card], drawn: Optional[Card]
     """``move`` in words: ``player`` moves; ``taken`` is the top card of the
     pile drawn from, ``drawn`` the card drawn from the draw pile (when known)."""
     card = move.placement.card
-    words = [player,
-             f"discards {card_name(card.color, card.rank)}" if move.placement.discard else
-             f"plays {card_name(card.color, card.rank)} on the {color_name(card.color)} "
-             "expedition"]
-    source = move.draw.color
-    if source is None:
-        known = f"{card_name(drawn.color, drawn.rank)} " if drawn else ""
-        words.append(f"and draws {known}from the draw pile")
-    else:
-        top = f"{card_name(taken.color, taken.rank)} " if taken else ""
-        the = "the" if taken else "the empty"
-        words.append(f"and takes {top}from {the} {color_name(source)} discard pile")
-    return " ".join(words)
+    return player + " " + _deed(card.color + RANK_TEXT[card.rank], move.placement.discard,
+                                move.draw.color, _code_of(taken), _code_of(drawn))
 
+
+def _code_of(card: Optional[Card]) -> Optional[str]:
+    return None if card is None else card.color + RANK_TEXT[card.rank]
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _deed(code: str, discard: bool, source: Optional[str], taken: Optional[str],
+          drawn: Optional[str]) -> str:
+    """What :func:`_words` says after the player, from the codes of the card
+    placed, of the card taken (the top of the pile drawn from) and of the
+    card drawn (when known): the same few thousand moves come again and
+    again in an archive, so each is said once."""
+    card = _card_of(code)
+    said = (f"discards {card_name(card.color, card.rank)}" if discard else
+            f"plays {card_name(card.color, card.rank)} on the {color_name(card.color)} "
+            "expedition")
+    if source is None:
+        known = f"{_named(drawn)} " if drawn else ""
+        return f"{said} and draws {known}from the draw pile"
+    top = f"{_named(taken)} " if taken else ""
+    the = "the" if taken else "the empty"
+    return f"{said} and takes {top}from {the} {color_name(source)} discard pile"
+
+
+def _named(code: str) -> str:
+    card = _card_of(code)
+    return card_name(card.color, card.rank)
