@@ -44,6 +44,7 @@ from lcnotation.view.positions import positions  # noqa: E402
 from tools import CHROMIUM_ARGS  # noqa: E402  (tests/tools.py)
 
 sys.path.insert(0, str(ROOT / "bench"))
+from bench import ENV  # noqa: E402  (byte-code written and used, as installed)
 from instructions import callgrind  # noqa: E402
 
 
@@ -144,7 +145,7 @@ def commands(text: str, rounds: int = 3) -> None:
                 start = time.perf_counter()
                 subprocess.run([sys.executable, "-m", "lcnotation", "view", str(record),
                                 "-j", str(jobs), "-o", str(Path(folder) / "page.html")],
-                               check=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+                               check=True, env={**ENV, "PYTHONPATH": str(ROOT)})
                 wall = time.perf_counter() - start
                 after = resource.getrusage(resource.RUSAGE_CHILDREN)
                 cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
