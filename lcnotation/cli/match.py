@@ -135,6 +135,7 @@ def run(args: argparse.Namespace) -> int:
     from ..engine.process import stop_all
     from ..lostcities.text.headers import parse_colors
     from ..core.diagnostics import NotationError
+    from ..lostcities.game.setup import COLOR_COUNTS
     from ..tools.progress import Progress
 
     commands = (_command(args.engine1, 1), _command(args.engine2, 2))
@@ -143,8 +144,9 @@ def run(args: argparse.Namespace) -> int:
         colors = parse_colors(args.colors)
     except NotationError as exc:
         raise UsageError(f"--colors {args.colors!r}: {exc.message}") from None
-    if len(colors) not in (5, 6):
-        raise UsageError(f"--colors {args.colors!r}: a game has 5 or 6 colours")
+    if len(colors) not in COLOR_COUNTS:
+        counts = " or ".join(map(str, COLOR_COUNTS))
+        raise UsageError(f"--colors {args.colors!r}: a game has {counts} colours")
     if args.event is not None and not args.event.isprintable():
         raise UsageError("--event: a header's value holds no line break nor control "
                          "character")
