@@ -663,6 +663,7 @@ def _depth(pile: Sequence[object]) -> str:
     return str(len(pile)) if len(pile) > 1 else ""
 
 
+@functools.lru_cache(maxsize=256)
 def _draw_text(low: int, high: int) -> str:
     """The draw pile's count; a range, in words, when unreadable moves make
     it uncertain."""
@@ -834,6 +835,13 @@ def fill(layout: Layout, picture: Picture) -> str:
 
 
 _RANK_OF_CODE = {text: rank for rank, text in RANK_TEXT.items()}
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _played_score(played: Tuple[str, ...]) -> str:
+    """:func:`_score` of an expedition given by its cards' codes (the same
+    expeditions come again and again in an archive)."""
+    return _score([_RANK_OF_CODE[code[1:]] for code in played])
 
 
 def _card_of(code: str) -> Card:
@@ -1010,7 +1018,7 @@ class Replay:
             slots.add(name)
             placed = ("last", name, len(played) - 1)
             old = written[score_name]
-            score = _score([self._key[x] & 15 for x in played])
+            score = _played_score(played)
             if score != old:
                 written[score_name] = score
                 texts.add(score_name)
