@@ -18,7 +18,7 @@ from ..lostcities.lint import colors_of
 from ..core import notation as core_notation
 from ..core.diagnostics import Diagnostic, NotationError, Severity
 from ..lostcities.text.reader import parse_games, read_games
-from ..lostcities.parallel import Cut, checked_piece
+from ..lostcities.parallel import Cut, Source, checked_piece
 from ..core.terminal import printable
 from ..tools.output import json_text
 from .inputs import imported_or_none
@@ -138,10 +138,11 @@ def _show(name: str, game: Game, game_score: GameScore, errors: List[Diagnostic]
     return shown, note, result
 
 
-def _shown_piece(job: Tuple[Cut, Tuple[str, Tuple[str, ...], bool]]) -> List[Shown]:
+def _shown_piece(job: Tuple[Cut, Tuple[Source, str, Tuple[str, ...], bool]]) -> List[Shown]:
     """The games of a piece of a file checked and shown (in a worker of ``-j N``)."""
-    cut, (name, colors, as_json) = job
-    return [_show(name, *checked, as_json) for checked in checked_piece(cut, name, colors)]
+    cut, (source, name, colors, as_json) = job
+    return [_show(name, *checked, as_json)
+            for checked in checked_piece(cut, source, name, colors)]
 
 
 def _shown(path: str, name: str, games: Iterable[Game], colors: Tuple[str, ...], jobs: int,
@@ -149,19 +150,20 @@ def _shown(path: str, name: str, games: Iterable[Game], colors: Tuple[str, ...],
     """Each game of ``games`` (of the file ``path``) checked and shown; a large
     regular file is read again in ``jobs`` processes, cut at game boundaries."""
     if jobs > 1 and not imported and streamable(path) and _size(path) >= core_notation.PARALLEL_BYTES:
-        from ..lostcities.parallel import file_pieces, mapped  # only with -j
+        from ..lostcities.parallel import cuts, mapped, source_of  # only with -j
 
         try:
             handle = open(path, "rb")
         except OSError as exc:
             raise _ReadFailed(exc) from exc
         with handle:
-            done = mapped(_reading(file_pieces(handle)), jobs, _shown_piece,
-                          (name, colors, as_json))
-            with contextlib.closing(done):
-                for _, shown in done:
-                    yield from shown
-        return
+            source = source_of(handle)
+            if source is not None:
+                done = mapped(cuts(handle, source.size), jobs, _shown_piece,
+                              (source, name, colors, as_json))
+                with contextlib.closing(done):
+                    yield from (shown for _, piece in _reading(done) for shown in piece)
+                return
     for game in games:
         report = check(game, path=name, default_colors=colors)
         yield _show(name, game, report.score, [d for d in report.diagnostics
