@@ -39,7 +39,7 @@ from typing import (IO, Any, Callable, Deque, Generator, Iterable, Iterator, Lis
 
 from ..core.files import BOM, Identity, identity_of
 from ..core.findings import Finding
-from ..core.lineends import CountingReader, byte_line_ends
+from ..core.lineends import CountingReader
 from ..core.lint import FileReport, LintConfig
 from .lint import Placing, line_end_finding, lint_piece, lint_stream_emitting
 from ..core.diagnostics import Diagnostic, Severity
@@ -98,25 +98,27 @@ def source_of(handle: IO[bytes]) -> Optional[Source]:
     return Source(os.path.abspath(name), identity_of(mine))
 
 
-def cuts(handle: IO[bytes], size: int, read: Optional[Callable[[int], bytes]] = None,
+def cuts(handle: IO[bytes], size: int, counted: Optional[CountingReader] = None,
+         read: Optional[Callable[[int], bytes]] = None,
          seen: Optional[Callable[[bytes], object]] = None) -> Iterator[Cut]:
     """The pieces of the regular file ``handle`` (``size`` bytes), placed; the
     file is read once, a piece at a time as they are asked for, through
-    ``read`` (``handle.read`` by default; a reader that counts line ends, say),
-    and each piece's bytes, after the byte-order mark, go to ``seen``."""
-    read = read or handle.read
-    line, chars, written = 1, 0, 0
+    ``read`` (by default ``counted.read``, where ``counted`` counts the line
+    ends of ``handle``: one of its own if None), and each piece's bytes,
+    after the byte-order mark, go to ``seen``."""
+    counted = counted if counted is not None else CountingReader(handle)
+    read = read or counted.read
+    chars = written = 0
     for start, end in split_ranges(handle, size, PIECE):
+        crlf, cr, lf = counted.counts
         handle.seek(start)
         data = _read(read, end - start)
-        yield Cut(start, end, line, chars, written)
+        yield Cut(start, end, crlf + cr + lf + 1, chars, written)
         if not start and data.startswith(BOM):
             data = data[len(BOM):]
-        crlf, cr, lf = byte_line_ends(data)
-        line += crlf + cr + lf
         read_chars = chars_read(data)
         chars += read_chars
-        written += read_chars + crlf
+        written += read_chars + counted.counts[0] - crlf
         if seen is not None:
             seen(data)
 
@@ -223,7 +225,7 @@ def lint_stream_parallel(handle: IO[bytes], path: str, config: LintConfig, jobs:
     # The pieces are placed first, in one quick pass that also counts the line
     # ends: S107 (about the whole file) then goes in its place.
     counted = CountingReader(handle)
-    placed = list(cuts(handle, source.size, counted.read))
+    placed = list(cuts(handle, source.size, counted))
     place = Placing(line_end_finding(counted, config, path), emit)
     report = FileReport(path)
     marker: Optional[str] = None  # the file's first discard marker, so far
