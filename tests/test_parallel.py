@@ -458,8 +458,17 @@ def test_a_stream_without_a_name_is_done_in_this_process(tmp_path, small_pieces)
     assert b"".join(convert_file(io.BytesIO(data), "lower", jobs=2)) == b"".join(
         convert_file(io.BytesIO(data), "lower"))
     with open(path, "rb") as handle:
+        assert parallel.source_of(handle) is not None
+        handle.read(10)  # not read from its start
+        assert parallel.source_of(handle) is None
+        handle.seek(0)
         path.unlink()  # its name no longer names it
         assert parallel.source_of(handle) is None
+    path.write_bytes(b"\n" * 5 + data)
+    with open(path, "rb") as handle:
+        handle.seek(5)
+        assert b"".join(convert_file(handle, "lower", jobs=2)) == b"".join(
+            convert_file(io.BytesIO(data), "lower"))
 
 
 def test_a_worker_refuses_a_file_put_in_its_place(tmp_path, small_pieces):

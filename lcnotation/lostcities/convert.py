@@ -500,13 +500,13 @@ def _convert_parallel(data: BinaryIO, source: Source, to: DialectName,
     yield from (texts() if isinstance(_resolve(to), Dialect) else framed_json(texts()))
 
 
-def _whole_file(data: BinaryIO) -> Optional[Source]:
-    """The file ``data`` reads, when it is large enough to be converted in
-    several processes and they can open it (see
+def _whole_file(data: BinaryIO, start: int) -> Optional[Source]:
+    """The file ``data`` reads (from ``start``), when it is large enough to be
+    converted in several processes and they can open it (see
     :func:`~lcnotation.lostcities.parallel.source_of`); else None."""
     from .parallel import source_of
 
-    found = source_of(data)
+    found = source_of(data, start)
     return found if found is not None and found.size >= core_notation.PARALLEL_BYTES else None
 
 
@@ -565,7 +565,7 @@ def convert_file(data: BinaryIO, to: DialectName = "v1", *,
     try:
         if bom and target is not JSON:
             yield BOM
-        whole = _whole_file(data) if jobs > 1 else None
+        whole = _whole_file(data, start) if jobs > 1 else None
         if whole is not None:
             converted = _convert_parallel(data, whole, to, source, path, jobs)
         else:

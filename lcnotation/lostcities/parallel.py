@@ -82,13 +82,17 @@ class Source(NamedTuple):
         return self.identity[2]
 
 
-def source_of(handle: IO[bytes]) -> Optional[Source]:
+def source_of(handle: IO[bytes], start: Optional[int] = None) -> Optional[Source]:
     """The file that ``handle`` reads, as workers can open it again (a regular
-    file, its name still naming it), or None."""
+    file, its name still naming it), or None; None too when ``handle`` was
+    not read from the file's start (``start``: where it stood; by default,
+    where it stands)."""
     name = getattr(handle, "name", None)
     if not isinstance(name, str):
         return None
     try:
+        if (handle.tell() if start is None else start) != 0:
+            return None
         mine = os.fstat(handle.fileno())
         theirs = os.stat(name)
     except (OSError, AttributeError, ValueError, io.UnsupportedOperation):
