@@ -82,8 +82,8 @@ def _split_both_ways(path):
                 [(p.code, p.span, p.message) for p in part.problems])
 
     with open(path, "rb") as handle:
-        whole = [key(g) for g in split_games(decoded_lines(handle))]
         source = parallel.source_of(handle)
+        whole = [key(g) for g in split_games(decoded_lines(handle))]
     assert source is not None
     cut = [key(g) for c in _cuts(path)
            for g in split_games(parallel.cut_items(source, c), c.line, c.offset)]
