@@ -487,3 +487,35 @@ def test_a_worker_refuses_a_file_put_in_its_place(tmp_path, small_pieces):
         parallel.cut_bytes(source, cut)
     assert caught.value.errno == errno.ESTALE and caught.value.filename == str(path)
     assert "changed while lcn was reading it" in str(caught.value)
+
+
+def test_score_j2_checks_a_file_at_a_glance(run, tmp_path, small_pieces, monkeypatch):
+    """lcn score reads a file through once before it scores it (a file that
+    cannot be read to its end prints nothing but why); with -j N a quick look
+    at the bytes does, and the reader's own pass only when that does not tell."""
+    from lcnotation.cli import score
+    from lcnotation.lostcities.text import reader
+
+    for variant in ("crlf", "not-utf8", "bom-crlf"):
+        path = tmp_path / f"{variant}.lcn"
+        path.write_bytes(VARIANTS[variant])
+        with open(path, "rb") as handle:
+            glance = parallel.readable_at_a_glance(handle, len(VARIANTS[variant]))
+        assert glance is (variant != "not-utf8")
+    with open(tmp_path / "crlf.lcn", "rb") as handle:
+        monkeypatch.setattr(reader, "MAX_GAME", 200)
+        monkeypatch.setattr(parallel, "MAX_GAME", 200)
+        assert not parallel.readable_at_a_glance(handle, len(VARIANTS["crlf"]))
+    monkeypatch.undo()
+    monkeypatch.setattr(parallel, "PIECE", 300)
+    from lcnotation.core import notation
+
+    monkeypatch.setattr(notation, "PARALLEL_BYTES", 0)
+    one = run("score", "-j", "1", str(tmp_path / "crlf.lcn"))
+    closely = []
+    looked = score.readable_games
+    monkeypatch.setattr(score, "readable_games", lambda path: closely.append(path) or looked(path))
+    assert run("score", "-j", "2", str(tmp_path / "crlf.lcn")) == one and not closely
+    bad = run("score", "-j", "2", str(tmp_path / "not-utf8.lcn"))
+    assert closely and bad == run("score", "-j", "1", str(tmp_path / "not-utf8.lcn"))
+    assert bad.status == 2 and "cannot read" in bad.err and not bad.out

@@ -72,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
     for path in settings.expand(paths, ["lostcities"]) if not imported else args.paths:
         seen = True
         name = settings.named(path)
-        games = _games(path, name, args.from_format)
+        games = _games(path, name, args.from_format, jobs)
         if games is None:
             status = EXIT_USAGE
             continue
@@ -149,7 +149,7 @@ def _shown(path: str, name: str, games: Iterable[Game], colors: Tuple[str, ...],
            imported: bool, as_json: bool) -> Iterator[Shown]:
     """Each game of ``games`` (of the file ``path``) checked and shown; a large
     regular file is read again in ``jobs`` processes, cut at game boundaries."""
-    if jobs > 1 and not imported and streamable(path) and _size(path) >= core_notation.PARALLEL_BYTES:
+    if not imported and _parallel(path, jobs):
         from ..lostcities.parallel import cuts, mapped, source_of  # only with -j
 
         try:
@@ -170,6 +170,21 @@ def _shown(path: str, name: str, games: Iterable[Game], colors: Tuple[str, ...],
                                                if d.severity is Severity.ERROR], as_json)
 
 
+def _parallel(path: str, jobs: int) -> bool:
+    """Whether the file ``path`` is scored in ``jobs`` processes."""
+    return jobs > 1 and streamable(path) and _size(path) >= core_notation.PARALLEL_BYTES
+
+
+def _readable_at_a_glance(path: str) -> bool:
+    from ..lostcities.parallel import readable_at_a_glance  # only with -j
+
+    try:
+        with open(path, "rb") as handle:
+            return readable_at_a_glance(handle, os.fstat(handle.fileno()).st_size)
+    except OSError:
+        return False  # the close look says why
+
+
 def _size(path: str) -> int:
     try:
         return os.path.getsize(path)
@@ -177,14 +192,19 @@ def _size(path: str) -> int:
         return 0
 
 
-def _games(path: str, name: str, from_format: Optional[str]) -> Optional[Iterable[Game]]:
+def _games(path: str, name: str, from_format: Optional[str], jobs: int = 1
+           ) -> Optional[Iterable[Game]]:
     """The games of ``path``, read one at a time from a regular file (checked
-    first to be readable to its end, as a file read whole is); None, with a
-    message, when it cannot be read."""
+    first to be readable to its end, as a file read whole is: at a glance
+    for a file that ``jobs`` processes score, whose pieces are read anyway,
+    closely when that does not tell); None, with a message, when it cannot
+    be read."""
     if from_format is not None:
         return imported_or_none(path, from_format)
     if streamable(path):
-        return _reading(read_games(path, path=name)) if readable_games(path) else None
+        readable = _parallel(path, jobs) and _readable_at_a_glance(path)
+        return _reading(read_games(path, path=name)) if readable or readable_games(path) \
+            else None
     source = read_input(path)
     return None if source is None else parse_games(source.text, path=name)
 

@@ -47,9 +47,11 @@ from .game.checker import check
 from .game.scoring import GameScore
 from .text.ast import Game
 from .text.ranges import split_ranges
-from .text.reader import BLANK, Piece, chars_read, decoded_at, parse_part, split_games
+from .text.reader import (BLANK, MAX_GAME, Piece, chars_read, decoded_at, parse_part,
+                          split_games)
 
 __all__ = ["Cut", "Source", "source_of", "cuts", "cut_bytes", "cut_items", "mapped",
+           "readable_at_a_glance",
            "lint_stream_parallel", "checked_piece", "PIECE"]
 
 #: About how many bytes a piece holds.
@@ -125,6 +127,27 @@ def cuts(handle: IO[bytes], size: int, counted: Optional[CountingReader] = None,
         written += read_chars + counted.counts[0] - crlf
         if seen is not None:
             seen(data)
+
+
+def readable_at_a_glance(handle: IO[bytes], size: int) -> bool:
+    """Whether the regular file ``handle`` (``size`` bytes, read from its
+    start) can be read game by game to its end, as far as a quick pass over
+    its bytes tells: every piece is UTF-8 and shorter than the reader's
+    bound on a game (each game and each line lies within one piece).  False
+    says only that a closer look is needed (the reader's own pass)."""
+    bad = False
+
+    def seen(data: bytes) -> None:
+        nonlocal bad
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError:
+            bad = True
+
+    for cut in cuts(handle, size, seen=seen):
+        if bad or cut.end - cut.start >= MAX_GAME:
+            return False
+    return not bad
 
 
 def _read(read: Callable[[int], bytes], size: int) -> bytes:
