@@ -1,9 +1,12 @@
 """One large file linted in several processes gives what one process gives.
 
-The file is cut at game boundaries (lcnotation/lostcities/parallel.py); these
-tests cut small files into many small pieces, so that every kind of place a
-cut can fall is met, and compare the findings, their order, positions,
-messages and fixes, and the counts with lint_file's.
+The file is cut in bytes at game boundaries, and each worker reads its own
+piece (lcnotation/lostcities/parallel.py); these tests cut small files into
+many small pieces, so that every kind of place a cut can fall is met, and
+compare the findings, their order, positions, messages and fixes, and the
+counts with lint_file's (and the output of lcn fmt, score and convert with
+that of one process): line ends of every kind, a byte-order mark, bytes that
+are not UTF-8, a discard marker that changes between pieces.
 """
 
 from __future__ import annotations
@@ -17,8 +20,9 @@ from hypothesis import strategies as st
 from lcnotation import format_game, generate_game
 from lcnotation.core.lint import LintConfig
 from lcnotation.lostcities import parallel
-from lcnotation.lostcities.text.reader import split_games
+from lcnotation.lostcities.text.reader import decoded_lines, split_games
 from lcnotation.tools.lint import lint_file, lint_file_emitting
+from strategies import examples, record_files
 from test_fused import mutated
 
 
@@ -45,6 +49,14 @@ def small_pieces(monkeypatch):
     monkeypatch.setattr(notation, "PARALLEL_BYTES", 0)
 
 
+def _cuts(path):
+    """The pieces ``path`` is cut into (``PIECE`` as the test sets it)."""
+    import os
+
+    with open(path, "rb") as handle:
+        return list(parallel.cuts(handle, os.path.getsize(path)))
+
+
 def _games(seeds, dialects) -> str:
     return "\n".join(format_game(generate_game(s, deal=s % 2 == 0), d)
                      for s, d in zip(seeds, dialects))
@@ -57,17 +69,46 @@ def test_a_file_cut_in_pieces_gives_the_findings_of_one_process(tmp_path, small_
     path = tmp_path / "games.lcn"
     text = _games(range(8), dialects).replace("\n7. ", "\n8. ", 3) + "\n1. r3-d\r\n"
     path.write_bytes(text.encode("utf-8") + b"\n[Event \"\xff\"]\n")
-    cuts = list(parallel.pieces(iter([text]), 300))
-    assert len(cuts) > 4  # the file is really cut
+    assert len(_cuts(path)) > 4  # the file is really cut
     _same(*_both(path))
     _same(*_both(path, LintConfig(dialect="x-discard", select=("S",))))
 
 
-def test_the_pieces_are_the_games_split_whole(small_pieces):
-    text = _games(range(6), ["v1"] * 6)
-    whole = [(g.text, g.line, g.offset) for g in split_games([text])]
-    cut = [(g.text, g.line, g.offset) for items, line, offset in parallel.pieces(iter([text]), 300)
-           for g in split_games(items, line, offset)]
+def _split_both_ways(path):
+    """The games of the file ``path`` split whole, and split piece by piece as
+    the workers read the pieces: text, line, offset and decoding problems."""
+    def key(part):
+        return (part.text, part.line, part.offset,
+                [(p.code, p.span, p.message) for p in part.problems])
+
+    with open(path, "rb") as handle:
+        source = parallel.source_of(handle)
+        whole = [key(g) for g in split_games(decoded_lines(handle))]
+    assert source is not None
+    cut = [key(g) for c in _cuts(path)
+           for g in split_games(parallel.cut_items(source, c), c.line, c.offset)]
+    return whole, cut
+
+
+def test_the_pieces_are_the_games_split_whole(tmp_path, small_pieces):
+    path = tmp_path / "games.lcn"
+    path.write_text(_games(range(6), ["v1"] * 6), encoding="utf-8")
+    whole, cut = _split_both_ways(path)
+    assert cut == whole and len(_cuts(path)) > 4
+
+
+@examples(60)
+@given(data=st.lists(record_files(), min_size=1, max_size=4), step=st.integers(1, 400))
+def test_pieces_read_by_the_workers_are_the_file_split_whole(tmp_path_factory, data, step):
+    """Any bytes (line ends of every kind and mixed, a byte-order mark, bytes
+    that are not UTF-8): the games of the pieces, decoded each on its own
+    from where it stands, are those of the file read whole."""
+    import unittest.mock
+
+    path = tmp_path_factory.mktemp("split") / "games.lcn"
+    path.write_bytes(b"\n".join(data))
+    with unittest.mock.patch.object(parallel, "PIECE", step):
+        whole, cut = _split_both_ways(path)
     assert cut == whole
 
 
@@ -134,7 +175,7 @@ def test_fmt_of_a_file_in_pieces_writes_what_one_process_writes(tmp_path, small_
     path = tmp_path / "games.lcn"
     text = _games(range(8), dialects)
     path.write_text(text.replace("\n\n", "\n\n\n").replace("\n", "\r\n"), encoding="utf-8")
-    assert len(list(parallel.pieces(iter([text])))) > 4
+    assert len(_cuts(path)) > 4
     one, two = _formatted_both_ways(path, dialect)
     assert two == one and one[0].changed
 
@@ -320,3 +361,161 @@ def test_a_signal_while_workers_run_ends_them_all(tmp_path, command, how):
     while any(_alive(w) for w in workers) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not [w for w in workers if _alive(w)]
+
+
+# ---------------------------------------------------------------- bytes of every kind
+
+
+def _variants():
+    """Files whose pieces meet each way bytes and text can differ: line ends
+    of each kind (mixed too: S107, about the whole file), a byte-order mark,
+    bytes that are not UTF-8, the file's discard marker changing."""
+    text = _games(range(10), ["v1", "x-discard", "lower", "v1", "x-discard"] * 2)
+    lines = text.split("\n")
+    third = len(lines) // 3
+    mixed = ("\n".join(lines[:third]) + "\n" + "\r\n".join(lines[third:2 * third]) + "\r\n"
+             + "\n".join(lines[2 * third:]))
+    bad = text.encode("utf-8")
+    at = bad.index(b"\n1. ", len(bad) // 2)
+    return {
+        "lf": text.encode("utf-8"),
+        "crlf": text.replace("\n", "\r\n").encode("utf-8"),
+        "cr": text.replace("\n", "\r").encode("utf-8"),
+        "mixed": mixed.encode("utf-8"),
+        "bom-crlf": b"\xef\xbb\xbf" + text.replace("\n", "\r\n").encode("utf-8"),
+        "not-utf8": bad[:at] + b"\n1. R\xff-D" + bad[at:],
+        "accents": text.replace('"Ivo"', '"Iv\u00f6 \u00c9"').encode("utf-8"),
+    }
+
+
+VARIANTS = _variants()
+COMMANDS = [["lint", "--no-progress"], ["lint", "--output-format", "json"],
+            ["lint", "--select", "S"], ["fmt", "--check"], ["fmt", "--diff"], ["fmt"],
+            ["fmt", "--force"], ["score"], ["score", "--format", "json"],
+            ["convert", "--to", "x-discard"], ["convert", "--to", "json"]]
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+@pytest.mark.parametrize("command", COMMANDS, ids=" ".join)
+def test_j2_prints_and_writes_what_j1_does_for_bytes_of_every_kind(run, tmp_path, small_pieces,
+                                                                     variant, command):
+    data = VARIANTS[variant]
+    results = []
+    for jobs in ("1", "2"):
+        path = tmp_path / f"games-{jobs}.lcn"
+        path.write_bytes(data)
+        if jobs == "2" and variant != "mixed":
+            assert len(_cuts(path)) > 4
+        ran = run(*command, "-j", jobs, str(path))
+        results.append((ran.status, ran.out.replace(f"games-{jobs}", "games"),
+                        ran.err.replace(f"games-{jobs}", "games"), path.read_bytes()))
+    assert results[1] == results[0]
+
+
+def test_stdin_and_small_files_stay_in_one_process(run, tmp_path, monkeypatch):
+    """Standard input, and a file under the size from which -j N cuts it, are
+    done in this process as with -j 1."""
+    from lcnotation.core import notation
+
+    def refused(*args, **kwargs):
+        raise AssertionError("no workers for this input")
+
+    monkeypatch.setattr(parallel, "mapped", refused)
+    monkeypatch.setattr(parallel, "PIECE", 300)
+    data = VARIANTS["crlf"]
+    path = tmp_path / "games.lcn"
+    path.write_bytes(data)
+    assert len(data) < notation.PARALLEL_BYTES
+    for command in COMMANDS[:3] + [["fmt", "--check"], ["score"], ["convert", "--to", "lower"]]:
+        assert run(*command, "-j", "2", str(path)) == run(*command, "-j", "1", str(path))
+        assert run(*command, "-j", "2", "-", stdin=data) == run(*command, "-j", "1", "-",
+                                                                 stdin=data)
+
+
+def test_a_stream_without_a_name_is_done_in_this_process(tmp_path, small_pieces):
+    """Workers open the file again by its name: a stream that has none (or
+    whose name is no longer that file) is done in this process."""
+    import io
+
+    from lcnotation.lostcities.convert import convert_file
+    from lcnotation.lostcities.lint import lint_stream_emitting as lint_stream
+    from lcnotation.lostcities.reformat import format_stream, format_stream_parallel
+
+    data = VARIANTS["crlf"]
+    assert parallel.source_of(io.BytesIO(data)) is None
+    emitted: List = []
+    report = parallel.lint_stream_parallel(io.BytesIO(data), "a.lcn", LintConfig(), 2,
+                                           emitted.extend)
+    again: List = []
+    assert (report.games, emitted) == (lint_stream(io.BytesIO(data), "a.lcn", None,
+                                                   again.extend).games, again)
+    path = tmp_path / "a.lcn"
+    path.write_bytes(data)
+    one, two = io.BytesIO(), io.BytesIO()
+    assert format_stream_parallel(io.BytesIO(data), "a.lcn", None, False, 2, two.write) == \
+        format_stream(io.BytesIO(data), "a.lcn", None, False, one.write)
+    assert two.getvalue() == one.getvalue()
+    assert b"".join(convert_file(io.BytesIO(data), "lower", jobs=2)) == b"".join(
+        convert_file(io.BytesIO(data), "lower"))
+    with open(path, "rb") as handle:
+        assert parallel.source_of(handle) is not None
+        handle.read(10)  # not read from its start
+        assert parallel.source_of(handle) is None
+        handle.seek(0)
+        path.unlink()  # its name no longer names it
+        assert parallel.source_of(handle) is None
+    path.write_bytes(b"\n" * 5 + data)
+    with open(path, "rb") as handle:
+        handle.seek(5)
+        assert b"".join(convert_file(handle, "lower", jobs=2)) == b"".join(
+            convert_file(io.BytesIO(data), "lower"))
+
+
+def test_a_worker_refuses_a_file_put_in_its_place(tmp_path, small_pieces):
+    """A file that changed after the main process looked at it (another
+    program saved it) is not read as if it were the same: OSError, named."""
+    import errno
+
+    path = tmp_path / "a.lcn"
+    path.write_bytes(VARIANTS["lf"])
+    with open(path, "rb") as handle:
+        source = parallel.source_of(handle)
+        cut = _cuts(path)[1]
+    assert source is not None
+    path.write_bytes(VARIANTS["crlf"])
+    with pytest.raises(OSError) as caught:
+        parallel.cut_bytes(source, cut)
+    assert caught.value.errno == errno.ESTALE and caught.value.filename == str(path)
+    assert "changed while lcn was reading it" in str(caught.value)
+
+
+def test_score_j2_checks_a_file_at_a_glance(run, tmp_path, small_pieces, monkeypatch):
+    """lcn score reads a file through once before it scores it (a file that
+    cannot be read to its end prints nothing but why); with -j N a quick look
+    at the bytes does, and the reader's own pass only when that does not tell."""
+    from lcnotation.cli import score
+    from lcnotation.lostcities.text import reader
+
+    for variant in ("crlf", "not-utf8", "bom-crlf"):
+        path = tmp_path / f"{variant}.lcn"
+        path.write_bytes(VARIANTS[variant])
+        with open(path, "rb") as handle:
+            glance = parallel.readable_at_a_glance(handle, len(VARIANTS[variant]))
+        assert glance is (variant != "not-utf8")
+    with open(tmp_path / "crlf.lcn", "rb") as handle:
+        monkeypatch.setattr(reader, "MAX_GAME", 200)
+        monkeypatch.setattr(parallel, "MAX_GAME", 200)
+        assert not parallel.readable_at_a_glance(handle, len(VARIANTS["crlf"]))
+    monkeypatch.undo()
+    monkeypatch.setattr(parallel, "PIECE", 300)
+    from lcnotation.core import notation
+
+    monkeypatch.setattr(notation, "PARALLEL_BYTES", 0)
+    one = run("score", "-j", "1", str(tmp_path / "crlf.lcn"))
+    closely = []
+    looked = score.readable_games
+    monkeypatch.setattr(score, "readable_games", lambda path: closely.append(path) or looked(path))
+    assert run("score", "-j", "2", str(tmp_path / "crlf.lcn")) == one and not closely
+    bad = run("score", "-j", "2", str(tmp_path / "not-utf8.lcn"))
+    assert closely and bad == run("score", "-j", "1", str(tmp_path / "not-utf8.lcn"))
+    assert bad.status == 2 and "cannot read" in bad.err and not bad.out

@@ -39,9 +39,9 @@ from ..lostcities.text.ast import Comment, Game, Header
 from ..lostcities.text.builder import GameBuilder
 from ..core.diagnostics import NotationError
 from ..lostcities.text.lexical import LEXICON
-from ..core.lineends import as_lf
+from ..core.lineends import as_lf, byte_line_ends
 from ..lostcities.text.parser import parser
-from ..lostcities.text.reader import (BLANK, GameText, decode_lines, line_blocks,
+from ..lostcities.text.reader import (BLANK, GameText, chars_read, decode_lines, line_blocks,
                                       parse_part, split_games)
 
 __all__ = ["Source", "GameEntry", "scan", "read_at", "position_at", "BOM"]
@@ -292,13 +292,6 @@ def shadow(raw: bytes) -> str:
     return text
 
 
-def _chars(raw: bytes) -> int:
-    """How many characters the reader reads from ``raw`` (a whole number of lines)."""
-    if raw.isascii():
-        return len(raw) - raw.count(b"\r\n") if b"\r" in raw else len(raw)
-    return len(as_lf(raw.decode("utf-8", "replace")))
-
-
 # ---------------------------------------------------------------- scanning
 
 
@@ -392,7 +385,7 @@ def _scan(handle: IO[bytes], path: Optional[str], start: int,
             number += counting
             if offset >= start:
                 yield _new(GameEntry, (raw, offset, part.line + base_line, chars, number, path))
-        chars += _chars(raw)
+        chars += chars_read(raw)
 
 
 def _sync_point(handle: IO[bytes], start: int) -> int:
@@ -433,8 +426,8 @@ def _count_before(handle: IO[bytes], stop: int) -> Tuple[int, int]:
             first = False
             if raw.startswith(BOM):
                 raw = raw[len(BOM):]
-        line += raw.count(b"\n") + raw.count(b"\r") - raw.count(b"\r\n")
-        chars += _chars(raw)
+        line += sum(byte_line_ends(raw))
+        chars += chars_read(raw)
     return line, chars
 
 

@@ -18,7 +18,7 @@ from ..lostcities.lint import colors_of
 from ..core import notation as core_notation
 from ..core.diagnostics import Diagnostic, NotationError, Severity
 from ..lostcities.text.reader import parse_games, read_games
-from ..lostcities.parallel import Cut, checked_piece
+from ..lostcities.parallel import Cut, Source, checked_piece
 from ..core.terminal import printable
 from ..tools.output import json_text
 from .inputs import imported_or_none
@@ -72,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
     for path in settings.expand(paths, ["lostcities"]) if not imported else args.paths:
         seen = True
         name = settings.named(path)
-        games = _games(path, name, args.from_format)
+        games = _games(path, name, args.from_format, jobs)
         if games is None:
             status = EXIT_USAGE
             continue
@@ -138,34 +138,51 @@ def _show(name: str, game: Game, game_score: GameScore, errors: List[Diagnostic]
     return shown, note, result
 
 
-def _shown_piece(job: Tuple[Cut, Tuple[str, Tuple[str, ...], bool]]) -> List[Shown]:
+def _shown_piece(job: Tuple[Cut, Tuple[Source, str, Tuple[str, ...], bool]]) -> List[Shown]:
     """The games of a piece of a file checked and shown (in a worker of ``-j N``)."""
-    cut, (name, colors, as_json) = job
-    return [_show(name, *checked, as_json) for checked in checked_piece(cut, name, colors)]
+    cut, (source, name, colors, as_json) = job
+    return [_show(name, *checked, as_json)
+            for checked in checked_piece(cut, source, name, colors)]
 
 
 def _shown(path: str, name: str, games: Iterable[Game], colors: Tuple[str, ...], jobs: int,
            imported: bool, as_json: bool) -> Iterator[Shown]:
     """Each game of ``games`` (of the file ``path``) checked and shown; a large
     regular file is read again in ``jobs`` processes, cut at game boundaries."""
-    if jobs > 1 and not imported and streamable(path) and _size(path) >= core_notation.PARALLEL_BYTES:
-        from ..lostcities.parallel import file_pieces, mapped  # only with -j
+    if not imported and _parallel(path, jobs):
+        from ..lostcities.parallel import cuts, mapped, source_of  # only with -j
 
         try:
             handle = open(path, "rb")
         except OSError as exc:
             raise _ReadFailed(exc) from exc
         with handle:
-            done = mapped(_reading(file_pieces(handle)), jobs, _shown_piece,
-                          (name, colors, as_json))
-            with contextlib.closing(done):
-                for _, shown in done:
-                    yield from shown
-        return
+            source = source_of(handle)
+            if source is not None:
+                done = mapped(cuts(handle, source.size), jobs, _shown_piece,
+                              (source, name, colors, as_json))
+                with contextlib.closing(done):
+                    yield from (shown for _, piece in _reading(done) for shown in piece)
+                return
     for game in games:
         report = check(game, path=name, default_colors=colors)
         yield _show(name, game, report.score, [d for d in report.diagnostics
                                                if d.severity is Severity.ERROR], as_json)
+
+
+def _parallel(path: str, jobs: int) -> bool:
+    """Whether the file ``path`` is scored in ``jobs`` processes."""
+    return jobs > 1 and streamable(path) and _size(path) >= core_notation.PARALLEL_BYTES
+
+
+def _readable_at_a_glance(path: str) -> bool:
+    from ..lostcities.parallel import readable_at_a_glance  # only with -j
+
+    try:
+        with open(path, "rb") as handle:
+            return readable_at_a_glance(handle, os.fstat(handle.fileno()).st_size)
+    except OSError:
+        return False  # the close look says why
 
 
 def _size(path: str) -> int:
@@ -175,14 +192,19 @@ def _size(path: str) -> int:
         return 0
 
 
-def _games(path: str, name: str, from_format: Optional[str]) -> Optional[Iterable[Game]]:
+def _games(path: str, name: str, from_format: Optional[str], jobs: int = 1
+           ) -> Optional[Iterable[Game]]:
     """The games of ``path``, read one at a time from a regular file (checked
-    first to be readable to its end, as a file read whole is); None, with a
-    message, when it cannot be read."""
+    first to be readable to its end, as a file read whole is: at a glance
+    for a file that ``jobs`` processes score, whose pieces are read anyway,
+    closely when that does not tell); None, with a message, when it cannot
+    be read."""
     if from_format is not None:
         return imported_or_none(path, from_format)
     if streamable(path):
-        return _reading(read_games(path, path=name)) if readable_games(path) else None
+        readable = _parallel(path, jobs) and _readable_at_a_glance(path)
+        return _reading(read_games(path, path=name)) if readable or readable_games(path) \
+            else None
     source = read_input(path)
     return None if source is None else parse_games(source.text, path=name)
 

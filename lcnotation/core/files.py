@@ -186,6 +186,11 @@ class LineEndCounter(io.RawIOBase):
         return len(data)
 
     @property
+    def counted(self) -> CountingReader:
+        """What counts the line ends of the bytes read through."""
+        return self._counted
+
+    @property
     def _counts(self) -> LineEndCounts:
         return self._counted.counts
 

@@ -22,7 +22,8 @@ from typing import IO, Callable, Dict, Iterator, NamedTuple, Optional, Tuple
 
 __all__ = ["as_lf", "lone_cr_as_lf", "not_utf8", "has_line_break", "line_end",
            "lines_with_ends", "newline_style", "LONE_CR", "LINE_END_NAMES", "CountingReader",
-           "majority_line_end", "majority_line_end_of", "Mixed", "mixed", "lf_lines"]
+           "majority_line_end", "majority_line_end_of", "Mixed", "mixed", "lf_lines",
+           "byte_line_ends"]
 
 #: A CR that is not part of a CRLF: it ends a line too (old Mac files).
 LONE_CR = re.compile(r"\r(?!\n)")
@@ -95,6 +96,19 @@ def line_end_counts(text: str) -> LineEndCounts:
     """
     crlf = text.count("\r\n")
     return crlf, text.count("\r") - crlf, text.count("\n") - crlf
+
+
+def byte_line_ends(data: bytes) -> LineEndCounts:
+    r"""The CRLF, lone CR and LF line ends of ``data`` (bytes), counted (a
+    CRLF cut in two at its end counts as a lone CR).
+
+    >>> byte_line_ends(b"a\r\nb\rc\nd\r\n"), byte_line_ends(b"a\nb\n")
+    ((2, 1, 1), (0, 0, 2))
+    """
+    if b"\r" not in data:  # the usual case: one count instead of three
+        return 0, 0, data.count(b"\n")
+    crlf = data.count(b"\r\n")
+    return crlf, data.count(b"\r") - crlf, data.count(b"\n") - crlf
 
 
 def newline_of(counts: LineEndCounts) -> Optional[str]:
@@ -180,9 +194,7 @@ class CountingReader:
             if self.first.get("\r") == lines_before and self.cr == 0:
                 del self.first["\r"]
                 self.first.setdefault("\r\n", lines_before)
-        crlf = data.count(b"\r\n")
-        cr = data.count(b"\r") - crlf
-        lf = data.count(b"\n") - crlf
+        crlf, cr, lf = byte_line_ends(data)
         self._cr_at_end = data.endswith(b"\r")
         finders: Tuple[Tuple[str, int, Callable[[bytes], int]], ...] = (
             ("\r\n", crlf, _crlf), ("\r", cr, _lone_cr), ("\n", lf, _lone_lf))

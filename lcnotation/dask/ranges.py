@@ -1,10 +1,9 @@
 """Byte ranges of a file that begin at game boundaries, and what each holds.
 
 A large file is cut into ranges of about a given size without being read
-first: :func:`split_ranges` reads only a little around each cut, and moves
-the cut forward to the start of a game (a header line that follows movetext,
-as :func:`lcnotation.lostcities.text.reader.split_games` decides).  Each range can then
-be read on its own, in another process or on another machine
+first (:func:`~lcnotation.lostcities.text.ranges.split_ranges`, which
+``lcn lint -j N`` uses too).  Each range can then be read on its own, in
+another process or on another machine
 (``lcnotation.archive.scan(path, start=, end=)`` gives its games, with the
 positions of the whole file), and :func:`measure_range` counts what a range
 holds that the ranges after it need to know: its games (to number theirs)
@@ -20,31 +19,14 @@ RangeCounts(games=1, lines=2, line_ends=(2, 0, 0), first=(('\\r\\n', 1),))
 
 from __future__ import annotations
 
-import re
-from typing import IO, Iterator, List, NamedTuple, Optional, Tuple, cast
+from typing import IO, NamedTuple, Optional, Tuple, cast
 
-from ..lostcities.text.lexical import LEXICON
-from ..core.lineends import as_lf
-from ..lostcities.text.reader import BLANK, decoded_lines, holds_moves, line_blocks, split_games
+from ..lostcities.text.reader import BLANK, decoded_lines, split_games
+from ..lostcities.text.ranges import RANGE_SIZE, Range, Slice, next_boundary, split_ranges
 from ..core.lineends import CountingReader
 
 __all__ = ["Range", "RangeCounts", "split_ranges", "next_boundary", "measure_range",
            "RANGE_SIZE"]
-
-#: The size of a range, in bytes, when none is asked for.
-RANGE_SIZE = 64 << 20
-
-_HEADER_FIRST = LEXICON.header_first
-# One line of bytes with its line end (LF, CRLF or a lone CR), or the last one.
-_RAW_LINE = re.compile(rb"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+")
-
-
-class Range(NamedTuple):
-    """Bytes ``start`` to ``end`` (exclusive) of a file, from a game's start."""
-
-    start: int
-    end: int
-
 
 class RangeCounts(NamedTuple):
     """What a range holds, counted: its games (to number those of the next
@@ -58,84 +40,6 @@ class RangeCounts(NamedTuple):
     first: Tuple[Tuple[str, int], ...]
 
 
-class _Slice:
-    """Bytes ``start`` to ``end`` of a binary file, read as a file of their own."""
-
-    def __init__(self, handle: IO[bytes], start: int, end: Optional[int]) -> None:
-        handle.seek(start)
-        self.handle = handle
-        self.left = end - start if end is not None else None
-
-    def read(self, size: int = -1) -> bytes:
-        if self.left is None:
-            return self.handle.read(size)
-        if size < 0 or size > self.left:
-            size = self.left
-        data = self.handle.read(size)
-        self.left -= len(data)
-        return data
-
-
-# ---------------------------------------------------------------- cutting
-
-
-def split_ranges(handle: IO[bytes], size: int, step: int = RANGE_SIZE) -> List[Range]:
-    """Cut a file of ``size`` bytes into ranges of about ``step`` bytes (more when
-    a game is longer) that each begin at a game boundary; they cover the file."""
-    if step < 1:
-        raise ValueError(f"a range must hold at least one byte, not {step}")
-    cuts = [0]
-    at = step
-    while at < size:
-        cut = next_boundary(handle, at, size)
-        if cut >= size:
-            break
-        cuts.append(cut)
-        at = max(cut + 1, at + step)
-    return [Range(a, b) for a, b in zip(cuts, cuts[1:] + [size])]
-
-
-def next_boundary(handle: IO[bytes], at: int, size: int) -> int:
-    """A game boundary after byte ``at`` (``size`` when there is none): the
-    start of a header line, after ``at``, that follows movetext, where
-    "follows" is judged from the header line before it (also after ``at``),
-    as :func:`~lcnotation.lostcities.text.reader.split_games` judges it.
-
-    Whether a header line begins a game depends only on the text since the
-    header line before it (a ``{`` comment never runs across a header line,
-    and at each header line the game under way has no move yet, or this is a
-    boundary), so the splitter's own rule
-    (:func:`~lcnotation.lostcities.text.reader.holds_moves`) decides it from
-    there; the search reads on only as far as the boundary.
-    """
-    segment: Optional[List[str]] = None
-    for offset, raw in _lines_after(handle, at):
-        line = as_lf(raw.decode("utf-8", errors="replace"))
-        if _HEADER_FIRST.match(line):
-            if segment is not None and holds_moves("".join(segment)):
-                return offset
-            segment = []
-        if segment is not None:
-            segment.append(line)
-    return size
-
-
-def _lines_after(handle: IO[bytes], at: int) -> Iterator[Tuple[int, bytes]]:
-    """The lines that start at byte ``at`` or after it, with their offsets (the
-    line ``at`` falls inside of is skipped)."""
-    start = max(at - 1, 0)
-    source = cast(IO[bytes], _Slice(handle, start, None))
-    offset = start
-    skip = at > 0
-    for block in line_blocks(source, 1 << 16):
-        for m in _RAW_LINE.finditer(block):
-            if skip:
-                skip = False
-            else:
-                yield offset + m.start(), m.group()
-        offset += len(block)
-
-
 # ---------------------------------------------------------------- counting
 
 
@@ -143,7 +47,7 @@ def measure_range(handle: IO[bytes], start: int = 0, end: Optional[int] = None) 
     """Count the games, lines and line ends of bytes ``start`` to ``end`` (a
     range that begins at a game boundary) as the reader reads them: the games
     are split, not parsed."""
-    counted = CountingReader(cast(IO[bytes], _Slice(handle, start, end)))
+    counted = CountingReader(cast(IO[bytes], Slice(handle, start, end)))
     games = sum(1 for part in split_games(decoded_lines(cast(IO[bytes], counted)))
                 if part.problems or not BLANK.match(part.text))
     return RangeCounts(games, sum(counted.counts), counted.counts,

@@ -56,7 +56,7 @@ from ..core import notation as core_notation
 # registry of codes imports this module for its table, and `lcn lint` reads no JSON.
 if TYPE_CHECKING:  # pragma: no cover
     from .jsonform import JSONPath
-    from .parallel import Cut
+    from .parallel import Cut, Source
 
 __all__ = ["JSON", "MIXED", "UNKNOWN", "ConversionError", "Detection", "dialect_names",
            "detect_dialect", "convert_text", "convert_lines", "convert_file", "convert_piece",
@@ -449,20 +449,25 @@ def _converted(part: _Part, target: _Target) -> str:
     return game_json(_exact_comments(part))
 
 
-def convert_piece(job: Tuple[Cut, Tuple[DialectName, Optional[DialectName], Optional[str]]]
+def convert_piece(job: Tuple[Cut, Tuple[Source, DialectName, Optional[DialectName],
+                                         Optional[str]]]
                   ) -> Tuple[List[str], List[NotationError]]:
-    """Convert a piece of a file (in a worker of ``lcn convert -j N``): the
-    converted texts of its games up to the first that cannot be converted,
-    and the problems of that game and of every one after it."""
-    (items, line, offset), (to, source, path) = job
+    """Convert a piece of the file ``source`` (in a worker of ``lcn convert
+    -j N``): the converted texts of its games up to the first that cannot be
+    converted, and the problems of that game and of every one after it.
+    Raises UnicodeDecodeError at bytes that are not UTF-8."""
+    cut, (source, to, from_dialect, path) = job
+    from .parallel import cut_bytes
+
+    raw = cut_bytes(source, cut)
+    text = (raw[len(BOM):] if not cut.start and raw.startswith(BOM) else raw).decode("utf-8")
     target = _resolve(to)
-    reader = None if source is None else _resolve(source)
+    reader = None if from_dialect is None else _resolve(from_dialect)
     texts: List[str] = []
     problems: List[NotationError] = []
     # Line by line, as a stream is read (the reader copies the text after a
     # game's end at each game: a block's rest each time would be quadratic).
-    lines = (one for item in items for one in lines_with_ends(item))  # type: ignore[arg-type]
-    for part in _parts(lines, path, line, offset):
+    for part in _parts(lines_with_ends(text), path, cut.line, cut.written):
         found = _problems(part, reader, target, path)
         if found:
             problems += found
@@ -471,32 +476,19 @@ def convert_piece(job: Tuple[Cut, Tuple[DialectName, Optional[DialectName], Opti
     return texts, problems
 
 
-def _line_ends(text: str) -> int:
-    """The lines ``text`` ends: LF, CRLF and a lone CR each end one."""
-    return text.count("\n") + text.count("\r") - text.count("\r\n")
-
-
-def _blocks(lines: IO[str]) -> Iterator[str]:
-    """The text of ``lines`` in blocks of whole lines, line ends as written."""
-    while True:
-        block = lines.readlines(1 << 16)
-        if not block:
-            return
-        yield "".join(block)
-
-
-def _convert_parallel(lines: IO[str], to: DialectName, source: Optional[DialectName],
-                      path: Optional[str], jobs: int) -> Iterator[str]:
+def _convert_parallel(data: BinaryIO, source: Source, to: DialectName,
+                      from_dialect: Optional[DialectName], path: Optional[str],
+                      jobs: int) -> Iterator[str]:
     """:func:`_convert_stream` (``read_on``) of a large file in ``jobs``
     processes, cut at game boundaries: the same text, the same problems."""
     from .jsonform import framed_json
-    from .parallel import mapped, pieces
+    from .parallel import cuts, mapped
 
     problems: List[NotationError] = []
 
     def texts() -> Iterator[str]:
-        done = mapped(pieces(_blocks(lines), line_ends=_line_ends), jobs, convert_piece,
-                      (to, source, path))
+        done = mapped(cuts(data, source.size), jobs, convert_piece,
+                      (source, to, from_dialect, path))
         with contextlib.closing(done):
             for _, (converted, found) in done:
                 if not problems:
@@ -506,6 +498,16 @@ def _convert_parallel(lines: IO[str], to: DialectName, source: Optional[DialectN
             raise ConversionError(problems)
 
     yield from (texts() if isinstance(_resolve(to), Dialect) else framed_json(texts()))
+
+
+def _whole_file(data: BinaryIO, start: int) -> Optional[Source]:
+    """The file ``data`` reads (from ``start``), when it is large enough to be
+    converted in several processes and they can open it (see
+    :func:`~lcnotation.lostcities.parallel.source_of`); else None."""
+    from .parallel import source_of
+
+    found = source_of(data, start)
+    return found if found is not None and found.size >= core_notation.PARALLEL_BYTES else None
 
 
 #: How much of a file :func:`convert_file` reads before it decides how to read it.
@@ -563,8 +565,9 @@ def convert_file(data: BinaryIO, to: DialectName = "v1", *,
     try:
         if bom and target is not JSON:
             yield BOM
-        if jobs > 1 and os.fstat(data.fileno()).st_size >= core_notation.PARALLEL_BYTES:
-            converted = _convert_parallel(lines, to, source, path, jobs)
+        whole = _whole_file(data, start) if jobs > 1 else None
+        if whole is not None:
+            converted = _convert_parallel(data, whole, to, source, path, jobs)
         else:
             converted = _convert_stream(lines, target, reader, path, read_on=True)
         for piece in converted:

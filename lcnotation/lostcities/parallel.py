@@ -1,15 +1,18 @@
 """One large file in several processes, cut at game boundaries.
 
-The main process reads and decodes the file (fast: the bytes are decoded and
-counted in C) and cuts it into pieces of about a megabyte, each at a header
-line that certainly starts a game: one whose last non-blank line before it is
-plain movetext (a line with no ``{``, ``}``, ``;`` or ``[``; whatever came
-before it, such a line holds moves, so the header line after it starts a new
-game, see :func:`~lcnotation.lostcities.text.reader.split_games`).  Workers do
-a piece each (:func:`mapped`, the one pool of ``lcn lint``, ``fmt``, ``score``
+The main process finds the cuts in bytes
+(:func:`~lcnotation.lostcities.text.ranges.split_ranges`, which reads only a
+little around each cut, about every :data:`PIECE` bytes) and reads the file
+once, a piece ahead of the workers, for what a piece must know of the pieces
+before it: the line and the character where it starts (:func:`cuts`: line
+ends counted in C, and the length of the decoded text where it is not
+ASCII).  A worker reads and decodes its piece's bytes itself (by the file's
+path: :class:`Source`, which also tells a file put in its place meanwhile)
+and does it (:func:`mapped`, the one pool of ``lcn lint``, ``fmt``, ``score``
 and ``convert``); the main process takes the results in the order of the
 file, a piece at a time, so the output is the one of one process
-(tests/test_parallel.py holds them equal).
+(tests/test_parallel.py holds them equal).  A file that cannot be opened
+again by its name (a handle without one) is done in this process.
 
 Linting: what one game tells the next is the file's first discard marker: a
 worker starts without it and says the one it leaves; a piece whose first
@@ -26,96 +29,152 @@ before it goes on, so none outlives it.
 from __future__ import annotations
 
 import contextlib
+import errno
+import io
+import os
+import stat
 from collections import deque
-from typing import (IO, Any, Callable, Deque, Generator, Iterable, Iterator, List, Optional,
-                    Tuple, TypeVar)
+from typing import (IO, Any, Callable, Deque, Generator, Iterable, Iterator, List, NamedTuple,
+                    Optional, Tuple, TypeVar)
 
+from ..core.files import BOM, Identity, identity_of
 from ..core.findings import Finding
 from ..core.lineends import CountingReader
 from ..core.lint import FileReport, LintConfig
-from .lint import Placing, line_end_finding_ahead, lint_piece
-from .text.lexical import LEXICON
+from .lint import Placing, line_end_finding, lint_piece, lint_stream_emitting
 from ..core.diagnostics import Diagnostic, Severity
 from .game.checker import check
 from .game.scoring import GameScore
 from .text.ast import Game
-from .text.reader import BLANK, Piece, decoded_lines, parse_part, split_games
+from .text.ranges import split_ranges
+from .text.reader import (BLANK, MAX_GAME, Piece, chars_read, decoded_at, parse_part,
+                          split_games)
 
-__all__ = ["pieces", "file_pieces", "mapped", "lint_stream_parallel", "checked_piece",
-           "PIECE"]
+__all__ = ["Cut", "Source", "source_of", "cuts", "cut_bytes", "cut_items", "mapped",
+           "readable_at_a_glance",
+           "lint_stream_parallel", "checked_piece", "PIECE"]
 
-#: About how many characters a piece holds.
+#: About how many bytes a piece holds.
 PIECE = 1 << 20
 
-_HEADER_LINE = LEXICON.header_line
-_BLANK = LEXICON.blank_text
-_NOT_PLAIN = frozenset("{};[")
 
-#: A piece: its items (text ending at line ends, and decoding problems), and
-#: the line and character where it starts in the file.
-Cut = Tuple[List[Piece], int, int]
+class Cut(NamedTuple):
+    """Bytes ``start`` to ``end`` of a file, from the start of a game, and
+    where they stand in its text: the line they start on, and the characters
+    before them as the reader counts them (``offset``: every line end one,
+    the byte-order mark none) and as written (``written``: a CRLF two, for
+    ``lcn convert``, which keeps the line ends)."""
 
-
-def _lf_count(text: str) -> int:
-    return text.count("\n")
-
-
-def _safe_cut(block: str, start: int) -> int:
-    """The first place at or after ``start`` in ``block`` where a header line
-    certainly starts a game (see the module docstring), or -1."""
-    for m in _HEADER_LINE.finditer(block, start):
-        end = m.start()  # the line end before the header line
-        while end > 0:
-            begin = block.rfind("\n", 0, end) + 1
-            line = block[begin:end]
-            if not _BLANK.match(line):
-                if not _NOT_PLAIN.intersection(line):
-                    return m.start() + 1
-                break
-            end = begin - 1
-    return -1
+    start: int
+    end: int
+    line: int
+    offset: int
+    written: int
 
 
-def pieces(items: Iterator[Piece], size: Optional[int] = None,
-           line_ends: Callable[[str], int] = _lf_count) -> Iterator[Cut]:
-    """The decoded ``items`` of a file in pieces of about ``size`` characters
-    (default :data:`PIECE`) that each start at a game boundary (a piece may be
-    longer, where no safe place comes).  ``line_ends`` counts the lines a text
-    ends (LF by default: decoded text; a converter that keeps CR counts it too)."""
-    size = size or PIECE
-    held: List[Piece] = []
-    length = 0                   # characters held
-    line, offset = 1, 0          # where the held piece starts
-    held_lines = 0               # line ends in the held text
-    for item in items:
-        if not isinstance(item, str):
-            held.append(item)
-            continue
-        at = 0  # what of the item is still to place
-        while length + len(item) - at >= size:
-            cut = _safe_cut(item, max(at, at + size - length - 1))
-            if cut <= at:
-                break
-            head = item[at:cut]
-            held.append(head)
-            yield held, line, offset
-            line += held_lines + line_ends(head)
-            offset += length + len(head)
-            held, length, held_lines = [], 0, 0
-            at = cut
-        if at < len(item):
-            rest = item[at:] if at else item
-            held.append(rest)
-            length += len(rest)
-            held_lines += line_ends(rest)
-    if held:
-        yield held, line, offset
+class Source(NamedTuple):
+    """A regular file as a worker opens it: its path, and what tells it from
+    another file put there meanwhile (see :func:`~lcnotation.core.files.identity_of`)."""
+
+    path: str
+    identity: Identity
+
+    @property
+    def size(self) -> int:
+        return self.identity[2]
 
 
-def file_pieces(handle: IO[bytes], progress: Optional[Callable[[int], None]] = None
-                ) -> Iterator[Cut]:
-    """The pieces of the binary file ``handle``, decoded (LF line ends)."""
-    return pieces(decoded_lines(CountingReader(handle, progress)))  # type: ignore[arg-type]
+def source_of(handle: IO[bytes], start: Optional[int] = None) -> Optional[Source]:
+    """The file that ``handle`` reads, as workers can open it again (a regular
+    file, its name still naming it), or None; None too when ``handle`` was
+    not read from the file's start (``start``: where it stood; by default,
+    where it stands)."""
+    name = getattr(handle, "name", None)
+    if not isinstance(name, str):
+        return None
+    try:
+        if (handle.tell() if start is None else start) != 0:
+            return None
+        mine = os.fstat(handle.fileno())
+        theirs = os.stat(name)
+    except (OSError, AttributeError, ValueError, io.UnsupportedOperation):
+        return None
+    if not stat.S_ISREG(mine.st_mode) or identity_of(mine) != identity_of(theirs):
+        return None
+    return Source(os.path.abspath(name), identity_of(mine))
+
+
+def cuts(handle: IO[bytes], size: int, counted: Optional[CountingReader] = None,
+         read: Optional[Callable[[int], bytes]] = None,
+         seen: Optional[Callable[[bytes], object]] = None) -> Iterator[Cut]:
+    """The pieces of the regular file ``handle`` (``size`` bytes), placed; the
+    file is read once, a piece at a time as they are asked for, through
+    ``read`` (by default ``counted.read``, where ``counted`` counts the line
+    ends of ``handle``: one of its own if None), and each piece's bytes,
+    after the byte-order mark, go to ``seen``."""
+    counted = counted if counted is not None else CountingReader(handle)
+    read = read or counted.read
+    chars = written = 0
+    for start, end in split_ranges(handle, size, PIECE):
+        crlf, cr, lf = counted.counts
+        handle.seek(start)
+        data = _read(read, end - start)
+        yield Cut(start, end, crlf + cr + lf + 1, chars, written)
+        if not start and data.startswith(BOM):
+            data = data[len(BOM):]
+        read_chars = chars_read(data)
+        chars += read_chars
+        written += read_chars + counted.counts[0] - crlf
+        if seen is not None:
+            seen(data)
+
+
+def readable_at_a_glance(handle: IO[bytes], size: int) -> bool:
+    """Whether the regular file ``handle`` (``size`` bytes, read from its
+    start) can be read game by game to its end, as far as a quick pass over
+    its bytes tells: every piece is UTF-8 and shorter than the reader's
+    bound on a game (each game and each line lies within one piece).  False
+    says only that a closer look is needed (the reader's own pass)."""
+    bad = False
+
+    def seen(data: bytes) -> None:
+        nonlocal bad
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError:
+            bad = True
+
+    for cut in cuts(handle, size, seen=seen):
+        if bad or cut.end - cut.start >= MAX_GAME:
+            return False
+    return not bad
+
+
+def _read(read: Callable[[int], bytes], size: int) -> bytes:
+    """``size`` bytes from ``read`` (fewer at the end of the file)."""
+    data = read(size)
+    while len(data) < size:
+        more = read(size - len(data))
+        if not more:
+            break
+        data += more
+    return data
+
+
+def cut_bytes(source: Source, cut: Cut) -> bytes:
+    """The bytes of a piece of the file ``source`` (in a worker); OSError
+    when it cannot be read, or is no longer the file it was."""
+    with open(source.path, "rb") as handle:
+        if identity_of(os.fstat(handle.fileno())) != source.identity:
+            raise OSError(errno.ESTALE, "the file changed while lcn was reading it; run lcn "
+                          "again", source.path)
+        handle.seek(cut.start)
+        return _read(handle.read, cut.end - cut.start)
+
+
+def cut_items(source: Source, cut: Cut) -> List[Piece]:
+    """A piece of the file ``source``, decoded as the reader decodes it there."""
+    return list(decoded_at(cut_bytes(source, cut), cut.start, cut.offset, cut.line))
 
 
 def _worker_start() -> None:
@@ -175,9 +234,10 @@ def _end(pool: Any) -> None:
             worker.join()
 
 
-def _lint_work(job: Tuple[Cut, Tuple[str, LintConfig]]) -> Tuple[FileReport, Optional[str]]:
-    (items, line, offset), (path, config) = job
-    return lint_piece(items, line, offset, path, config)
+def _lint_work(job: Tuple[Cut, Tuple[Source, str, LintConfig, Optional[str]]]
+               ) -> Tuple[FileReport, Optional[str]]:
+    cut, (source, path, config, marker) = job
+    return lint_piece(cut_items(source, cut), cut.line, cut.offset, path, config, marker)
 
 
 def lint_stream_parallel(handle: IO[bytes], path: str, config: LintConfig, jobs: int,
@@ -186,23 +246,32 @@ def lint_stream_parallel(handle: IO[bytes], path: str, config: LintConfig, jobs:
     """As :func:`~lcnotation.lostcities.lint.lint_stream_emitting` for a
     regular file, in ``jobs`` worker processes; the findings go to ``emit``
     in the order of the file, a piece's at a time."""
-    place = Placing(line_end_finding_ahead(handle, config, path), emit)
+    source = source_of(handle)
+    if source is None:
+        return lint_stream_emitting(handle, path, config, emit, progress)
+    # The pieces are placed first, in one quick pass that also counts the line
+    # ends: S107 (about the whole file) then goes in its place.
+    counted = CountingReader(handle)
+    placed = list(cuts(handle, source.size, counted))
+    place = Placing(line_end_finding(counted, config, path), emit)
     report = FileReport(path)
     marker: Optional[str] = None  # the file's first discard marker, so far
-    done_pieces = mapped(file_pieces(handle, progress), jobs, _lint_work, (path, config))
+    done_pieces = mapped(placed, jobs, _lint_work, (source, path, config, None))
     with contextlib.closing(done_pieces):
         for cut, (done, left) in done_pieces:
             if marker is not None and left is not None and left != marker \
                     and config.dialect is None:
                 # The piece's discards are not marked as the file's: lint it
                 # again with the file's marker (its first discard is then S101).
-                done, left = lint_piece(*cut, path, config, marker)
+                done, left = _lint_work((cut, (source, path, config, marker)))
             if marker is None:
                 marker = left
             report.games += done.games
             report.moves += done.moves
             if done.findings:
                 place(done.findings)
+            if progress is not None:
+                progress(cut.end)
     place.finish()
     return report
 
@@ -212,12 +281,13 @@ def lint_stream_parallel(handle: IO[bytes], path: str, config: LintConfig, jobs:
 Checked = Tuple[Game, GameScore, List[Diagnostic]]
 
 
-def checked_piece(cut: Cut, path: str, colors: Tuple[str, ...]) -> List[Checked]:
-    """The games of a piece, checked as ``lcn score`` checks them (as
+def checked_piece(cut: Cut, source: Source, path: str, colors: Tuple[str, ...]
+                  ) -> List[Checked]:
+    """The games of a piece of the file ``source`` (named ``path``), checked
+    as ``lcn score`` checks them (as
     :func:`~lcnotation.lostcities.text.reader.read_games` reads them)."""
-    items, line, offset = cut
     found: List[Checked] = []
-    for part in split_games(items, line, offset):
+    for part in split_games(cut_items(source, cut), cut.line, cut.offset):
         if part.problems or not BLANK.match(part.text):
             game = parse_part(part, False, path)
             report = check(game, path=path, default_colors=colors)

@@ -45,7 +45,7 @@ from ..core.notation import FormatRefused, Formatted, Streamed
 from .style import first_discard_marker, resolve_dialect
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .parallel import Cut
+    from .parallel import Cut, Source
 
 __all__ = ["FormatRefused", "Formatted", "Streamed", "format_source", "format_parts",
            "format_stream", "format_stream_parallel", "format_piece"]
@@ -159,18 +159,21 @@ def _readable(parts: Iterable[GameText], old: Any) -> Iterator[GameText]:
         yield part
 
 
-def format_piece(job: Tuple[Cut, Tuple[str, Optional[str], bool, Optional[str]]]
+def format_piece(job: Tuple[Cut, Tuple[Source, str, Optional[str], bool, Optional[str]]]
                  ) -> Tuple[List[Done], Optional[str], bool, Optional[NotationError]]:
-    """Format a piece of a file (in a worker of ``lcn fmt -j N``), as if the
-    games before it had left the file's first discard marker ``marker``: what
-    was made of its games, the marker it leaves, whether a game was formatted
-    before any marker was known, and the N001 that stopped it (or None)."""
-    (items, line, offset), (path, dialect, force, marker) = job
+    """Format a piece of the file ``source`` (in a worker of ``lcn fmt -j N``),
+    as if the games before it had left the file's first discard marker
+    ``marker``: what was made of its games, the marker it leaves, whether a
+    game was formatted before any marker was known, and the N001 that stopped
+    it (or None)."""
+    cut, (source, path, dialect, force, marker) = job
+    from .parallel import cut_items
+
     state = _Marker(marker)
     done: List[Done] = []
+    parts = split_games(cut_items(source, cut), cut.line, cut.offset)
     try:
-        done.extend(_formatted(_readable(split_games(items, line, offset), _NoDigest()),
-                               path, dialect, force, state))
+        done.extend(_formatted(_readable(parts, _NoDigest()), path, dialect, force, state))
     except NotationError as unreadable:
         return done, state.value, state.unknown_used, unreadable
     return done, state.value, state.unknown_used, None
@@ -188,27 +191,30 @@ def format_stream_parallel(handle: IO[bytes], path: str, dialect: Optional[str],
     ``jobs`` processes (:mod:`~lcnotation.lostcities.parallel`): the same
     text, notes and refusals.  A piece whose games were formatted with another
     discard marker than the file's (one that is not known to the worker) is
-    formatted again here with the file's."""
-    from .parallel import mapped, pieces
+    formatted again here with the file's.  This process reads the file once
+    for its line ends and the digest of its text (the text of valid UTF-8 is
+    its bytes, line ends as LF; a file that is not is refused)."""
+    from .parallel import cuts, mapped, source_of
 
+    source = source_of(handle)
+    if source is None:
+        return format_stream(handle, path, dialect, force, write)
     counter = LineEndCounter(handle)
     old, new = hashlib.blake2b(), hashlib.blake2b()
 
-    def cuts() -> Iterator[Cut]:
-        for cut in pieces(decoded_lines(io.BufferedReader(counter, 1 << 16))):
-            for item in cut[0]:
-                if isinstance(item, str):
-                    old.update(item.encode("utf-8", "surrogatepass"))
-            yield cut
+    def seen(data: bytes) -> None:
+        old.update(data.replace(b"\r\n", b"\n").replace(b"\r", b"\n") if b"\r" in data
+                   else data)
 
     def done() -> Iterator[Done]:
         marker: Optional[str] = None
-        results = mapped(cuts(), jobs, format_piece, (path, dialect, force, None))
+        results = mapped(cuts(handle, source.size, counter.counted, counter.read, seen), jobs, format_piece,
+                         (source, path, dialect, force, None))
         with contextlib.closing(results):
             for cut, (games, left, unknown_used, unreadable) in results:
                 if dialect is None and marker is not None and (unknown_used or left != marker):
                     games, left, unknown_used, unreadable = format_piece(
-                        (cut, (path, dialect, force, marker)))
+                        (cut, (source, path, dialect, force, marker)))
                 if marker is None:
                     marker = left
                 yield from games

@@ -30,7 +30,7 @@ from .parser import parser
 
 __all__ = ["parse_move", "parse_game", "parse_games", "read_games", "GameText", "split_games",
            "parse_part", "decoded_lines", "BLANK", "Piece", "line_blocks", "byte_lines",
-           "decode_lines", "holds_moves"]
+           "decode_lines", "decoded_at", "chars_read", "holds_moves"]
 
 Source = Union[str, "os.PathLike[str]", IO[str], IO[bytes]]
 #: What the game splitting reads: pieces of text that end at a line end, and
@@ -347,6 +347,41 @@ def byte_lines(raw: bytes) -> List[bytes]:
     return lines
 
 
+def chars_read(raw: bytes) -> int:
+    """How many characters the reader reads from ``raw`` (whole lines, after
+    any byte-order mark): every line end counts one, a byte that is not
+    UTF-8 as its replacement.
+
+    >>> chars_read(b"R3-D\\r\\nB\\xc3\\xa9\\r"), chars_read(b"\\xff\\n")
+    (8, 2)
+    """
+    if raw.isascii():
+        return len(raw) - raw.count(b"\r\n") if b"\r" in raw else len(raw)
+    return len(as_lf(raw.decode("utf-8", "replace")))
+
+
+def _placed(offset: int, chars: int, line: int) -> _Decoder:
+    """A decoder that goes on from byte ``offset`` of a file, after its
+    byte-order mark, where the reader has read ``chars`` characters and is at
+    line ``line``."""
+    decoder = _Decoder()
+    decoder.offset, decoder.chars, decoder.line_no, decoder.first = offset, chars, line, False
+    return decoder
+
+
+def decoded_at(raw: bytes, offset: int, chars: int, line: int) -> Iterator[Piece]:
+    """Whole lines of a file, ``raw``, decoded as :func:`decoded_lines` decodes
+    them there (in blocks), placed as for :func:`decode_lines`; from offset 0,
+    as the start of a file (a byte-order mark skipped).
+
+    >>> [p if isinstance(p, str) else (p.code, p.span.line)
+    ...  for p in decoded_at(b"R3-D\\r\\n\\xff\\n", 9, 4, 3)][:2]
+    ['R3-D\\n', ('N001', 4)]
+    """
+    decoder = _placed(offset, chars, line) if offset else _Decoder()
+    return decoder.blocks(io.BytesIO(raw))
+
+
 def decode_lines(raw: bytes, offset: int, chars: int, line: int) -> List[Piece]:
     """Whole lines of a file, ``raw``, decoded as the reader decodes them: the
     text (LF line ends) and, before each line that is not UTF-8, its N001
@@ -356,9 +391,7 @@ def decode_lines(raw: bytes, offset: int, chars: int, line: int) -> List[Piece]:
     >>> [p if isinstance(p, str) else p.code for p in decode_lines(b"R3-D\\r\\n\\xff\\n", 0, 0, 1)]
     ['R3-D\\n', 'N001', '\\ufffd\\n']
     """
-    decoder = _Decoder()
-    decoder.offset, decoder.chars, decoder.line_no, decoder.first = offset, chars, line, False
-    return list(decoder.lines(byte_lines(raw)))
+    return list(_placed(offset, chars, line).lines(byte_lines(raw)))
 
 
 def decoded_lines(handle: IO[bytes]) -> Iterator[Piece]:
