@@ -383,6 +383,48 @@ def test_fuzz_metapyziks(data):
     _imports_or_says_where(data.draw(st.text("AQgw+/=x \n", max_size=40)), "metapyziks")
 
 
+def _read_both_ways(text, monkeypatch):
+    """What the chikinn importer gives for ``text`` (the games' repr, or the
+    error), with its turn-at-once reading and with its line-by-line one."""
+    from lcnotation.formats import chikinn
+
+    def every_field(value):  # the nodes print by their meaning only: spans too here
+        return tuple(map(every_field, value)) if isinstance(value, tuple) else value
+
+    def outcome():
+        try:
+            return every_field(tuple(chikinn.read(text, "t.txt")))
+        except lcn.NotationError as err:
+            return (err.code, err.message, err.span, err.path)
+
+    fast = outcome()
+    with monkeypatch.context() as patch:
+        patch.setattr(chikinn, "_TURN", re.compile(r"(?!)"))  # never: every turn by lines
+        slow = outcome()
+    return fast, slow
+
+
+@given(seed=st.integers(0, 10**6), data=st.data())
+@settings(max_examples=60, deadline=None, suppress_health_check=[
+    HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+def test_a_transcript_reads_the_same_turn_at_once_as_line_by_line(seed, data, monkeypatch):
+    game = lcn.generate_game(seed, colors="RGWBYP", deal=True)
+    text = chikinn_transcript(game) if seed % 2 else TRANSCRIPTS[seed % 5].read_text()
+    fast, slow = _read_both_ways(text, monkeypatch)
+    assert fast == slow and not isinstance(fast[0], str)
+    # The same with a line changed, cut, doubled or given white space at its end.
+    lines = text.split("\n")
+    at = data.draw(st.integers(0, len(lines) - 1))
+    line = lines[at]
+    lines[at:at + 1] = data.draw(st.sampled_from([
+        [], [line, line], [line + data.draw(st.sampled_from([" ", "\t", "\x85", " x"]))],
+        [data.draw(st.sampled_from(["", "  Draws b9", "  Draws q9", "\tx", "--", "Winner: A",
+                                    "Ann: b0 zz", "  Plays b1", "-" * 5 + " ", " " * 12]))],
+        [line[:data.draw(st.integers(0, max(0, len(line) - 1)))]]]))
+    fast, slow = _read_both_ways("\n".join(lines), monkeypatch)
+    assert fast == slow
+
+
 def test_a_lone_cr_ends_a_line_in_the_position_of_an_error():
     # Found by test_fuzz_chikinn: the importer counts a lone CR as a line end,
     # as every reader does; the error stands on the line after it.

@@ -52,12 +52,37 @@ _DASHES = re.compile(r"-{3,}\Z")
 _SCORE = re.compile(r"Player ([01]) scores (-?[0-9]+)\Z")
 _WINNER = re.compile(r"Winner: (.*)\Z")
 _STATS = re.compile(r"\S.* wins [0-9.]+ \+/- [0-9.]+\Z")
+# The lines of a turn before its table as the engine prints them, from the
+# start of its hand line: what _Reader.turn reads line by line with _HAND,
+# _ACTION and _DRAWS, for a turn whose cards are all cards.  White space at
+# the end of a line is [^\S\n]* (what str.rstrip removes).
+_CARD = "[bgprwy][0-9]"
+_TURN = re.compile(
+    rf"(?!Winner: )(?P<name>[^\s:][^:\n]*): (?P<hand>{_CARD}(?: {_CARD})*)[^\S\n]*\n"
+    rf"(?P<action> +(?P<verb>Plays|Discards) (?P<card>{_CARD})[^\S\n]*\n)"
+    rf"(?: +Draws (?P<draw>{_CARD})[^\S\n]*\n|(?! +Draws \S+[^\S\n]*(?:\n|\Z)))")
+#: The line break before a line that is no table's (one that begins with
+#: neither white space nor a line break: a line of dashes, if the turn is whole).
+_MARK = re.compile(r"\n(?=\S)")
+_DASHES_LINE = re.compile(r"-{3,}[^\S\n]*(?:\n|\Z)")
+#: The first characters of a line that is no mark (see _Reader.marks): none,
+#: or a space.
+_NO_MARK = ("", " ")
 
 #: Every card as the engine writes it.
 _CARDS = frozenset(s + d for s in SUITS for d in DIGITS)
 
 #: Our card of each card of the engine.
 _OUR = {token: Card(SUITS[token[0]], DIGITS[token[1]]) for token in _CARDS}
+
+#: The parts of the moves, shared by the moves that say the same (as the
+#: reader's are): the placement of each card of the engine, played or
+#: discarded, and each draw.
+_PLACED = {(token, discard): Placement(card, discard) for token, card in _OUR.items()
+           for discard in (False, True)}
+_FROM_DECK = Draw(None)
+_FROM_PILE = {suit: Draw(color) for suit, color in SUITS.items()}
+_new = tuple.__new__
 
 _CARD_HELP = ("a card is a suit letter (b g p r w y) and a digit (0 for a wager, 1 to 9 "
               "for the ranks 2 to 10)")
@@ -84,12 +109,21 @@ class _Reader:
     """One transcript, read line by line."""
 
     def __init__(self, text: str, path: Optional[str]) -> None:
+        self.text = text
         self.src = TextLines(text, path)
-        self.lines = [line.rstrip() for line in self.src.lines]
+        self.lines = _Stripped(self.src.lines)
         self.i = 0  # index of the next line to read
-        # The lines that are not a table's (neither blank nor begun with a
-        # space): a turn's table is skipped to the next of them at once.
-        self.marks = [i for i, line in enumerate(self.lines) if line and line[0] != " "]
+        self._marks: Optional[List[int]] = None
+
+    @property
+    def marks(self) -> List[int]:
+        """The lines that are not a table's (neither blank nor begun with a
+        space): a turn's table is skipped to the next of them at once (made
+        the first time a turn is not read by :data:`_TURN`)."""
+        if self._marks is None:
+            self._marks = [i for i, line in enumerate(self.src.lines)
+                           if line[:1] not in _NO_MARK and not line.isspace()]
+        return self._marks
 
     # -- helpers ------------------------------------------------------------
 
@@ -182,7 +216,39 @@ class _Reader:
                                 "I104", winner_index, 9, len(winner))
         return game
 
+    def whole_turn(self) -> Optional[_Turn]:
+        """The turn at the next line, read at once when it is as the engine
+        prints it (else None, and nothing read): :data:`_TURN` reads its
+        lines up to the table, which is skipped to the first line that is no
+        table's, the line of dashes.  The same as :meth:`turn` gives."""
+        hand_index, text = self.i, self.text
+        m = _TURN.match(text, self.src.starts[hand_index])
+        if m is None:
+            return None
+        mark = _MARK.search(text, m.end() - 1)
+        if mark is None or not _DASHES_LINE.match(text, mark.end()):
+            return None
+        action_index = hand_index + 1
+        self.i = action_index + text.count("\n", m.end("action") - 1, mark.end()) + 1
+        name, hand_text, verb, card, draw = m.group("name", "hand", "verb", "card", "draw")
+        begin = m.start("card")
+        card_column = begin - m.start("action") + 1
+        if draw is None:
+            draw_index, end_line = -1, action_index + 1
+            end_column, end = card_column + 2, begin + 2
+        else:
+            end = m.end("draw")
+            draw_index, end_line = action_index + 1, action_index + 2
+            end_column = end - m.end("action") + 1
+        # The span self.src.span gives (the lines start where the match says).
+        span = _new(Span, (action_index + 1, card_column, end_line, end_column, begin, end))
+        return _new(_Turn, (name.rstrip(" "), tuple(hand_text.split(" ")), hand_index, card,
+                            verb == "Discards", draw, span, action_index, draw_index))
+
     def turn(self, t: int) -> _Turn:
+        whole = self.whole_turn()
+        if whole is not None:
+            return whole
         hand_index = self.i
         line = self.lines[hand_index]
         m = _hand(line)
@@ -287,11 +353,13 @@ class _Reader:
                                     f"{after.hand_line + 1}) gained {got}", "I104",
                                     turn.draw_line)
                 drawn = got
-            source = Draw(None) if turn.draw is None else Draw(SUITS[turn.draw[0]])
             if turn.draw is None:
                 deck.append(drawn)
-            moves.append(Move(Placement(self._our(turn.card), turn.discard), source, turn=t,
-                              span=turn.span))
+                source = _FROM_DECK
+            else:
+                source = _FROM_PILE[turn.draw[0]]
+            moves.append(_new(Move, (_PLACED[turn.card, turn.discard], source, (), None, t,
+                                     turn.span)))
         # The cards never shown are those the last turns drew from the draw pile.
         seen = Counter(turns[0].hand) + Counter(turns[1].hand) + Counter(c for c in deck if c)
         full = Counter({s + d: COPIES[r] for s in SUITS for d, r in DIGITS.items()})
@@ -333,6 +401,22 @@ class _Reader:
 
     def _cards(self, tokens: Iterable[str]) -> str:
         return " ".join(format_card(self._our(t)) for t in tokens)
+
+
+class _Stripped:
+    """The lines of a text without the white space at their ends, each
+    stripped when it is read (most are a turn's, read by :data:`_TURN`)."""
+
+    __slots__ = ("raw",)
+
+    def __init__(self, raw: List[str]) -> None:
+        self.raw = raw
+
+    def __len__(self) -> int:
+        return len(self.raw)
+
+    def __getitem__(self, index: int) -> str:
+        return self.raw[index].rstrip()
 
 
 def _hand(line: str) -> "Optional[re.Match[str]]":

@@ -148,6 +148,12 @@ class _Replay:
 
     def cards(self, what: str, colors: int) -> List[Card]:
         count = self.byte(f"the card count of {what}")
+        start, data = self.pos, self.data
+        if start + count <= len(data):  # every byte there: checked in order, in the loop
+            codes = data[start:start + count]
+            if all(1 <= code >> 4 <= colors and code & 0xF in _VALUES for code in codes):
+                self.pos = start + count
+                return [_card(code) for code in codes]
         found = []
         for _ in range(count):
             offset = self.pos
@@ -170,6 +176,16 @@ def _card(code: int) -> Card:
 
 #: The draw of an action, by its colour number (0: the deck).
 _DRAWS = (Draw(None), *(Draw(c) for c in ENGINE_COLORS))
+#: The placement of each card, by its colour, whether it is discarded and its
+#: value (``_PLACED[color][discard][value]``; None for no card): one value
+#: shared by every move that places the same, as the reader's are.
+_PLACED: Dict[str, Tuple[Tuple[Optional[Placement], ...], ...]] = {
+    color: tuple(tuple(Placement(Card(color, value), discard) if value in _VALUES else None
+                       for value in range(max(_VALUES) + 1))
+                 for discard in (False, True))
+    for color in ENGINE_COLORS}
+_EMPTY: List[Optional[Card]] = []
+_new = tuple.__new__
 
 
 class _Place:
@@ -248,12 +264,13 @@ def decode_replay(value: str, place: Optional[_Place] = None) -> Game:
     # are there) and builds each move's span from the columns at hand.
     columns, line, width = place.columns, place.line, len(value)
     line_start = place.src.starts[line - 1] - 1
-    act, hands, pos = table.act, table.hands, r.pos
+    hands, deck_left, piles, expeditions = table.hands, table.deck, table.piles, table.expeditions
+    placed, pos = _PLACED, r.pos
     for turn in range(count):
         offset = pos
         code = data[pos]
         pos += 1
-        index, discard, draw = code & 7, bool(code & 8), code >> 4
+        index, discard, draw = code & 7, code & 8, code >> 4
         if draw > colors:
             raise r.fail(f"action {turn + 1} draws from colour {draw}: this replay has "
                          f"{colors} colours (0 is the deck)", "I204", offset)
@@ -265,14 +282,28 @@ def decode_replay(value: str, place: Optional[_Place] = None) -> Game:
         if card is None:
             raise r.fail(f"action {turn + 1}: hand index {index} names a card drawn from "
                          "an empty pile, which cannot be known", "I206", offset)
-        letter = None if draw == 0 else ENGINE_COLORS[draw - 1]
-        act(seat, card, discard, letter)
-        begin = 4 * (offset // 3) + offset % 3
-        begin = columns[begin if begin < width else width]
-        end = columns[min(4 * (offset // 3) + offset % 3 + 2, width)]
-        moves.append(Move(Placement(card, discard), _DRAWS[draw], (), None, turn,
-                          Span(line, begin, line, end, line_start + begin,
-                               line_start + end)))
+        # _Table.act, inline: the card placed, then the card drawn.
+        color = card.color
+        if discard:
+            if color in piles:
+                piles[color].append(card)
+            else:
+                piles[color] = [card]
+        else:
+            played = expeditions[seat]
+            if color in played:
+                played[color].append(card)
+            else:
+                played[color] = [card]
+        source = deck_left if draw == 0 else piles.get(ENGINE_COLORS[draw - 1], _EMPTY)
+        hand.append(source.pop() if source else None)
+        first_char = 4 * (offset // 3) + offset % 3
+        begin = columns[first_char if first_char < width else width]
+        end = columns[min(first_char + 2, width)]
+        moves.append(_new(Move, (placed[color][discard >> 3][card.rank], _DRAWS[draw], (),
+                                 None, turn,
+                                 _new(Span, (line, begin, line, end, line_start + begin,
+                                             line_start + end)))))
         seat = 1 - seat
     r.pos = pos
     if r.pos != len(data):
