@@ -537,6 +537,17 @@ def box(page, selector: str) -> dict:
     return page.locator(selector).first.bounding_box()
 
 
+def resized(page, viewport: dict) -> None:
+    """Give ``page`` the size ``viewport`` and wait until it has laid itself
+    out again: the window has the new size and two frames have been drawn
+    since (on a loaded machine the first reading could come before)."""
+    page.set_viewport_size(viewport)
+    page.wait_for_function("([w, h]) => window.innerWidth === w && window.innerHeight === h",
+                           arg=[viewport["width"], viewport["height"]])
+    page.evaluate("() => new Promise(done => requestAnimationFrame("
+                  "() => requestAnimationFrame(done)))")
+
+
 def inside(inner: dict, viewport: dict) -> bool:
     return (inner["x"] >= 0 and inner["y"] >= 0 and inner["width"] > 0
             and inner["x"] + inner["width"] <= viewport["width"] + 0.5
@@ -579,8 +590,7 @@ def test_the_board_scales_with_the_window(pages):
     page.keyboard.press("End")
     widths = []
     for viewport in (LAPTOP, DESKTOP, {"width": 1000, "height": 700}):
-        page.set_viewport_size(viewport)
-        page.wait_for_function("() => true")
+        resized(page, viewport)
         board = box(page, f"{sel('board')} svg")
         assert inside(board, viewport)
         widths.append(board["width"])
