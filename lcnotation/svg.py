@@ -908,7 +908,7 @@ class Replay:
         p = turn & 1
         card = move.placement.card
         c = card.color
-        code = c + RANK_TEXT[card.rank]
+        code = card_code(card)
         discard = move.placement.discard
         source = move.draw.color
         taken: Optional[str] = None  # the codes of the card taken, or drawn when known
@@ -916,7 +916,7 @@ class Replay:
         if source is None:
             top = self._deck_top()
             if top is not None:
-                drawn = top.color + RANK_TEXT[top.rank]
+                drawn = card_code(top)
         elif discard and source == c:
             taken = code
         else:
@@ -1091,13 +1091,9 @@ def move_words(state: GameState, move: Move) -> str:
 def _words(player: str, move: Move, taken: Optional[Card], drawn: Optional[Card]) -> str:
     """``move`` in words: ``player`` moves; ``taken`` is the top card of the
     pile drawn from, ``drawn`` the card drawn from the draw pile (when known)."""
-    card = move.placement.card
-    return player + " " + _deed(card.color + RANK_TEXT[card.rank], move.placement.discard,
-                                move.draw.color, _code_of(taken), _code_of(drawn))
-
-
-def _code_of(card: Optional[Card]) -> Optional[str]:
-    return None if card is None else card.color + RANK_TEXT[card.rank]
+    return player + " " + _deed(card_code(move.placement.card), move.placement.discard,
+                                move.draw.color, None if taken is None else card_code(taken),
+                                None if drawn is None else card_code(drawn))
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -1107,10 +1103,8 @@ def _deed(code: str, discard: bool, source: Optional[str], taken: Optional[str],
     placed, of the card taken (the top of the pile drawn from) and of the
     card drawn (when known): the same few thousand moves come again and
     again in an archive, so each is said once."""
-    card = _card_of(code)
-    said = (f"discards {card_name(card.color, card.rank)}" if discard else
-            f"plays {card_name(card.color, card.rank)} on the {color_name(card.color)} "
-            "expedition")
+    said = (f"discards {_named(code)}" if discard else
+            f"plays {_named(code)} on the {color_name(code[0])} expedition")
     if source is None:
         known = f"{_named(drawn)} " if drawn else ""
         return f"{said} and draws {known}from the draw pile"
