@@ -457,10 +457,9 @@ def convert_piece(job: Tuple[Cut, Tuple[Source, DialectName, Optional[DialectNam
     converted, and the problems of that game and of every one after it.
     Raises UnicodeDecodeError at bytes that are not UTF-8."""
     cut, (source, to, from_dialect, path) = job
-    from .parallel import cut_bytes
+    from .parallel import cut_bytes, without_bom
 
-    raw = cut_bytes(source, cut)
-    text = (raw[len(BOM):] if not cut.start and raw.startswith(BOM) else raw).decode("utf-8")
+    text = without_bom(cut_bytes(source, cut), cut.start).decode("utf-8")
     target = _resolve(to)
     reader = None if from_dialect is None else _resolve(from_dialect)
     texts: List[str] = []

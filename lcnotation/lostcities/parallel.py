@@ -50,9 +50,8 @@ from .text.ranges import split_ranges
 from .text.reader import (BLANK, MAX_GAME, Piece, chars_read, decoded_at, parse_part,
                           split_games)
 
-__all__ = ["Cut", "Source", "source_of", "cuts", "cut_bytes", "cut_items", "mapped",
-           "readable_at_a_glance",
-           "lint_stream_parallel", "checked_piece", "PIECE"]
+__all__ = ["Cut", "Source", "source_of", "cuts", "cut_bytes", "cut_items", "without_bom",
+           "mapped", "readable_at_a_glance", "lint_stream_parallel", "checked_piece", "PIECE"]
 
 #: About how many bytes a piece holds.
 PIECE = 1 << 20
@@ -120,13 +119,18 @@ def cuts(handle: IO[bytes], size: int, counted: Optional[CountingReader] = None,
         handle.seek(start)
         data = _read(read, end - start)
         yield Cut(start, end, crlf + cr + lf + 1, chars, written)
-        if not start and data.startswith(BOM):
-            data = data[len(BOM):]
+        data = without_bom(data, start)
         read_chars = chars_read(data)
         chars += read_chars
         written += read_chars + counted.counts[0] - crlf
         if seen is not None:
             seen(data)
+
+
+def without_bom(data: bytes, start: int) -> bytes:
+    """The bytes ``data`` of a piece that starts at byte ``start`` of a file,
+    without the file's byte-order mark (which only the first piece can hold)."""
+    return data[len(BOM):] if not start and data.startswith(BOM) else data
 
 
 def readable_at_a_glance(handle: IO[bytes], size: int) -> bool:
