@@ -11,13 +11,17 @@ Playwright and /usr/bin/chromium are installed).
 read them once: every position asked of the game state whole
 (``lcnotation.svg.picture``) and compared with the one before; and
 ``--instructions`` counts, under valgrind's callgrind, the instructions a
-move of either way takes (steadier than times on a shared machine).
+move of either way takes (steadier than times on a shared machine), and
+``--callgrind`` the instructions of ``lcn view`` of the generated games as
+a user runs it: with ``-j 1``, and with ``-j 2``, its main process and its
+workers apart (bench/jobs.py's count).
 
 It prints figures and asserts nothing::
 
     python bench/view.py                    # 3 games and 2,000 games
     python bench/view.py --games 200 --browser --compare
     python bench/view.py --instructions     # 100 games, both ways, under callgrind
+    python bench/view.py --callgrind --games 500   # lcn view -j 1 and -j 2 under callgrind
 """
 
 from __future__ import annotations
@@ -213,6 +217,24 @@ def instructions(games: int, modes: List[str]) -> None:
           + "; ".join(f"{MODES[what]} {per[what]:,.0f}" for what in modes))
 
 
+def commands_counted(games: int) -> None:
+    """``lcn view`` of ``games`` generated games under callgrind: ``-j 1``, and
+    ``-j 2``'s main process and workers apart."""
+    from jobs import Row, instructions as counted_run
+
+    text = format_games(generate_games(games, seed=1, deal=True))
+    moves = sum(len(g.moves) for g in parse_games(text))
+    row = Row("lcn view", ("view",), {"PYTHONPATH": str(ROOT)}, writes=True)
+    with tempfile.TemporaryDirectory() as folder:
+        record = Path(folder) / "record.lcn"
+        record.write_text(text, encoding="utf-8")
+        one, _ = counted_run(row, 1, str(record), folder)
+        main, workers = counted_run(row, 2, str(record), folder)
+    print(f"lcn view of {games} games ({moves} moves), callgrind: -j 1 {one / 1e9:.2f} G "
+          f"instructions ({one / moves:,.0f} a move); -j 2: main process {main / 1e9:.2f} G, "
+          f"workers {workers / 1e9:.2f} G")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=None)
@@ -224,10 +246,15 @@ def main() -> None:
     parser.add_argument("--modes", default=",".join(MODES),
                         help="with --instructions, which of " + ", ".join(MODES)
                         + " to count (default: all)")
+    parser.add_argument("--callgrind", action="store_true",
+                        help="count the instructions of lcn view -j 1 and -j 2 under callgrind")
     parser.add_argument("--row", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.row:
         _row(args.row, args.games or 100)
+        return
+    if args.callgrind:
+        commands_counted(args.games or 2000)
         return
     if args.instructions:
         modes = args.modes.split(",")

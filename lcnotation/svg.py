@@ -58,7 +58,7 @@ from typing import (Dict, Iterable, List, Mapping, NamedTuple, Optional, Sequenc
                     Tuple, Union)
 
 from .lostcities.game.scoring import score_ranks
-from .lostcities.game.setup import draw_pile_start
+from .lostcities.game.setup import CARDS_PER_COLOR, draw_pile_start
 from .lostcities.game.state import GameState
 from .lostcities.game.violations import card_name, color_name
 from .lostcities.text.ast import Card, Game, Move
@@ -67,7 +67,7 @@ from .lostcities.text.lexical import RANK_TEXT
 from .core.terminal import printable
 
 __all__ = ["letter_fills", "ink", "board_svg", "board_html", "NOTEBOOK_SIZE", "layout", "picture", "fill", "Layout",
-           "Picture", "Replay", "PALETTE", "card_code", "move_words", "markup_text",
+           "Picture", "Replay", "replay_tables", "hand_order", "turn_texts", "PALETTE", "card_code", "move_words", "markup_text",
            "captioned", "svg_height", "PALETTE", "THEME"]
 
 #: Fill colours of the usual expedition colours: a red that reads as red, and
@@ -678,7 +678,11 @@ def _turn_text(state: GameState, totals: Tuple[int, int]) -> str:
         if a == b:
             return "round over: a draw"
         return "round over: " + _name(state.players[0 if a > b else 1]) + " wins"
-    return _name(state.players[state.to_move]) + " to move"
+    return _to_move(state.players[state.to_move])
+
+
+def _to_move(name: str) -> str:
+    return _name(name) + " to move"
 
 
 def picture(state: GameState, *, last_move: Optional[Move] = None,
@@ -889,7 +893,7 @@ class Replay:
         self._deck = state.draw_pile()  # top first, while the deal makes it known
         self._start = draw_pile_start(len(state.colors))
         self._key, self._names = _replay_tables(state.colors)
-        self._to_move = tuple(_name(name) + " to move" for name in state.players)
+        self._to_move = tuple(map(_to_move, state.players))
         self._totals = [int(self.picture.texts[f"t{p}"]) for p in (0, 1)]
 
     def _deck_top(self) -> Optional[Card]:
@@ -1052,6 +1056,48 @@ class Replay:
         self._totals = [int(now.texts[f"t{p}"]) for p in (0, 1)]
 
 
+@functools.lru_cache(maxsize=64)
+def hand_order(colors: Tuple[str, ...]) -> Tuple[str, ...]:
+    """The code of every card of ``colors``, in the order of a hand (by colour,
+    then rank)."""
+    key, _ = _replay_tables(colors)
+    return tuple(sorted(key, key=key.__getitem__))
+
+
+def turn_texts(state: GameState) -> Tuple[str, str, str]:
+    """The texts of whose turn it is in the pictures of ``state``'s game:
+    Player1 to move, Player2 to move, and the end of the round as ``state``
+    ends it (empty while it goes on)."""
+    first, second = map(_to_move, state.players)
+    return first, second, (_turn_text(state, state.scores().totals) if state.is_over else "")
+
+
+@functools.lru_cache(maxsize=64)
+def replay_tables(colors: Tuple[str, ...]) -> Dict[str, object]:
+    """What the replay page's script looks up to replay, as :class:`Replay`
+    does, a game in ``colors`` whose moves follow the rules (see
+    :mod:`lcnotation.view`), as JSON data: ``colors``, the colour letters (a
+    move names the discard pile it draws from by its colour's index there,
+    plus 1); ``cards``, every card's code in the order of a hand (a move
+    names its card by its index there);
+    ``plays`` and ``discards``, by that index, what the words of a move say
+    of the card placed; ``draws`` and ``takes``, by the code of the card
+    drawn (:data:`BACK`: not known) or taken, what they say of it;
+    ``counts``, by the cards left, the draw pile's text; ``depths``, by the
+    cards in it, a discard pile's badge; ``back``, the code of a face-down
+    card (texts already escaped as :func:`markup_text` escapes them)."""
+    cards = hand_order(colors)
+    return {"colors": list(colors), "cards": cards,
+            "plays": [markup_text(_placed(code, False)) for code in cards],
+            "discards": [markup_text(_placed(code, True)) for code in cards],
+            "draws": {**{code: markup_text(_got(None, None, code)) for code in cards},
+                      BACK: markup_text(_got(None, None, None))},
+            "takes": {code: markup_text(_got(code[0], code, None)) for code in cards},
+            "counts": [_draw_text(k, k) for k in range(draw_pile_start(len(colors)) + 1)],
+            "depths": [_depth(range(k)) for k in range(CARDS_PER_COLOR + 1)],
+            "back": BACK}
+
+
 class Step(NamedTuple):
     """What :meth:`Replay.play` says of a move: its words, and the names of
     the slots and texts it changed."""
@@ -1103,14 +1149,23 @@ def _deed(code: str, discard: bool, source: Optional[str], taken: Optional[str],
     placed, of the card taken (the top of the pile drawn from) and of the
     card drawn (when known): the same few thousand moves come again and
     again in an archive, so each is said once."""
-    said = (f"discards {_named(code)}" if discard else
+    return _placed(code, discard) + " " + _got(source, taken, drawn)
+
+
+def _placed(code: str, discard: bool) -> str:
+    """What the words of a move say of the card placed."""
+    return (f"discards {_named(code)}" if discard else
             f"plays {_named(code)} on the {color_name(code[0])} expedition")
+
+
+def _got(source: Optional[str], taken: Optional[str], drawn: Optional[str]) -> str:
+    """What the words of a move say of the card drawn (see :func:`_deed`)."""
     if source is None:
         known = f"{_named(drawn)} " if drawn else ""
-        return f"{said} and draws {known}from the draw pile"
+        return f"and draws {known}from the draw pile"
     top = f"{_named(taken)} " if taken else ""
     the = "the" if taken else "the empty"
-    return f"{said} and takes {top}from {the} {color_name(source)} discard pile"
+    return f"and takes {top}from {the} {color_name(source)} discard pile"
 
 
 def _named(code: str) -> str:

@@ -9,6 +9,7 @@ look at the page on three screens: a laptop (1366 x 768), a desktop
 from __future__ import annotations
 
 import json
+import random
 import re
 from pathlib import Path
 from typing import Iterator, List, Optional, Tuple
@@ -89,12 +90,14 @@ def test_every_style_of_the_page_is_scoped_to_its_root():
 
 def test_nothing_in_a_record_can_end_the_script():
     game = generate_game(2)
-    evil = game._replace(headers=game.headers + (
-        game.headers[0]._replace(name="Event", value="</script><script>alert(1)</script>"),))
+    script = "</script><script>alert(1)</script>"
+    evil = game._replace(headers=tuple(
+        h._replace(value=script) if h.name == "Player1" else h for h in game.headers) + (
+        game.headers[0]._replace(name="Event", value=script),))
     html = view_html([evil], title="</title><b>")
     assert html.count("</script>") == 2
     assert "<b>" not in html
-    assert page_data(html)["games"][0]["moves"]
+    assert page_data(html)["games"][0]["play"]["moves"]
 
 
 def test_the_file_grows_with_the_moves_not_with_moves_times_positions():
@@ -110,12 +113,65 @@ def test_the_file_grows_with_the_moves_not_with_moves_times_positions():
     assert second / 28 < 400, sizes  # bytes a move
 
 
+def regular_game(seed: int):
+    """A generated game whose moves all follow the rules, with what makes the
+    page's script replay it differently: five, six or other colours, the
+    deal known, partly known (the draw pile alone, or a hand) or not, short
+    and long expeditions, names with markup and long names, ended or not."""
+    rng = random.Random(seed)
+    game = generate_game(seed, colors=rng.choice([None, "RGWBYK", "QAZRG"]),
+                         deal=rng.random() < 0.7, take=rng.choice([0.0, 0.3, 0.9]),
+                         build=rng.choice([0.5, 0.75, 1.0]),
+                         turns=rng.choice([None, None, rng.randrange(1, 50)]))
+    drop = rng.choice([(), (), ("Hand1", "Hand2"), ("Hand1",), ("Deck",)])
+    names = {"Player1": rng.choice(["A & <B>", "Ann", "a name longer than twenty-four letters"])}
+    headers = tuple(h._replace(value=names.get(h.name, h.value)) for h in game.headers
+                    if h.name not in drop)
+    return game._replace(headers=headers)
+
+
 @settings(max_examples=15, deadline=None)
-@given(seed=st.integers(0, 2**32), deal=st.booleans(), broken_record=st.booleans())
-def test_the_changes_of_each_move_rebuild_every_position(seed, deal, broken_record):
-    """The page's data, patched move by move as its script patches it, gives the
-    picture of each position (the browser tests hold the drawing to board_svg)."""
-    game = broken(seed) if broken_record else generate_game(seed, deal=deal)
+@given(seed=st.integers(0, 2**32))
+def test_a_game_whose_moves_follow_the_rules_is_sent_as_its_moves(seed):
+    """Such a game's data is its moves (the page's script replays them: the
+    browser tests hold that replay to the one Python makes): each move's card
+    and draw, spelt as written, and the score of each card played."""
+    from lcnotation.svg import replay_tables
+
+    game = regular_game(seed)
+    assert check(game).errors == () or all(d.code == "R110" for d in check(game).errors)
+    data = game_data(game, 0)
+    assert "moves" not in data
+    play = data["play"]
+    state = GameState.from_game(game)
+    tables = replay_tables(state.colors)
+    sources = len(state.colors) + 1
+    assert play["written"] == [format_move(m) for m in game.moves]
+    assert play["deck"] == (None if state.draw_pile() is None
+                            else " ".join(map(card_code, state.draw_pile())))
+    scores = iter(play["scores"])
+    for move, number in zip(game.moves, play["moves"], strict=True):
+        card, source = divmod(number, sources)
+        assert tables["cards"][card // 2] == card_code(move.placement.card)
+        assert card % 2 == move.placement.discard
+        assert source == (0 if move.draw.color is None
+                          else 1 + state.colors.index(move.draw.color))
+        p = state.to_move
+        state.apply(move)
+        if not move.placement.discard:
+            assert next(scores) == state.scores().expeditions[p][
+                state.colors.index(move.placement.card.color)]
+    assert next(scores, None) is None
+    assert play["turns"][2] == ("" if not state.is_over else picture(state).texts["turn"])
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**32), deal=st.booleans())
+def test_the_changes_of_each_move_rebuild_every_position(seed, deal):
+    """The page's data of a game with mistakes, patched move by move as its
+    script patches it, gives the picture of each position (the browser tests
+    hold the drawing to board_svg)."""
+    game = broken(seed * 2 + deal)
     data = game_data(game, 0)
     slots, texts = dict(data["start"]["slots"]), dict(data["start"]["texts"])
     marks = data["start"]["marks"]
@@ -397,6 +453,46 @@ def test_every_position_is_the_picture_board_svg_makes(pages):
     drawn = page.evaluate("(n) => Array.from({length: n + 1}, (_, k) => lcnView.svgAt(0, k))",
                           len(entries(games[3], source)))
     assert drawn == [board_svg(s, last_move=m) for s, m in positions(games[3], source)]
+
+
+@settings(max_examples=10, deadline=None)
+@given(seeds=st.lists(st.integers(0, 2**32), min_size=1, max_size=8, unique=True))
+def test_the_script_replays_a_game_as_python_does(pages, seeds):
+    """A game whose moves all follow the rules is sent as its moves, and the
+    page's script replays it: what it makes of each move (the notation, the
+    words, the slots and texts changed, the marks) gives each position as
+    lcnotation.svg.Replay reads it, for games of every kind (see
+    regular_game); and the drawing is board_svg's, from either side."""
+    from lcnotation.svg import markup_text
+    from lcnotation.view.positions import positions as replayed
+
+    games = [regular_game(seed) for seed in seeds]
+    page = pages(games, "replayed-" + "-".join(map(str, seeds)))
+    rows = page.evaluate("(n) => Array.from({length: n}, (_, g) => lcnView.movesOf(g))",
+                         len(games))
+    for g, game in enumerate(games):
+        data = game_data(game, 0)
+        assert "play" in data
+        slots, texts = dict(data["start"]["slots"]), dict(data["start"]["texts"])
+        steps = replayed(game)
+        next(steps)  # the deal
+        for row, position in zip(rows[g], steps, strict=True):
+            notation, words, changed_slots, changed_texts, marks = row
+            slots.update(changed_slots)
+            texts.update(changed_texts)
+            pic, entry = position.picture, position.entry
+            assert notation == markup_text(f"{entry.number}. {entry.written}")
+            assert words == markup_text(position.words)
+            assert slots == {name: " ".join(cards) for name, cards in pic.slots.items()}
+            assert texts == pic.texts
+            assert [tuple(m) for m in marks] == list(pic.marks)
+    game = games[0]
+    for bottom in (0, 1):
+        drawn = page.evaluate("([n, bottom]) => Array.from({length: n + 1}, "
+                              "(_, k) => lcnView.svgAt(0, k, bottom))",
+                              [len(game.moves), bottom])
+        assert drawn == [board_svg(state, last_move=move, perspective=bottom)
+                         for state, move in positions(game)]
 
 
 def test_the_script_fills_a_layout_as_python_does(pages):

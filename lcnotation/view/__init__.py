@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import bisect
 import contextlib
+import functools
 import itertools
 import json
 import re
@@ -29,13 +30,16 @@ import zlib
 from importlib import resources
 from typing import Dict, Iterable, Iterator, List, Optional, Tuple, Union
 
-from ..lostcities.game.checker import check
-from ..lostcities.game.setup import read_setup
-from ..svg import Layout, layout, markup_text
-from ..lostcities.text.ast import Game
+from ..lostcities.game.checker import check_played
+from ..lostcities.game.scoring import score_ranks
+from ..lostcities.game.setup import Setup, read_setup
+from ..lostcities.game.state import GameState
+from ..svg import (Layout, card_code, hand_order, layout, markup_text, picture, replay_tables,
+                   turn_texts)
+from ..lostcities.text.ast import Card, Draw, Game, Placement
 from ..lostcities.text.reader import GameText, parse_part
 from ..lostcities.text.headers import DEFAULT_COLORS
-from .positions import entries, game_title, positions
+from .positions import Entry, entries, game_title, positions
 
 __all__ = ["view_html", "view_html_of_texts", "game_data"]
 
@@ -47,42 +51,45 @@ def _asset(name: str) -> str:
 def game_data(game: Game, layout_index: int, *, path: Optional[str] = None,
               default_colors: Tuple[str, ...] = DEFAULT_COLORS,
               source: Optional[str] = None) -> Dict[str, object]:
-    """What the page needs of one game: its title, first picture, each move
-    of the record (as written, its words, the changed slots and texts, the
-    marks, and a sixth item, 1, when it could not be read) and the
-    diagnostics with the position they belong to (0 is the start, ``k`` the
-    position after the ``k``-th move).  ``path`` and ``default_colors`` are
-    :func:`~lcnotation.lostcities.game.checker.check`'s; ``source`` is the text the game
-    was read from (see :func:`~lcnotation.view.positions.entries`)."""
-    title, start, moves, diagnostics = _game_parts(game, path, default_colors, source)
-    return {"title": title, "layout": layout_index, "start": start, "moves": moves,
+    """What the page needs of one game: its title, the index of its layout,
+    its first picture (``start``), its moves and the diagnostics with the
+    position they belong to (0 is the start, ``k`` the position after the
+    ``k``-th move).  ``path`` and ``default_colors`` are
+    :func:`~lcnotation.lostcities.game.checker.check`'s; ``source`` is the
+    text the game was read from (see :func:`~lcnotation.view.positions.entries`).
+
+    A game whose moves all follow the rules, each read and played at its
+    turn, has its moves as ``play`` (see :func:`_played`), which the page's
+    script replays itself; any other has ``moves``: for each move of the
+    record (as written, its words, the changed slots and texts, the marks,
+    and a sixth item, 1, when it could not be read)."""
+    _, title, start, moves, diagnostics = _game_parts(game, path, default_colors, source)
+    return {"title": title, "layout": layout_index, "start": start,
+            ("play" if isinstance(moves, dict) else "moves"): moves,
             "diagnostics": diagnostics}
 
 
 def _game_parts(game: Game, path: Optional[str], default_colors: Tuple[str, ...],
-                source: Optional[str]) -> Tuple[str, Dict[str, object], List[List[object]],
-                                                List[List[object]]]:
-    """:func:`game_data` but its layout: the title, the start, the moves and
-    the diagnostics."""
-    report = check(game, path=path, default_colors=default_colors)
+                source: Optional[str]
+                ) -> Tuple[Tuple[str, ...], str, Dict[str, object],
+                           Union[Dict[str, object], List[List[object]]], List[List[object]]]:
+    """:func:`game_data` but its layout: the colours, the title, the start,
+    the moves (``play`` or ``moves``) and the diagnostics.  The game is replayed
+    once, by the check, when its moves follow the rules; else the positions
+    are read as a second replay runs (:func:`~lcnotation.view.positions.positions`)."""
+    setup = read_setup(game, default_colors)
+    state = GameState.from_setup(setup)
+    first = picture(state)
+    deck = state.draw_pile()
+    report, regular = check_played(game, setup, state, path=path)
     listed = entries(game, source)
-    moves: List[List[object]] = []
-    start: Dict[str, object] = {}
-    for position in positions(game, default_colors=default_colors, listed=listed):
-        pic = position.picture
-        marks = pic.marks  # tuples: JSON arrays all the same
-        entry = position.entry
-        if entry is None:
-            start = {"slots": {k: " ".join(v) for k, v in pic.slots.items()},
-                     "texts": dict(pic.texts), "marks": marks}
-            continue
-        row: List[object] = [
-            markup_text(f"{entry.number}. {entry.written}"), markup_text(position.words),
-            {name: " ".join(pic.slots[name]) for name in sorted(position.slots)},
-            {name: pic.texts[name] for name in sorted(position.texts)}, marks]
-        if not entry.readable:
-            row.append(1)
-        moves.append(row)
+    start: Dict[str, object] = {"slots": {k: " ".join(v) for k, v in first.slots.items()},
+                                "texts": first.texts, "marks": first.marks}
+    moves: Union[Dict[str, object], List[List[object]]]
+    if regular and all(entry.readable for entry in listed):
+        moves = _played(game, setup, listed, deck, report.state)
+    else:
+        moves = _rows(game, setup, listed)
     # A diagnostic belongs to the move whose text holds it (one without a
     # position, line 0, to the start).
     starts: List[int] = []
@@ -92,7 +99,81 @@ def _game_parts(game: Game, path: Optional[str], default_colors: Tuple[str, ...]
     for d in report.diagnostics:
         at = bisect.bisect_right(starts, d.span.start) if d.span.line else 0
         diagnostics.append([at, d.severity.name.lower(), markup_text(str(d))])
-    return markup_text(game_title(game)), start, moves, diagnostics
+    return setup.colors, markup_text(game_title(game)), start, moves, diagnostics
+
+
+def _rows(game: Game, setup: Setup, listed: List[Entry]) -> List[List[object]]:
+    """The ``moves`` of :func:`game_data`: what each entry changed, read as
+    a replay runs."""
+    moves: List[List[object]] = []
+    for position in positions(game, listed=listed, setup=setup):
+        entry = position.entry
+        if entry is None:
+            continue
+        pic = position.picture
+        row: List[object] = [
+            markup_text(f"{entry.number}. {entry.written}"), markup_text(position.words),
+            {name: " ".join(pic.slots[name]) for name in sorted(position.slots)},
+            {name: pic.texts[name] for name in sorted(position.texts)}, pic.marks]
+        if not entry.readable:
+            row.append(1)
+        moves.append(row)
+    return moves
+
+
+#: Per set of colours, the number of each move (a placement and a draw) in
+#: ``play``: see :func:`_played`.
+_MOVE_NUMBERS: Dict[Tuple[str, ...], Dict[Tuple[Placement, Draw], int]] = {}
+
+
+def _move_number(colors: Tuple[str, ...], placement: Placement, draw: Draw) -> int:
+    """The number of a move in ``play``: ``(card * 2 + discard) * (colours + 1)
+    + source``, ``card`` the index of its card in the tables' ``cards``,
+    ``source`` 0 for the draw pile, else 1 + the index of its colour."""
+    card = hand_order(colors).index(card_code(placement.card))
+    source = 0 if draw.color is None else 1 + colors.index(draw.color)
+    return (card * 2 + placement.discard) * (len(colors) + 1) + source
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _expedition_score(ranks: Tuple[int, ...]) -> int:
+    return score_ranks(ranks)
+
+
+def _played(game: Game, setup: Setup, listed: List[Entry], deck: Optional[Tuple[Card, ...]],
+            end: GameState) -> Dict[str, object]:
+    """The ``play`` of :func:`game_data`, for a game whose moves all follow
+    the rules: ``moves``, the number of each move (:func:`_move_number`);
+    ``written``, each as the file spells it; ``scores``, the score of the
+    expedition each card played to an expedition makes (a discard has
+    none); ``deck``, the draw pile top first when the deal is known (else
+    null); ``players``, the players' names; ``turns``, the texts of whose
+    turn it is (Player1's, Player2's, and the end's).  The page's script
+    (``page.js``) replays them as :class:`~lcnotation.svg.Replay` does."""
+    colors = setup.colors
+    numbers = _MOVE_NUMBERS.setdefault(colors, {})
+    expeditions: Tuple[Dict[str, List[int]], Dict[str, List[int]]] = (
+        {c: [] for c in colors}, {c: [] for c in colors})
+    played: List[int] = []
+    scores: List[int] = []
+    for i, move in enumerate(game.moves):
+        placement = move.placement
+        key = (placement, move.draw)
+        number = numbers.get(key)
+        if number is None:
+            number = numbers[key] = _move_number(colors, placement, move.draw)
+        played.append(number)
+        if not placement.discard:
+            card = placement.card
+            ranks = expeditions[i & 1][card.color]
+            ranks.append(card.rank)
+            scores.append(_expedition_score(tuple(ranks)))
+    names = setup.players
+    return {"moves": played, "written": [markup_text(entry.written) for entry in listed],
+            "scores": scores,
+            "deck": None if deck is None else " ".join(map(card_code, deck)),
+            "players": [markup_text(name) for name in names],
+            "turns": turn_texts(end)}
 
 
 #: Games given to a worker at a time, and how many a page must have before
@@ -127,12 +208,13 @@ def _games_json(jobs: List[_Job], path: Optional[str],
                 done.append(None)
                 continue
         assert not isinstance(text, GameText)
-        title, start, moves, diagnostics = _game_parts(game, path, default_colors, text)
+        colors, title, start, moves, diagnostics = _game_parts(game, path, default_colors,
+                                                               text)
         # As _encoded(game_data(...)) writes it, the layout's index left out.
-        done.append((read_setup(game, default_colors).colors,
-                     '{"title":' + _encoded(title) + ',"layout":',
-                     ',"start":' + _encoded(start) + ',"moves":' + _encoded(moves)
-                     + ',"diagnostics":' + _encoded(diagnostics) + "}"))
+        done.append((colors, '{"title":' + _encoded(title) + ',"layout":',
+                     ',"start":' + _encoded(start)
+                     + (',"play":' if isinstance(moves, dict) else ',"moves":')
+                     + _encoded(moves) + ',"diagnostics":' + _encoded(diagnostics) + "}"))
     return done
 
 
@@ -216,6 +298,7 @@ def _page(jobs: Iterator[_Job], title: str, path: Optional[str],
             layouts.append((layout(colors), layout(colors, perspective=1)))
         data.append(head + str(index[colors]) + tail)
     payload = ('{"layouts":' + _encoded([[lay.to_json() for lay in pair] for pair in layouts])
+               + ',"tables":' + _encoded([replay_tables(colors) for colors in index])
                + ',"games":[' + ",".join(data) + "]}")
     # Nothing in the data may close the script element or open a comment.
     payload = payload.replace("<", "\\u003c")

@@ -1,7 +1,9 @@
 "use strict";
-// The replay page's script.  Python computed every position; this only puts
-// the pictures together (fill does what lcnotation.svg.fill does) and lets
-// the reader move through them.  Everything it touches lies inside the
+// The replay page's script.  It puts the pictures together (fill does what
+// lcnotation.svg.fill does) and lets the reader move through them.  Python
+// sends what each move changes of the picture, except for a game whose moves
+// all follow the rules: such a game's moves are replayed here (replay does
+// what lcnotation.svg.Replay does for such moves), from tables Python made.  Everything it touches lies inside the
 // page's root element, so that two pages (or a page inside a notebook) keep
 // to themselves.
 (function () {
@@ -115,14 +117,119 @@
     return out;
   }
 
+  // What each move of a game whose moves all follow the rules changes (see
+  // game_data in lcnotation/view/__init__.py for its "play"), as Python sends
+  // it for other games: [notation, words, slots, texts, marks].  The card
+  // placed leaves the mover's hand for an expedition or a discard pile; the
+  // card drawn joins the hand in its place (one not known, at the end); the
+  // texts and the marks follow.
+  function replay(game, tables) {
+    const play = game.play;
+    const colors = tables.colors, cards = tables.cards, back = tables.back;
+    const sources = colors.length + 1;
+    const order = {};
+    cards.forEach((code, i) => { order[code] = i; });
+    const slots = {};
+    for (const name in game.start.slots) {
+      slots[name] = game.start.slots[name] ? game.start.slots[name].split(" ") : [];
+    }
+    const texts = Object.assign({}, game.start.texts);
+    const totals = [Number(texts.t0), Number(texts.t1)];
+    const deck = play.deck === null ? null : play.deck.split(" ");
+    let left = tables.counts.length - 1, drawn = 0, scored = 0;
+    return play.moves.map((number, i) => {
+      const p = i & 1;
+      const source = number % sources;
+      const card = (number - source) / sources >> 1;
+      const discard = ((number - source) / sources & 1) === 1;
+      const code = cards[card];
+      const changedSlots = {}, changedTexts = {};
+      const setSlot = (name) => { changedSlots[name] = slots[name].join(" "); };
+      const setText = (name, value) => {
+        if (texts[name] !== value) changedTexts[name] = texts[name] = value;
+      };
+      // The card drawn: the top of the draw pile (when the deal is known) or
+      // of a discard pile.
+      let pile = null, got;
+      if (source === 0) {
+        got = deck === null ? back : deck[drawn];
+      } else {
+        pile = slots["d" + colors[source - 1]];
+        got = pile[pile.length - 1];
+      }
+      const words = play.players[p] + " " + (discard ? tables.discards : tables.plays)[card]
+        + " " + (source === 0 ? tables.draws[got] : tables.takes[got]);
+      const hand = slots["h" + p];
+      const held = hand.indexOf(code);
+      hand.splice(held >= 0 ? held : hand.indexOf(back), 1);
+      if (got === back) {
+        hand.push(back);
+      } else {
+        let at = 0;
+        while (at < hand.length && hand[at] !== back && order[hand[at]] <= order[got]) at++;
+        hand.splice(at, 0, got);
+      }
+      setSlot("h" + p);
+      let placed;
+      const c = code[0];
+      if (discard) {
+        const name = "d" + c;
+        slots[name].push(code);
+        setSlot(name);
+        setText(name, tables.depths[slots[name].length]);
+        placed = ["last", name, slots[name].length - 1];
+      } else {
+        const name = "e" + p + c;
+        slots[name].push(code);
+        setSlot(name);
+        placed = ["last", name, slots[name].length - 1];
+        const old = texts["s" + p + c], score = String(play.scores[scored++]);
+        if (score !== old) {
+          totals[p] += Number(score) - Number(old);
+          setText("s" + p + c, score);
+          setText("t" + p, String(totals[p]));
+        }
+      }
+      let came;
+      if (source === 0) {
+        left--;
+        drawn++;
+        if (!left) {
+          slots.draw = [];
+          setSlot("draw");
+        }
+        setText("draw", tables.counts[left]);
+        came = ["from", "draw", 0];
+      } else {
+        const name = "d" + colors[source - 1];
+        pile.pop();
+        setSlot(name);
+        setText(name, tables.depths[pile.length]);
+        came = ["from", name, pile.length];
+      }
+      setText("turn", play.turns[left ? 1 - p : 2]);
+      const marks = left ? [["turn", "h" + (1 - p), 0], placed, came] : [placed, came];
+      return [(i + 1) + ". " + play.written[i], words, changedSlots, changedTexts, marks];
+    });
+  }
+
+  // The moves of game g, each as what it changes of the picture: as sent, or
+  // replayed (once) from the game's play.
+  function movesOf(g) {
+    const game = data.games[g];
+    if (!game.moves) game.moves = replay(game, data.tables[game.layout]);
+    return game.moves;
+  }
+
   // The picture after the first k entries of game g.
   function pictureAt(g, k) {
     const game = data.games[g];
+    const moves = movesOf(g);
     const slots = Object.assign({}, game.start.slots);
     const texts = Object.assign({}, game.start.texts);
     let marks = game.start.marks;
     for (let i = 0; i < k; i++) {
-      const move = game.moves[i];
+      const move = moves[i];
       Object.assign(slots, move[2]);
       Object.assign(texts, move[3]);
       marks = move[4];
@@ -151,7 +258,7 @@
     const game = data.games[g];
     const slots = Object.assign({}, game.start.slots);
     let most = heightOf(layout, {slots: slots});
-    for (const move of game.moves) {
+    for (const move of movesOf(g)) {
       Object.assign(slots, move[2]);
       most = Math.max(most, heightOf(layout, {slots: slots}));
     }
@@ -184,8 +291,8 @@
   }
 
   function go(k) {
-    const game = data.games[current.game];
-    k = Math.max(0, Math.min(game.moves.length, k));
+    const moves = movesOf(current.game);
+    k = Math.max(0, Math.min(moves.length, k));
     current.at = k;
     const layout = layoutOf(current.game, current.bottom);
     const picture = pictureAt(current.game, k);
@@ -193,11 +300,11 @@
     current.height = heightOf(layout, picture);
     part("board").innerHTML = current.svg;
     sizeBoard();
-    part("where").textContent = (k === 0 ? "start" : k) + " / " + game.moves.length;
+    part("where").textContent = (k === 0 ? "start" : k) + " / " + moves.length;
     part("score0").innerHTML = picture.texts.n0 + ": " + picture.texts.t0;
     part("score1").innerHTML = picture.texts.n1 + ": " + picture.texts.t1;
-    part("notation").innerHTML = k ? game.moves[k - 1][0] : "";
-    part("words").innerHTML = k ? game.moves[k - 1][1] : "the deal";
+    part("notation").innerHTML = k ? moves[k - 1][0] : "";
+    part("words").innerHTML = k ? moves[k - 1][1] : "the deal";
     const list = part("diagnostics");
     list.innerHTML = "";
     for (const [severity, text] of diagnosticsAt[k] || []) {
@@ -241,7 +348,7 @@
       items.push(button);
     };
     entry(0, "start", false);
-    game.moves.forEach((move, i) => entry(i + 1, move[0], move.length > 5));
+    movesOf(g).forEach((move, i) => entry(i + 1, move[0], move.length > 5));
     part("game").value = String(g);
     current.tallest = tallest(g, current.bottom);
     go(0);
@@ -286,7 +393,7 @@
   });
   window.addEventListener("resize", sizeBoard);
   const api = {fill: fill, svgAt: svgAt, go: go, showGame: showGame, current: current,
-               heightOf: heightOf};
+               heightOf: heightOf, movesOf: movesOf};
   root.lcnView = api;
   window.lcnView = api;
   if (data.games.length) showGame(0);

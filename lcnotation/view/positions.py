@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from typing import Any, Iterator, List, NamedTuple, Optional, Sequence, Set, Tuple
 
-from ..lostcities.game.setup import read_setup
+from ..lostcities.game.setup import Setup, read_setup
 from ..lostcities.game.state import GameState
 from ..svg import Picture, Replay, captioned, fill, layout
 from ..lostcities.text.ast import Game, Move
@@ -147,13 +147,16 @@ def entries(game: Game, source: Optional[str] = None) -> List[Entry]:
 
 
 def positions(game: Game, *, default_colors: Tuple[str, ...] = DEFAULT_COLORS,
-              source: Optional[str] = None,
-              listed: Optional[Sequence[Entry]] = None) -> Iterator[Position]:
+              source: Optional[str] = None, listed: Optional[Sequence[Entry]] = None,
+              setup: Optional[Setup] = None) -> Iterator[Position]:
     """The deal and the position after each entry of ``game``, replayed once
     as the checker replays it (``default_colors`` are the colours of a game
-    without a Colors header; ``listed`` are its :func:`entries`, if already
-    made)."""
-    state = GameState.from_setup(read_setup(game, default_colors))
+    without a Colors header; ``listed`` are its :func:`entries` and
+    ``setup`` what :func:`~lcnotation.lostcities.game.setup.read_setup`
+    reads of it, if already made)."""
+    if setup is None:
+        setup = read_setup(game, default_colors)
+    state = GameState.from_setup(setup)
     replay = Replay(state)
     yield Position(None, "the deal", replay.picture, set(replay.picture.slots),
                    set(replay.picture.texts))

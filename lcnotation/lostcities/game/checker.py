@@ -31,10 +31,11 @@ from ..text.headers import DEFAULT_COLORS, parse_result
 from .scoring import GameScore
 from ...core.span import NO_SPAN, first_known
 from .codes import RULE_CODES
-from .setup import read_setup
+from .setup import Setup, read_setup
 from .state import GameState
 
-__all__ = ["RULE_CODES", "CheckReport", "check", "check_result", "score", "match_totals"]
+__all__ = ["RULE_CODES", "CheckReport", "check", "check_played", "check_result", "score",
+           "match_totals"]
 
 ERROR, INFO = Severity.ERROR, Severity.INFO
 
@@ -72,9 +73,19 @@ def check(game: Game, *, path: Optional[str] = None,
     colours of a game without a Colors header.
     """
     setup = read_setup(game, default_colors)
+    return check_played(game, setup, GameState.from_setup(setup), path=path)[0]
+
+
+def check_played(game: Game, setup: Setup, state: GameState, *,
+                 path: Optional[str] = None) -> Tuple[CheckReport, bool]:
+    """:func:`check` of ``game`` whose headers :func:`read_setup` read as
+    ``setup``, on ``state``, set up from it (the moves are played on it),
+    and whether the moves followed the rules, each played at its turn (no
+    rule broken, no turn that could not be read before a move): then each
+    move did what a move does, and nothing had to be guessed (the replay
+    page replays such a game itself)."""
     diagnostics: List[Diagnostic] = [e.to_diagnostic() for e in game.errors]
     diagnostics += setup.diagnostics
-    state = GameState.from_setup(setup)
     moves = game.moves
     broken = state.play(moves)
     if broken:
@@ -94,7 +105,8 @@ def check(game: Game, *, path: Optional[str] = None,
         diagnostics.sort(key=_position)
     if path is not None:
         diagnostics = [d.with_path(path) for d in diagnostics]
-    return CheckReport(tuple(diagnostics), state, score, state.is_over)
+    return (CheckReport(tuple(diagnostics), state, score, state.is_over),
+            not broken and state.certain)
 
 
 def _position(d: Diagnostic) -> int:
