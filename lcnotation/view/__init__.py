@@ -36,7 +36,8 @@ from ..lostcities.game.setup import Setup, read_setup
 from ..lostcities.game.state import GameState
 from ..svg import (Layout, card_code, hand_order, layout, markup_text, picture, replay_tables,
                    turn_texts)
-from ..lostcities.text.ast import Card, Draw, Game, Placement
+from ..lostcities.text.ast import Card, Game
+from ..lostcities.text.formatter import format_move
 from ..lostcities.text.reader import GameText, parse_part
 from ..lostcities.text.headers import DEFAULT_COLORS
 from .positions import Entry, entries, game_title, positions
@@ -74,32 +75,58 @@ def _game_parts(game: Game, path: Optional[str], default_colors: Tuple[str, ...]
                 ) -> Tuple[Tuple[str, ...], str, Dict[str, object],
                            Union[Dict[str, object], List[List[object]]], List[List[object]]]:
     """:func:`game_data` but its layout: the colours, the title, the start,
-    the moves (``play`` or ``moves``) and the diagnostics.  The game is replayed
-    once, by the check, when its moves follow the rules; else the positions
-    are read as a second replay runs (:func:`~lcnotation.view.positions.positions`)."""
+    the moves (``play`` or ``moves``) and the diagnostics.  The game is
+    replayed once, by the check, when its moves follow the rules; else the
+    positions are read as a second replay runs
+    (:func:`~lcnotation.view.positions.positions`)."""
     setup = read_setup(game, default_colors)
     state = GameState.from_setup(setup)
     first = picture(state)
     deck = state.draw_pile()
     report, regular = check_played(game, setup, state, path=path)
-    listed = entries(game, source)
+    listed: Optional[List[Entry]] = None
+    if regular and not game.errors:  # each move read, at its turn: the entries are the moves
+        written, starts = _spelt(game, source)
+    else:
+        listed = entries(game, source)
+        regular = regular and all(entry.readable for entry in listed)
+        written = [entry.written for entry in listed]
+        starts = [entry.start for entry in listed]
     start: Dict[str, object] = {"slots": {k: " ".join(v) for k, v in first.slots.items()},
                                 "texts": first.texts, "marks": first.marks}
     moves: Union[Dict[str, object], List[List[object]]]
-    if regular and all(entry.readable for entry in listed):
-        moves = _played(game, setup, listed, deck, report.state)
+    if regular:
+        moves = _played(game, setup, written, deck, report.state)
     else:
-        moves = _rows(game, setup, listed)
+        moves = _rows(game, setup, listed or [])
     # A diagnostic belongs to the move whose text holds it (one without a
-    # position, line 0, to the start).
-    starts: List[int] = []
-    for entry in listed:
-        starts.append(entry.start if entry.start >= 0 else (starts[-1] if starts else 0))
+    # position, line 0, to the start; a move whose text is not known starts
+    # where the one before it does).
+    for k, at in enumerate(starts):
+        if at < 0:
+            starts[k] = starts[k - 1] if k else 0
     diagnostics: List[List[object]] = []
     for d in report.diagnostics:
         at = bisect.bisect_right(starts, d.span.start) if d.span.line else 0
         diagnostics.append([at, d.severity.name.lower(), markup_text(str(d))])
     return setup.colors, markup_text(game_title(game)), start, moves, diagnostics
+
+
+def _spelt(game: Game, source: Optional[str]) -> Tuple[List[str], List[int]]:
+    """Each move of ``game`` as written and where it starts (-1: not known), as
+    its :func:`~lcnotation.view.positions.entries` say when each move was
+    read and is at its turn."""
+    written: List[str] = []
+    starts: List[int] = []
+    for move in game.moves:
+        span = move.span
+        if source is not None and span.line > 0:
+            written.append(source[span.start:span.end])
+            starts.append(span.start)
+        else:
+            written.append(format_move(move))
+            starts.append(span.start if span.line > 0 else -1)
+    return written, starts
 
 
 def _rows(game: Game, setup: Setup, listed: List[Entry]) -> List[List[object]]:
@@ -121,18 +148,22 @@ def _rows(game: Game, setup: Setup, listed: List[Entry]) -> List[List[object]]:
     return moves
 
 
-#: Per set of colours, the number of each move (a placement and a draw) in
-#: ``play``: see :func:`_played`.
-_MOVE_NUMBERS: Dict[Tuple[str, ...], Dict[Tuple[Placement, Draw], int]] = {}
+#: A move as :func:`_played` looks it up: the colour and rank of its card,
+#: whether it is discarded, and the colour of the pile drawn from (None: the
+#: draw pile).
+_MoveKey = Tuple[str, int, bool, Optional[str]]
+#: Per set of colours, the number of each move in ``play``: see :func:`_played`.
+_MOVE_NUMBERS: Dict[Tuple[str, ...], Dict[_MoveKey, int]] = {}
 
 
-def _move_number(colors: Tuple[str, ...], placement: Placement, draw: Draw) -> int:
+def _move_number(colors: Tuple[str, ...], key: _MoveKey) -> int:
     """The number of a move in ``play``: ``(card * 2 + discard) * (colours + 1)
     + source``, ``card`` the index of its card in the tables' ``cards``,
     ``source`` 0 for the draw pile, else 1 + the index of its colour."""
-    card = hand_order(colors).index(card_code(placement.card))
-    source = 0 if draw.color is None else 1 + colors.index(draw.color)
-    return (card * 2 + placement.discard) * (len(colors) + 1) + source
+    color, rank, discard, source = key
+    card = hand_order(colors).index(card_code(Card(color, rank)))
+    return ((card * 2 + discard) * (len(colors) + 1)
+            + (0 if source is None else 1 + colors.index(source)))
 
 
 @functools.lru_cache(maxsize=1 << 14)
@@ -140,7 +171,7 @@ def _expedition_score(ranks: Tuple[int, ...]) -> int:
     return score_ranks(ranks)
 
 
-def _played(game: Game, setup: Setup, listed: List[Entry], deck: Optional[Tuple[Card, ...]],
+def _played(game: Game, setup: Setup, written: List[str], deck: Optional[Tuple[Card, ...]],
             end: GameState) -> Dict[str, object]:
     """The ``play`` of :func:`game_data`, for a game whose moves all follow
     the rules: ``moves``, the number of each move (:func:`_move_number`);
@@ -156,23 +187,24 @@ def _played(game: Game, setup: Setup, listed: List[Entry], deck: Optional[Tuple[
         {c: [] for c in colors}, {c: [] for c in colors})
     played: List[int] = []
     scores: List[int] = []
-    for i, move in enumerate(game.moves):
+    p = 0
+    for move in game.moves:
         placement = move.placement
-        key = (placement, move.draw)
+        card = placement.card
+        color, rank, discard = card.color, card.rank, placement.discard
+        key = (color, rank, discard, move.draw.color)
         number = numbers.get(key)
         if number is None:
-            number = numbers[key] = _move_number(colors, placement, move.draw)
+            number = numbers[key] = _move_number(colors, key)
         played.append(number)
-        if not placement.discard:
-            card = placement.card
-            ranks = expeditions[i & 1][card.color]
-            ranks.append(card.rank)
+        if not discard:
+            ranks = expeditions[p][color]
+            ranks.append(rank)
             scores.append(_expedition_score(tuple(ranks)))
-    names = setup.players
-    return {"moves": played, "written": [markup_text(entry.written) for entry in listed],
-            "scores": scores,
+        p = 1 - p
+    return {"moves": played, "written": [markup_text(w) for w in written], "scores": scores,
             "deck": None if deck is None else " ".join(map(card_code, deck)),
-            "players": [markup_text(name) for name in names],
+            "players": [markup_text(name) for name in setup.players],
             "turns": turn_texts(end)}
 
 
