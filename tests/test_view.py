@@ -17,8 +17,8 @@ from typing import Iterator, List, Optional, Tuple
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from lcnotation import (GameState, check, format_move, generate_game, generate_games,
-                        parse_game, read_games)
+from lcnotation import (GameState, check, format_game, format_move, generate_game,
+                        generate_games, parse_game, parse_games, read_games)
 from lcnotation.svg import board_svg, card_code, move_words, picture
 from lcnotation.view import game_data, view_html
 from lcnotation.view.positions import entries
@@ -130,32 +130,54 @@ def regular_game(seed: int):
     return game._replace(headers=headers)
 
 
+def respelt(games, seed: int) -> Tuple[str, list]:
+    """The record of ``games`` with some of its moves spelt otherwise (lower
+    case, X for a discard), and its games read from it."""
+    rng = random.Random(seed)
+
+    def spell(found: "re.Match[str]") -> str:
+        move = found.group(2)
+        choice = rng.random()
+        if choice < 0.2:
+            move = move.lower()
+        elif choice < 0.4:
+            move = format_move(parse_game(move).moves[0], "x-discard")
+        return found.group(1) + move
+
+    text = re.sub(r"(?m)^(\d+\. )(\S+)$", spell, "\n".join(map(format_game, games)))
+    return text, list(parse_games(text))
+
+
 @settings(max_examples=15, deadline=None)
 @given(seed=st.integers(0, 2**32))
 def test_a_game_whose_moves_follow_the_rules_is_sent_as_its_moves(seed):
     """Such a game's data is its moves (the page's script replays them: the
     browser tests hold that replay to the one Python makes): each move's card
-    and draw, spelt as written, and the score of each card played."""
-    from lcnotation.svg import replay_tables
+    and draw, the spelling of the moves the file spells otherwise than the
+    page's tables, and the score of each card played."""
+    from lcnotation.view import _tables
 
-    game = regular_game(seed)
-    assert check(game).errors == () or all(d.code == "R110" for d in check(game).errors)
-    data = game_data(game, 0)
+    text, (game,) = respelt([regular_game(seed)], seed)
+    assert all(d.code == "R110" for d in check(game).errors)
+    data = game_data(game, 0, source=text)
     assert "moves" not in data
     play = data["play"]
     state = GameState.from_game(game)
-    tables = replay_tables(state.colors)
+    tables = _tables(state.colors)
     sources = len(state.colors) + 1
-    assert play["written"] == [format_move(m) for m in game.moves]
     assert play["deck"] == (None if state.draw_pile() is None
                             else " ".join(map(card_code, state.draw_pile())))
     scores = iter(play["scores"])
-    for move, number in zip(game.moves, play["moves"], strict=True):
+    for i, (move, number) in enumerate(zip(game.moves, play["moves"], strict=True)):
         card, source = divmod(number, sources)
         assert tables["cards"][card // 2] == card_code(move.placement.card)
         assert card % 2 == move.placement.discard
         assert source == (0 if move.draw.color is None
                           else 1 + state.colors.index(move.draw.color))
+        written = text[move.span.start:move.span.end]
+        assert tables["spelt"][number] == format_move(move)
+        assert play["written"].get(i, format_move(move)) == written
+        assert (i in play["written"]) == (written != format_move(move))
         p = state.to_move
         state.apply(move)
         if not move.placement.discard:
@@ -163,6 +185,13 @@ def test_a_game_whose_moves_follow_the_rules_is_sent_as_its_moves(seed):
                 state.colors.index(move.placement.card.color)]
     assert next(scores, None) is None
     assert play["turns"][2] == ("" if not state.is_over else picture(state).texts["turn"])
+    # The start is what differs from the tables' deal.
+    start = picture(GameState.from_game(game))
+    deal = tables["deal"]
+    assert {**deal["slots"], **data["start"]["slots"]} == {
+        name: " ".join(cards) for name, cards in start.slots.items()}
+    assert {**deal["texts"], **data["start"]["texts"]} == start.texts
+    assert data["start"].get("marks", deal["marks"]) == start.marks
 
 
 @settings(max_examples=15, deadline=None)
@@ -171,10 +200,14 @@ def test_the_changes_of_each_move_rebuild_every_position(seed, deal):
     """The page's data of a game with mistakes, patched move by move as its
     script patches it, gives the picture of each position (the browser tests
     hold the drawing to board_svg)."""
+    from lcnotation.view import _tables
+
     game = broken(seed * 2 + deal)
     data = game_data(game, 0)
-    slots, texts = dict(data["start"]["slots"]), dict(data["start"]["texts"])
-    marks = data["start"]["marks"]
+    deal_picture = _tables(GameState.from_game(game).colors)["deal"]
+    slots = {**deal_picture["slots"], **data["start"]["slots"]}
+    texts = {**deal_picture["texts"], **data["start"]["texts"]}
+    marks = data["start"].get("marks", deal_picture["marks"])
     assert len(data["moves"]) == len(entries(game))
     for k, (state, move) in enumerate(positions(game)):
         if k:
@@ -464,17 +497,20 @@ def test_the_script_replays_a_game_as_python_does(pages, seeds):
     lcnotation.svg.Replay reads it, for games of every kind (see
     regular_game); and the drawing is board_svg's, from either side."""
     from lcnotation.svg import markup_text
+    from lcnotation.view import _tables
     from lcnotation.view.positions import positions as replayed
 
-    games = [regular_game(seed) for seed in seeds]
-    page = pages(games, "replayed-" + "-".join(map(str, seeds)))
+    text, games = respelt([regular_game(seed) for seed in seeds], seeds[0])
+    page = pages(games, "replayed-" + "-".join(map(str, seeds)), source=text)
     rows = page.evaluate("(n) => Array.from({length: n}, (_, g) => lcnView.movesOf(g))",
                          len(games))
     for g, game in enumerate(games):
-        data = game_data(game, 0)
+        data = game_data(game, 0, source=text)
         assert "play" in data
-        slots, texts = dict(data["start"]["slots"]), dict(data["start"]["texts"])
-        steps = replayed(game)
+        deal = _tables(GameState.from_game(game).colors)["deal"]
+        slots = {**deal["slots"], **data["start"]["slots"]}
+        texts = {**deal["texts"], **data["start"]["texts"]}
+        steps = replayed(game, source=text)
         next(steps)  # the deal
         for row, position in zip(rows[g], steps, strict=True):
             notation, words, changed_slots, changed_texts, marks = row

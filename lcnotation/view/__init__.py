@@ -34,9 +34,10 @@ from ..lostcities.game.checker import check_played
 from ..lostcities.game.scoring import score_ranks
 from ..lostcities.game.setup import Setup, read_setup
 from ..lostcities.game.state import GameState
-from ..svg import (Layout, card_code, hand_order, layout, markup_text, picture, replay_tables,
-                   turn_texts)
-from ..lostcities.text.ast import Card, Game
+from ..svg import (Layout, Picture, card_code, hand_order, layout, markup_text, picture,
+                   replay_tables, turn_texts)
+from ..lostcities.text.ast import Card, Draw, Game, Move, Placement
+from ..lostcities.text.lexical import RANK_TEXT
 from ..lostcities.text.formatter import format_move
 from ..lostcities.text.reader import GameText, parse_part
 from ..lostcities.text.headers import DEFAULT_COLORS
@@ -92,8 +93,13 @@ def _game_parts(game: Game, path: Optional[str], default_colors: Tuple[str, ...]
         regular = regular and all(entry.readable for entry in listed)
         written = [entry.written for entry in listed]
         starts = [entry.start for entry in listed]
-    start: Dict[str, object] = {"slots": {k: " ".join(v) for k, v in first.slots.items()},
-                                "texts": first.texts, "marks": first.marks}
+    # What differs from the deal of the colours' tables.
+    deal = _deal(setup.colors)
+    start: Dict[str, object] = {
+        "slots": {k: " ".join(v) for k, v in first.slots.items() if v != deal.slots[k]},
+        "texts": {k: v for k, v in first.texts.items() if v != deal.texts[k]}}
+    if first.marks != deal.marks:
+        start["marks"] = first.marks
     moves: Union[Dict[str, object], List[List[object]]]
     if regular:
         moves = _played(game, setup, written, deck, report.state)
@@ -166,6 +172,36 @@ def _move_number(colors: Tuple[str, ...], key: _MoveKey) -> int:
             + (0 if source is None else 1 + colors.index(source)))
 
 
+@functools.lru_cache(maxsize=64)
+def _spellings(colors: Tuple[str, ...]) -> Tuple[str, ...]:
+    """Every move of ``colors`` as :func:`~lcnotation.lostcities.text.formatter.format_move`
+    spells it, by its number (:func:`_move_number`)."""
+    rank_of = {text: rank for rank, text in RANK_TEXT.items()}
+    return tuple(format_move(Move(Placement(Card(code[0], rank_of[code[1:]]), discard),
+                                  Draw(source)))
+                 for code in hand_order(colors) for discard in (False, True)
+                 for source in (None, *colors))
+
+
+@functools.lru_cache(maxsize=64)
+def _deal(colors: Tuple[str, ...]) -> Picture:
+    """The picture of the deal of a game in ``colors`` (its deal not known), from
+    which the start of each game is sent as what differs."""
+    return picture(GameState(colors))
+
+
+def _tables(colors: Tuple[str, ...]) -> Dict[str, object]:
+    """What the page's script looks up for the games in ``colors``: the
+    :func:`~lcnotation.svg.replay_tables`, ``spelt``, each move as
+    :func:`_spellings` spells it (``play`` sends only the moves written
+    otherwise) and ``deal``, the picture of :func:`_deal` (as the start of a
+    game is sent)."""
+    deal = _deal(colors)
+    return {**replay_tables(colors), "spelt": _spellings(colors),
+            "deal": {"slots": {k: " ".join(v) for k, v in deal.slots.items()},
+                     "texts": deal.texts, "marks": deal.marks}}
+
+
 @functools.lru_cache(maxsize=1 << 14)
 def _expedition_score(ranks: Tuple[int, ...]) -> int:
     return score_ranks(ranks)
@@ -175,7 +211,8 @@ def _played(game: Game, setup: Setup, written: List[str], deck: Optional[Tuple[C
             end: GameState) -> Dict[str, object]:
     """The ``play`` of :func:`game_data`, for a game whose moves all follow
     the rules: ``moves``, the number of each move (:func:`_move_number`);
-    ``written``, each as the file spells it; ``scores``, the score of the
+    ``written``, the moves the file spells otherwise than the page's tables
+    (:func:`_spellings`), by their index; ``scores``, the score of the
     expedition each card played to an expedition makes (a discard has
     none); ``deck``, the draw pile top first when the deal is known (else
     null); ``players``, the players' names; ``turns``, the texts of whose
@@ -183,12 +220,14 @@ def _played(game: Game, setup: Setup, written: List[str], deck: Optional[Tuple[C
     (``page.js``) replays them as :class:`~lcnotation.svg.Replay` does."""
     colors = setup.colors
     numbers = _MOVE_NUMBERS.setdefault(colors, {})
+    spelt = _spellings(colors)
+    otherwise: Dict[int, str] = {}
     expeditions: Tuple[Dict[str, List[int]], Dict[str, List[int]]] = (
         {c: [] for c in colors}, {c: [] for c in colors})
     played: List[int] = []
     scores: List[int] = []
     p = 0
-    for move in game.moves:
+    for i, move in enumerate(game.moves):
         placement = move.placement
         card = placement.card
         color, rank, discard = card.color, card.rank, placement.discard
@@ -197,12 +236,14 @@ def _played(game: Game, setup: Setup, written: List[str], deck: Optional[Tuple[C
         if number is None:
             number = numbers[key] = _move_number(colors, key)
         played.append(number)
+        if written[i] != spelt[number]:
+            otherwise[i] = markup_text(written[i])
         if not discard:
             ranks = expeditions[p][color]
             ranks.append(rank)
             scores.append(_expedition_score(tuple(ranks)))
         p = 1 - p
-    return {"moves": played, "written": [markup_text(w) for w in written], "scores": scores,
+    return {"moves": played, "written": otherwise, "scores": scores,
             "deck": None if deck is None else " ".join(map(card_code, deck)),
             "players": [markup_text(name) for name in setup.players],
             "turns": turn_texts(end)}
@@ -330,7 +371,7 @@ def _page(jobs: Iterator[_Job], title: str, path: Optional[str],
             layouts.append((layout(colors), layout(colors, perspective=1)))
         data.append(head + str(index[colors]) + tail)
     payload = ('{"layouts":' + _encoded([[lay.to_json() for lay in pair] for pair in layouts])
-               + ',"tables":' + _encoded([replay_tables(colors) for colors in index])
+               + ',"tables":' + _encoded([_tables(colors) for colors in index])
                + ',"games":[' + ",".join(data) + "]}")
     # Nothing in the data may close the script element or open a comment.
     payload = payload.replace("<", "\\u003c")

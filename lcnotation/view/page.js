@@ -3,7 +3,8 @@
 // lcnotation.svg.fill does) and lets the reader move through them.  Python
 // sends what each move changes of the picture, except for a game whose moves
 // all follow the rules: such a game's moves are replayed here (replay does
-// what lcnotation.svg.Replay does for such moves), from tables Python made.  Everything it touches lies inside the
+// what lcnotation.svg.Replay does for such moves), from tables Python made
+// (see lcnotation/view/__init__.py).  Everything it touches lies inside the
 // page's root element, so that two pages (or a page inside a notebook) keep
 // to themselves.
 (function () {
@@ -209,22 +210,35 @@
       }
       setText("turn", play.turns[left ? 1 - p : 2]);
       const marks = left ? [["turn", "h" + (1 - p), 0], placed, came] : [placed, came];
-      return [(i + 1) + ". " + play.written[i], words, changedSlots, changedTexts, marks];
+      const written = i in play.written ? play.written[i] : tables.spelt[number];
+      return [(i + 1) + ". " + written, words, changedSlots, changedTexts, marks];
     });
   }
 
-  // The moves of game g, each as what it changes of the picture: as sent, or
-  // replayed (once) from the game's play.
-  function movesOf(g) {
+  // Game g, ready to be shown (once): its start whole (it is sent as what
+  // differs from the deal of its colours' tables) and its moves, each as
+  // what it changes of the picture (sent so, or replayed from its play).
+  function gameOf(g) {
     const game = data.games[g];
-    if (!game.moves) game.moves = replay(game, data.tables[game.layout]);
-    return game.moves;
+    if (!game.ready) {
+      const tables = data.tables[game.layout], deal = tables.deal;
+      game.start = {slots: Object.assign({}, deal.slots, game.start.slots),
+                    texts: Object.assign({}, deal.texts, game.start.texts),
+                    marks: game.start.marks || deal.marks};
+      if (game.play) game.moves = replay(game, tables);
+      game.ready = true;
+    }
+    return game;
+  }
+
+  function movesOf(g) {
+    return gameOf(g).moves;
   }
 
   // The picture after the first k entries of game g.
   function pictureAt(g, k) {
-    const game = data.games[g];
-    const moves = movesOf(g);
+    const game = gameOf(g);
+    const moves = game.moves;
     const slots = Object.assign({}, game.start.slots);
     const texts = Object.assign({}, game.start.texts);
     let marks = game.start.marks;
@@ -255,10 +269,10 @@
 
   function tallest(g, bottom) {
     const layout = layoutOf(g, bottom);
-    const game = data.games[g];
+    const game = gameOf(g);
     const slots = Object.assign({}, game.start.slots);
     let most = heightOf(layout, {slots: slots});
-    for (const move of movesOf(g)) {
+    for (const move of game.moves) {
       Object.assign(slots, move[2]);
       most = Math.max(most, heightOf(layout, {slots: slots}));
     }
