@@ -369,12 +369,18 @@
   }
 
   const select = part("game");
+  let longest = 0;
   data.games.forEach((game, g) => {
     const option = document.createElement("option");
     option.value = String(g);
     option.innerHTML = (g + 1) + ". " + game.title;
+    longest = Math.max(longest, option.text.length);
     select.appendChild(option);
   });
+  // The width the longest title wants, set rather than measured: measuring
+  // the options of a record of thousands of games takes the browser longer
+  // than the rest of the page.
+  select.style.width = (Math.min(longest, 60) * 0.55 + 2).toFixed(1) + "em";
   select.addEventListener("change", () => {
     showGame(Number(select.value));
     select.blur();  // the arrow keys step through the moves again
