@@ -1,17 +1,22 @@
 """How big and how fast the replay page is for large records.
 
 Writes the page (``lcnotation.view.view_html``) for a 3-game match and for
-a file of many generated games, and prints the time to build it (and what
-part of it is reading the positions), its size, the bytes per move, and,
-with ``--browser``, the time a headless Chromium takes to load it and show
-the first board, and to show the last game's last position (when
-Playwright and /usr/bin/chromium are installed).
+a file of many generated games, and prints the time to build it from the
+games read (and what part of it is the check, the one replay of a game
+whose moves follow the rules: the page's script replays such a game
+itself), its size, the bytes per move, the time of ``lcn view`` with one
+process and with one per core, and, with ``--browser``, the time a headless
+Chromium takes to load the page and show the first board (the median of
+three loads), and to show the last game's last position (when Playwright
+and /usr/bin/chromium are installed).
 
-``--compare`` also reads the positions as the page did before the replay
-read them once: every position asked of the game state whole
-(``lcnotation.svg.picture``) and compared with the one before; and
+``--compare`` also reads the positions as the page does for a game with
+mistakes (``lcnotation.svg.Replay``: one replay, each move's changes) and
+as it did before that (every position asked of the game state whole,
+``lcnotation.svg.picture``, and compared with the one before);
 ``--instructions`` counts, under valgrind's callgrind, the instructions a
-move of either way takes (steadier than times on a shared machine), and
+move of either way takes, and of the page's data as a worker of ``lcn
+view`` makes it (steadier than times on a shared machine); and
 ``--callgrind`` the instructions of ``lcn view`` of the generated games as
 a user runs it: with ``-j 1``, and with ``-j 2``, its main process and its
 workers apart (bench/jobs.py's count).
@@ -20,7 +25,7 @@ It prints figures and asserts nothing::
 
     python bench/view.py                    # 3 games and 2,000 games
     python bench/view.py --games 200 --browser --compare
-    python bench/view.py --instructions     # 100 games, both ways, under callgrind
+    python bench/view.py --instructions     # 100 games, each way, under callgrind
     python bench/view.py --callgrind --games 500   # lcn view -j 1 and -j 2 under callgrind
 """
 
@@ -95,16 +100,16 @@ def measure(label: str, generated: List[Game], browser: bool, compare: bool) -> 
     html = view_html(games, title=label, source=text)
     built = time.perf_counter() - start
     size = len(html.encode("utf-8"))
-    print(f"{label}: {len(games)} games, {moves} moves: built in {built:.2f} s, "
-          f"{size / 1e6:.2f} MB, {size / max(1, moves):.0f} bytes a move")
+    print(f"{label}: {len(games)} games, {moves} moves: built in {built:.2f} s (from the games "
+          f"read), {size / 1e6:.2f} MB, {size / max(1, moves):.0f} bytes a move")
     checking = timed(lambda: [check(g) for g in games])
-    replayed = timed(read_replayed, games, text)
-    print(f"  of which: checking {checking:.2f} s, reading the positions {replayed:.2f} s "
-          "(one replay)")
+    print(f"  of which: checking {checking:.2f} s (the one replay of a game whose moves follow "
+          "the rules)")
     if compare:
+        replayed = timed(read_replayed, games, text)
         whole = timed(read_whole, games)
-        print(f"  reading every position whole instead: {whole:.2f} s "
-              f"({whole / max(replayed, 1e-9):.1f} times as long)")
+        print(f"  reading the positions as the replay runs (as for a game with mistakes) "
+              f"{replayed:.2f} s; every position whole: {whole:.2f} s")
     commands(text)
     if browser:
         from playwright.sync_api import sync_playwright
@@ -114,19 +119,24 @@ def measure(label: str, generated: List[Game], browser: bool, compare: bool) -> 
             page_file.write_text(html, encoding="utf-8")
             chromium = play.chromium.launch(executable_path="/usr/bin/chromium",
                                             args=CHROMIUM_ARGS)
-            page = chromium.new_page(viewport={"width": 1366, "height": 768})
-            start = time.perf_counter()
-            page.goto(page_file.as_uri())
-            page.wait_for_selector('[data-lcnv="board"] svg')
-            loaded = time.perf_counter() - start
+            loads = []
+            for _ in range(3):
+                page = chromium.new_page(viewport={"width": 1366, "height": 768})
+                start = time.perf_counter()
+                page.goto(page_file.as_uri())
+                page.wait_for_selector('[data-lcnv="board"] svg')
+                loads.append(time.perf_counter() - start)
+                if len(loads) < 3:
+                    page.close()
+            loaded = sorted(loads)[1]
             start = time.perf_counter()
             page.select_option('[data-lcnv="game"]', str(len(games) - 1))
             page.keyboard.press("End")
             page.wait_for_selector('[data-lcnv="board"] svg')
             shown = time.perf_counter() - start
             chromium.close()
-            print(f"  Chromium: loaded and drew the first board in {loaded:.2f} s, "
-                  f"the last game's end in {shown:.2f} s")
+            print(f"  Chromium: loaded and drew the first board in {loaded:.2f} s (median of "
+                  f"3), the last game's end in {shown:.2f} s")
 
 
 def commands(text: str, rounds: int = 3) -> None:
@@ -164,7 +174,8 @@ def commands(text: str, rounds: int = 3) -> None:
 
 def read_page(texts: List[GameText]) -> int:
     """What a worker of ``lcn view`` does: each game read from its text,
-    checked, replayed and encoded as the page's data."""
+    checked and encoded as the page's data (a game with mistakes replayed
+    a second time, by Replay)."""
     from lcnotation.view import _games_json
 
     return sum(len(done[2]) for done in _games_json([(None, t) for t in texts], None,
@@ -203,8 +214,8 @@ def _count(mode: str, games: int) -> int:
     return callgrind([__file__, "--row", mode, "--games", str(games)])
 
 
-MODES = {"whole": "every position read whole", "replay": "one replay",
-         "page": "the page's data (a game read from its text, checked, replayed, encoded)"}
+MODES = {"whole": "every position read whole", "replay": "one replay (Replay)",
+         "page": "the page's data (a game read from its text, checked, encoded)"}
 
 
 def instructions(games: int, modes: List[str]) -> None:
@@ -220,6 +231,8 @@ def instructions(games: int, modes: List[str]) -> None:
 def commands_counted(games: int) -> None:
     """``lcn view`` of ``games`` generated games under callgrind: ``-j 1``, and
     ``-j 2``'s main process and workers apart."""
+    import subprocess
+
     from jobs import Row, instructions as counted_run
 
     text = format_games(generate_games(games, seed=1, deal=True))
@@ -228,6 +241,11 @@ def commands_counted(games: int) -> None:
     with tempfile.TemporaryDirectory() as folder:
         record = Path(folder) / "record.lcn"
         record.write_text(text, encoding="utf-8")
+        # A run first, uncounted, which writes the byte-code of every module
+        # (else the first count would hold compiling those changed since).
+        subprocess.run([sys.executable, "-m", "lcnotation", "view", str(record), "-o",
+                        str(Path(folder) / "warm.html")], check=True,
+                       env={**ENV, "PYTHONPATH": str(ROOT)})
         one, _ = counted_run(row, 1, str(record), folder)
         main, workers = counted_run(row, 2, str(record), folder)
     print(f"lcn view of {games} games ({moves} moves), callgrind: -j 1 {one / 1e9:.2f} G "

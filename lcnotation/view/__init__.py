@@ -154,22 +154,30 @@ def _rows(game: Game, setup: Setup, listed: List[Entry]) -> List[List[object]]:
     return moves
 
 
-#: A move as :func:`_played` looks it up: the colour and rank of its card,
-#: whether it is discarded, and the colour of the pile drawn from (None: the
-#: draw pile).
-_MoveKey = Tuple[str, int, bool, Optional[str]]
-#: Per set of colours, the number of each move in ``play``: see :func:`_played`.
-_MOVE_NUMBERS: Dict[Tuple[str, ...], Dict[_MoveKey, int]] = {}
+#: What :func:`_played` needs of a move: its number in ``play``
+#: (:func:`_move_number`), whether the tables spell it so, whether its card
+#: is discarded, and the card's colour and rank.
+_Known = Tuple[int, bool, bool, str, int]
+#: Per set of colours, :data:`_Known` of each move by its spelling (the text
+#: of a move says what it is).
+_MOVES_SPELT: Dict[Tuple[str, ...], Dict[str, _Known]] = {}
 
 
-def _move_number(colors: Tuple[str, ...], key: _MoveKey) -> int:
+def _move_number(colors: Tuple[str, ...], move: Move) -> int:
     """The number of a move in ``play``: ``(card * 2 + discard) * (colours + 1)
     + source``, ``card`` the index of its card in the tables' ``cards``,
     ``source`` 0 for the draw pile, else 1 + the index of its colour."""
-    color, rank, discard, source = key
-    card = hand_order(colors).index(card_code(Card(color, rank)))
-    return ((card * 2 + discard) * (len(colors) + 1)
+    placement, source = move.placement, move.draw.color
+    card = hand_order(colors).index(card_code(placement.card))
+    return ((card * 2 + placement.discard) * (len(colors) + 1)
             + (0 if source is None else 1 + colors.index(source)))
+
+
+def _known(colors: Tuple[str, ...], move: Move, written: str) -> _Known:
+    number = _move_number(colors, move)
+    placement = move.placement
+    return (number, written == _spellings(colors)[number], placement.discard,
+            placement.card.color, placement.card.rank)
 
 
 @functools.lru_cache(maxsize=64)
@@ -219,25 +227,21 @@ def _played(game: Game, setup: Setup, written: List[str], deck: Optional[Tuple[C
     turn it is (Player1's, Player2's, and the end's).  The page's script
     (``page.js``) replays them as :class:`~lcnotation.svg.Replay` does."""
     colors = setup.colors
-    numbers = _MOVE_NUMBERS.setdefault(colors, {})
-    spelt = _spellings(colors)
+    spelt = _MOVES_SPELT.setdefault(colors, {})
     otherwise: Dict[int, str] = {}
     expeditions: Tuple[Dict[str, List[int]], Dict[str, List[int]]] = (
         {c: [] for c in colors}, {c: [] for c in colors})
     played: List[int] = []
     scores: List[int] = []
     p = 0
-    for i, move in enumerate(game.moves):
-        placement = move.placement
-        card = placement.card
-        color, rank, discard = card.color, card.rank, placement.discard
-        key = (color, rank, discard, move.draw.color)
-        number = numbers.get(key)
-        if number is None:
-            number = numbers[key] = _move_number(colors, key)
+    for i, text in enumerate(written):
+        known = spelt.get(text)
+        if known is None:
+            known = spelt[text] = _known(colors, game.moves[i], text)
+        number, canonical, discard, color, rank = known
         played.append(number)
-        if written[i] != spelt[number]:
-            otherwise[i] = markup_text(written[i])
+        if not canonical:
+            otherwise[i] = markup_text(text)
         if not discard:
             ranks = expeditions[p][color]
             ranks.append(rank)
