@@ -41,7 +41,9 @@ set and the options (where each pile lies, how each card looks), and
 :func:`picture` is what a position puts there (card codes and texts);
 :func:`fill` joins them.  The page gets one layout and, per move, the parts
 of the picture that changed (:class:`Replay` reads them as the game is
-replayed), and its script does what :func:`fill` does.
+replayed; for a game whose moves all follow the rules, the page's script
+replays the moves itself, from :func:`replay_tables`), and its script does
+what :func:`fill` does.
 
 The picture holds no class and no id, and no style sheet unless ``style=``
 gives one (which then applies to that picture alone): shown inside a
@@ -67,8 +69,9 @@ from .lostcities.text.lexical import RANK_TEXT
 from .core.terminal import printable
 
 __all__ = ["letter_fills", "ink", "board_svg", "board_html", "NOTEBOOK_SIZE", "layout", "picture", "fill", "Layout",
-           "Picture", "Replay", "replay_tables", "hand_order", "turn_texts", "PALETTE", "card_code", "move_words", "markup_text",
-           "captioned", "svg_height", "PALETTE", "THEME"]
+           "Picture", "Replay", "PALETTE", "card_code", "move_words", "markup_text",
+           "captioned", "svg_height", "PALETTE", "THEME", "replay_tables", "hand_order",
+           "turn_texts"]
 
 #: Fill colours of the usual expedition colours: a red that reads as red, and
 #: five colours that differ in lightness as well as hue; every card also shows
@@ -1057,11 +1060,11 @@ class Replay:
 
 
 @functools.lru_cache(maxsize=64)
-def hand_order(colors: Tuple[str, ...]) -> Tuple[str, ...]:
-    """The code of every card of ``colors``, in the order of a hand (by colour,
-    then rank)."""
+def hand_order(colors: Tuple[str, ...]) -> Tuple[Card, ...]:
+    """Every card of ``colors``, once, in the order of a hand (by colour, then
+    rank)."""
     key, _ = _replay_tables(colors)
-    return tuple(sorted(key, key=key.__getitem__))
+    return tuple(map(_card_of, sorted(key, key=key.__getitem__)))
 
 
 def turn_texts(state: GameState) -> Tuple[str, str, str]:
@@ -1078,15 +1081,15 @@ def replay_tables(colors: Tuple[str, ...]) -> Dict[str, object]:
     does, a game in ``colors`` whose moves follow the rules (see
     :mod:`lcnotation.view`), as JSON data: ``colors``, the colour letters (a
     move names the discard pile it draws from by its colour's index there,
-    plus 1); ``cards``, every card's code in the order of a hand (a move
-    names its card by its index there);
+    plus 1); ``cards``, the code of every card in the order of a hand
+    (:func:`hand_order`: a move names its card by its index there);
     ``plays`` and ``discards``, by that index, what the words of a move say
     of the card placed; ``draws`` and ``takes``, by the code of the card
     drawn (:data:`BACK`: not known) or taken, what they say of it;
     ``counts``, by the cards left, the draw pile's text; ``depths``, by the
     cards in it, a discard pile's badge; ``back``, the code of a face-down
     card (texts already escaped as :func:`markup_text` escapes them)."""
-    cards = hand_order(colors)
+    cards = [card_code(card) for card in hand_order(colors)]
     return {"colors": list(colors), "cards": cards,
             "plays": [markup_text(_placed(code, False)) for code in cards],
             "discards": [markup_text(_placed(code, True)) for code in cards],

@@ -1,16 +1,23 @@
 """The replay page: one self-contained HTML file that replays the games of a record.
 
-Python replays each game once (:func:`lcnotation.view.positions.positions`)
-and describes every position as a :class:`~lcnotation.svg.Picture`; the page
-holds, per game, the first picture and for each move of the record
-(unreadable ones included, marked) only the parts that changed (so the file
-grows with the moves, not with moves times positions), and two
-:class:`~lcnotation.svg.Layout` per colour set (either player at the
-bottom).  Its script (``page.js``, beside this module) puts the parts
-together as :func:`lcnotation.svg.fill` does, so the page draws the very
-picture that :func:`lcnotation.svg.board_svg` makes for the same position
-(the browser tests hold the two equal).  Nothing is loaded from the network,
-and every style of the page is scoped to its root element.
+Python checks each game (one replay); the page holds, per game, its first
+picture (a :class:`~lcnotation.svg.Picture`, as what differs from the deal
+of its colours) and its moves, and, per colour set, two
+:class:`~lcnotation.svg.Layout` (either player at the bottom) and the
+tables its script replays games with.  A game whose moves all follow the
+rules is sent as its moves alone, a number and a score or two each, and the
+page's script (``page.js``, beside this module) replays it as
+:class:`~lcnotation.svg.Replay` does; any other game (a rule broken, a move
+unreadable) is replayed a second time here
+(:func:`lcnotation.view.positions.positions`), and the page holds for each
+move of the record (unreadable ones included, marked) only the parts of the
+picture that changed.  Either way the file grows with the moves, not with
+moves times positions.  The script puts the parts together as
+:func:`lcnotation.svg.fill` does, so the page draws the very picture that
+:func:`lcnotation.svg.board_svg` makes for the same position (the browser
+tests hold the two equal, and the script's replay to Replay's).  Nothing is
+loaded from the network, and every style of the page is scoped to its root
+element.
 
 >>> from lcnotation import parse_games
 >>> html = view_html(list(parse_games("R7-D BHD-D R4-B")), title="demo")
@@ -37,7 +44,6 @@ from ..lostcities.game.state import GameState
 from ..svg import (Layout, Picture, card_code, hand_order, layout, markup_text, picture,
                    replay_tables, turn_texts)
 from ..lostcities.text.ast import Card, Draw, Game, Move, Placement
-from ..lostcities.text.lexical import RANK_TEXT
 from ..lostcities.text.formatter import format_move
 from ..lostcities.text.reader import GameText, parse_part
 from ..lostcities.text.headers import DEFAULT_COLORS
@@ -60,11 +66,22 @@ def game_data(game: Game, layout_index: int, *, path: Optional[str] = None,
     :func:`~lcnotation.lostcities.game.checker.check`'s; ``source`` is the
     text the game was read from (see :func:`~lcnotation.view.positions.entries`).
 
-    A game whose moves all follow the rules, each read and played at its
-    turn, has its moves as ``play`` (see :func:`_played`), which the page's
-    script replays itself; any other has ``moves``: for each move of the
-    record (as written, its words, the changed slots and texts, the marks,
-    and a sixth item, 1, when it could not be read)."""
+    The start is what differs from the picture of the deal in the page's
+    tables of the game's colours (``slots``, ``texts``, and ``marks`` when
+    they differ).  A game whose moves all follow the rules, each read and
+    played at its turn, has its moves as ``play``, which the page's script
+    replays itself: ``moves``, a number for each move, ``(card * 2 +
+    discard) * (colours + 1) + source`` (``card`` the index of its card in
+    the tables' ``cards``, ``source`` 0 for the draw pile, else 1 + the
+    index of its colour); ``written``, by their index, the moves the file
+    spells otherwise than the tables' ``spelt`` (``format_move``'s); ``scores``,
+    the score of the expedition after each card played to one; ``deck``,
+    the draw pile top first when the deal is known (else None);
+    ``players``, the players' names; ``turns``, the texts of whose turn it
+    is (Player1's, Player2's, and the end's).  Any other game has
+    ``moves``: for each move of the record, as written, its words, the
+    changed slots and texts, the marks, and a sixth item, 1, when it could
+    not be read."""
     _, title, start, moves, diagnostics = _game_parts(game, path, default_colors, source)
     return {"title": title, "layout": layout_index, "start": start,
             ("play" if isinstance(moves, dict) else "moves"): moves,
@@ -85,14 +102,18 @@ def _game_parts(game: Game, path: Optional[str], default_colors: Tuple[str, ...]
     first = picture(state)
     deck = state.draw_pile()
     report, regular = check_played(game, setup, state, path=path)
-    listed: Optional[List[Entry]] = None
+    moves: Union[Dict[str, object], List[List[object]]]
     if regular and not game.errors:  # each move read, at its turn: the entries are the moves
         written, starts = _spelt(game, source)
+        moves = _played(game, setup, written, deck, report.state)
     else:
         listed = entries(game, source)
-        regular = regular and all(entry.readable for entry in listed)
-        written = [entry.written for entry in listed]
         starts = [entry.start for entry in listed]
+        if regular and all(entry.readable for entry in listed):
+            moves = _played(game, setup, [entry.written for entry in listed], deck,
+                            report.state)
+        else:
+            moves = _rows(game, setup, listed)
     # What differs from the deal of the colours' tables.
     deal = _deal(setup.colors)
     start: Dict[str, object] = {
@@ -100,11 +121,6 @@ def _game_parts(game: Game, path: Optional[str], default_colors: Tuple[str, ...]
         "texts": {k: v for k, v in first.texts.items() if v != deal.texts[k]}}
     if first.marks != deal.marks:
         start["marks"] = first.marks
-    moves: Union[Dict[str, object], List[List[object]]]
-    if regular:
-        moves = _played(game, setup, written, deck, report.state)
-    else:
-        moves = _rows(game, setup, listed or [])
     # A diagnostic belongs to the move whose text holds it (one without a
     # position, line 0, to the start; a move whose text is not known starts
     # where the one before it does).
@@ -168,7 +184,7 @@ def _move_number(colors: Tuple[str, ...], move: Move) -> int:
     + source``, ``card`` the index of its card in the tables' ``cards``,
     ``source`` 0 for the draw pile, else 1 + the index of its colour."""
     placement, source = move.placement, move.draw.color
-    card = hand_order(colors).index(card_code(placement.card))
+    card = hand_order(colors).index(placement.card)
     return ((card * 2 + placement.discard) * (len(colors) + 1)
             + (0 if source is None else 1 + colors.index(source)))
 
@@ -184,10 +200,8 @@ def _known(colors: Tuple[str, ...], move: Move, written: str) -> _Known:
 def _spellings(colors: Tuple[str, ...]) -> Tuple[str, ...]:
     """Every move of ``colors`` as :func:`~lcnotation.lostcities.text.formatter.format_move`
     spells it, by its number (:func:`_move_number`)."""
-    rank_of = {text: rank for rank, text in RANK_TEXT.items()}
-    return tuple(format_move(Move(Placement(Card(code[0], rank_of[code[1:]]), discard),
-                                  Draw(source)))
-                 for code in hand_order(colors) for discard in (False, True)
+    return tuple(format_move(Move(Placement(card, discard), Draw(source)))
+                 for card in hand_order(colors) for discard in (False, True)
                  for source in (None, *colors))
 
 
@@ -217,15 +231,11 @@ def _expedition_score(ranks: Tuple[int, ...]) -> int:
 
 def _played(game: Game, setup: Setup, written: List[str], deck: Optional[Tuple[Card, ...]],
             end: GameState) -> Dict[str, object]:
-    """The ``play`` of :func:`game_data`, for a game whose moves all follow
-    the rules: ``moves``, the number of each move (:func:`_move_number`);
-    ``written``, the moves the file spells otherwise than the page's tables
-    (:func:`_spellings`), by their index; ``scores``, the score of the
-    expedition each card played to an expedition makes (a discard has
-    none); ``deck``, the draw pile top first when the deal is known (else
-    null); ``players``, the players' names; ``turns``, the texts of whose
-    turn it is (Player1's, Player2's, and the end's).  The page's script
-    (``page.js``) replays them as :class:`~lcnotation.svg.Replay` does."""
+    """The ``play`` of :func:`game_data` (which says what it holds), for a
+    game whose moves all follow the rules, spelt ``written``; ``deck`` is
+    its draw pile at the start (None: not known), ``end`` the state after
+    its moves.  The page's script (``page.js``) replays them as
+    :class:`~lcnotation.svg.Replay` does."""
     colors = setup.colors
     spelt = _MOVES_SPELT.setdefault(colors, {})
     otherwise: Dict[int, str] = {}
