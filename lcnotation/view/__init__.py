@@ -100,18 +100,16 @@ def _game_parts(game: Game, path: Optional[str], default_colors: Tuple[str, ...]
     setup = read_setup(game, default_colors)
     state = GameState.from_setup(setup)
     first = picture(state)
-    deck = state.draw_pile()
     report, regular = check_played(game, setup, state, path=path)
     moves: Union[Dict[str, object], List[List[object]]]
     if regular and not game.errors:  # each move read, at its turn: the entries are the moves
         written, starts = _spelt(game, source)
-        moves = _played(game, setup, written, deck, report.state)
+        moves = _played(game, setup, written, report.state)
     else:
         listed = entries(game, source)
         starts = [entry.start for entry in listed]
         if regular and all(entry.readable for entry in listed):
-            moves = _played(game, setup, [entry.written for entry in listed], deck,
-                            report.state)
+            moves = _played(game, setup, [entry.written for entry in listed], report.state)
         else:
             moves = _rows(game, setup, listed)
     # What differs from the deal of the colours' tables.
@@ -206,6 +204,12 @@ def _spellings(colors: Tuple[str, ...]) -> Tuple[str, ...]:
 
 
 @functools.lru_cache(maxsize=64)
+def _codes(colors: Tuple[str, ...]) -> Dict[Tuple[str, int], str]:
+    """The code of each card of ``colors``, by its colour and rank."""
+    return {(card.color, card.rank): card_code(card) for card in hand_order(colors)}
+
+
+@functools.lru_cache(maxsize=64)
 def _deal(colors: Tuple[str, ...]) -> Picture:
     """The picture of the deal of a game in ``colors`` (its deal not known), from
     which the start of each game is sent as what differs."""
@@ -229,13 +233,11 @@ def _expedition_score(ranks: Tuple[int, ...]) -> int:
     return score_ranks(ranks)
 
 
-def _played(game: Game, setup: Setup, written: List[str], deck: Optional[Tuple[Card, ...]],
-            end: GameState) -> Dict[str, object]:
+def _played(game: Game, setup: Setup, written: List[str], end: GameState) -> Dict[str, object]:
     """The ``play`` of :func:`game_data` (which says what it holds), for a
-    game whose moves all follow the rules, spelt ``written``; ``deck`` is
-    its draw pile at the start (None: not known), ``end`` the state after
-    its moves.  The page's script (``page.js``) replays them as
-    :class:`~lcnotation.svg.Replay` does."""
+    game whose moves all follow the rules, spelt ``written``; ``end`` is
+    the state after its moves.  The page's script (``page.js``) replays them
+    as :class:`~lcnotation.svg.Replay` does."""
     colors = setup.colors
     spelt = _MOVES_SPELT.setdefault(colors, {})
     otherwise: Dict[int, str] = {}
@@ -258,7 +260,9 @@ def _played(game: Game, setup: Setup, written: List[str], deck: Optional[Tuple[C
             scores.append(_expedition_score(tuple(ranks)))
         p = 1 - p
     return {"moves": played, "written": otherwise, "scores": scores,
-            "deck": None if deck is None else " ".join(map(card_code, deck)),
+            # The draw pile the setup deals (top first), as the state starts with it.
+            "deck": None if setup.deck is None else " ".join(map(_codes(colors).__getitem__,
+                                                                 setup.deck)),
             "players": [markup_text(name) for name in setup.players],
             "turns": turn_texts(end)}
 
