@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import List
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import examples, notation_text
 
@@ -583,3 +583,37 @@ def test_r203_lists_the_missing_cards() -> None:
     report = run(deal_headers(*two_short) + "R2-D")
     assert any(d.message.startswith("the deal misses 2 cards of the full deck: Yellow 9, "
                                     "Yellow 10") for d in report.diagnostics)
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32), deal=st.booleans(),
+       change=st.sampled_from(["none", "outside", "unreadable", "after the end"]))
+def test_check_played_says_whether_every_move_followed_the_rules(seed: int, deal: bool,
+                                                                 change: str) -> None:
+    """check_played reports what check does, on the state it is given, and
+    says whether every move was played by the rules at its turn: a generated
+    game's moves were; a card of a colour outside the set, an unreadable
+    move (a turn skipped) or a move after the end are not."""
+    from lcnotation import format_game, generate_game
+    from lcnotation.lostcities.game.checker import check_played
+    from lcnotation.lostcities.game.setup import read_setup
+    from lcnotation.lostcities.game.state import GameState
+
+    game = generate_game(seed, deal=deal, colors="RGWBY")
+    lines = format_game(game).split("\n")
+    moves = [i for i, line in enumerate(lines) if re.match(r"\d+\. ", line)]
+    if change == "outside":
+        lines[moves[2]] = "3. Q5-D"
+    elif change == "unreadable":
+        lines[moves[len(moves) // 2]] = "R11-D"
+    elif change == "after the end":
+        lines.append(f"{len(moves) + 1}. " + lines[moves[-1]].split(" ", 1)[1])
+    game = parse_game("\n".join(lines))
+    setup = read_setup(game)
+    state = GameState.from_setup(setup)
+    report, regular = check_played(game, setup, state)
+    checked = check(game)
+    assert report.state is state and (state.is_over or change != "after the end")
+    assert (report.diagnostics, report.score, report.complete) == (
+        checked.diagnostics, checked.score, checked.complete)
+    assert regular == (change == "none")
