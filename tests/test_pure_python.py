@@ -8,9 +8,11 @@ one test command then covers both modes, as CI runs it). One child a file,
 so that the suite's workers share them out; each child runs in one process
 (``-n 0``), beside the suite's own workers.
 
-tests/test_speedups.py is not among them: each of its tests chooses the
-path itself (the extension's, Python's, or both to compare), whatever
-``LCNOTATION_PURE_PYTHON`` says, so a second run would run the same tests.
+Two files of that path are not run again, since their second run would run
+the same code: each test of tests/test_speedups.py chooses the path itself
+(the extension's, Python's, or both to compare), whatever
+``LCNOTATION_PURE_PYTHON`` says, and tests/test_style.py's style checks never
+reach the accelerator (it is asked only by lint's fused path).
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 #: The tests of what the accelerator may touch.
 LINT_PATH = ["tests/test_fused.py", "tests/test_parallel.py", "tests/test_speed.py",
-             "tests/test_style.py", "tests/test_cli.py", "lcnotation/lostcities"]
+             "tests/test_cli.py", "lcnotation/lostcities"]
 
 
 @pytest.mark.slow
