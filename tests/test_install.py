@@ -22,6 +22,8 @@ from typing import Dict, List, Optional, Tuple
 
 import pytest
 
+from trees import copy_of_tree
+
 ROOT = Path(__file__).resolve().parent.parent
 
 pytestmark = pytest.mark.slow
@@ -68,13 +70,9 @@ def run(*args, cwd: Path) -> str:
 def build_wheel(tmp_path_factory, env: Optional[Dict[str, str]] = None) -> Tuple[Path, str]:
     """A wheel built from a copy of the tree (``env`` added to pip's
     environment), and what pip said on its error stream."""
-    # Build from a copy: setuptools leaves build/ in the tree it builds, and
-    # a stale build/lib would put files that no longer exist into the wheel
-    # (an accelerator built in place, too: the wheel's must be its own).
-    source = tmp_path_factory.mktemp("source") / "lcnotation"
-    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(
-        ".git", "build", "dist", "*.egg-info", ".hypothesis", ".pytest_cache",
-        "__pycache__", "tests", ".venv", "venv", "*.so", "*.pyd", "_build"))
+    # From a copy (an accelerator built in place is left out too: the wheel's
+    # must be its own).
+    source = copy_of_tree(tmp_path_factory.mktemp("source"))
     out = tmp_path_factory.mktemp("wheel")
     done = subprocess.run([sys.executable, "-m", "pip", "wheel", str(source), "--no-deps", "-v",
                            "-w", str(out)], cwd=out, capture_output=True, text=True,

@@ -16,6 +16,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
+pytestmark = pytest.mark.slow  # each checks the whole package
+
 USER_SCRIPT = textwrap.dedent("""
     from lcnotation import parse_game, parse_move
 
