@@ -15,15 +15,17 @@ import dataclasses
 import io
 import os
 import stat
-
+from itertools import chain
 from typing import IO, Callable, Iterable, Iterator, List, Optional, Tuple
 
-
+from . import accel
+from ..core.files import BOM
 from ..core.findings import Finding, fix_loop
-from ..core.lineends import CountingReader, as_lf, lone_cr_as_lf, newline_style
+from ..core.lineends import (CountingReader, as_lf, byte_line_ends, lone_cr_as_lf,
+                             newline_style)
 from ..core.lint import FileReport, FixResult, LintConfig
 from ..core.suppression import MARK, Suppression, apply_suppressions, find_suppression, warning
-from .fused import clean_moves
+from .fused import clean_moves, may_be_clean, moved_on
 from .game.checker import check
 from .game.codes import RULES
 from .style import STYLE, StyleState, check_style, mixed_line_ends
@@ -31,10 +33,11 @@ from .text.ast import Comment, Game
 from .text.dialects import get_dialect
 from .text.headers import DEFAULT_COLORS
 from .text.messages import SYNTAX
-from .text.reader import GameText, Piece, decoded_lines, parse_part, split_games
+from .text.reader import (GameText, Piece, chars_read, decoded_blocks, holds_moves_in,
+                          line_blocks, parse_part, split_games)
 
 __all__ = ["FAMILIES", "FixResult", "lint_text", "lint_stream", "lint_stream_emitting", "lint_piece",
-           "line_end_finding", "line_end_finding_ahead", "Placing",
+           "lint_blocks", "line_end_finding", "line_end_finding_ahead", "Placing",
            "lint_lines", "lint_game", "style_state", "add_text_findings", "fix_text", "fix_stream",
            "all_comments", "suppressions", "colors_of", "add_line_ends"]
 
@@ -68,8 +71,10 @@ def lint_stream(handle: IO[bytes], path: str, config: Optional[LintConfig] = Non
     """
     config = config or LintConfig()
     counted = CountingReader(handle, progress)
+    report = FileReport(path)
     try:
-        report = lint_lines(decoded_lines(counted), path, config)  # type: ignore[arg-type]
+        lint_blocks(line_blocks(counted), path, config, report,  # type: ignore[arg-type]
+                    report.findings.extend)
     except MemoryError:
         return FileReport(path, unreadable="out of memory")
     add_line_ends(report, counted, config)
@@ -125,20 +130,95 @@ def _lint_parts(parts: Iterable[GameText], path: str, config: LintConfig, report
     return style
 
 
-def lint_piece(items: List[Piece], first_line: int, first_offset: int, path: str,
-               config: LintConfig, marker: Optional[str] = None
-               ) -> Tuple[FileReport, Optional[str]]:
-    """Lint a piece of a file that starts at a game boundary (line
-    ``first_line``, character ``first_offset``), as if the games before it had
-    left the file's first discard marker ``marker``: its report (findings
-    kept) and the marker it leaves."""
+def lint_piece(raw: bytes, at: Tuple[int, int, int], path: str, config: LintConfig,
+               marker: Optional[str] = None) -> Tuple[FileReport, Optional[str]]:
+    """Lint a piece of a file, its bytes ``raw`` (whole lines), that starts at
+    a game boundary ``at`` (as for :func:`lint_blocks`), as if the games
+    before it had left the file's first discard marker ``marker``: its report
+    (findings kept) and the marker it leaves."""
     report = FileReport(path)
     style = style_state(config)
     if style.marker is None:
         style.marker = marker
-    style = _lint_parts(split_games(items, first_line, first_offset), path, config, report,
-                        report.findings.extend, style=style)
+    style = lint_blocks((raw,), path, config, report, report.findings.extend, style, at)
     return report, style.marker
+
+
+#: A game's text longer than this, in bytes, still unfinished, sends the rest
+#: of the file the Python way (its games are read as the reader reads them;
+#: the compiled scan would read the game again with each block).
+_LONGEST_SCANNED = 1 << 20
+
+
+def lint_blocks(blocks: Iterable[bytes], path: str, config: LintConfig, report: FileReport,
+                emit: Callable[[List[Finding]], object], style: Optional[StyleState] = None,
+                at: Tuple[int, int, int] = (0, 1, 0)) -> StyleState:
+    """Lint a file read as blocks of whole lines (as
+    :func:`~lcnotation.lostcities.text.reader.line_blocks` reads them) from a
+    game's start ``at``: its byte, and its line and character as the reader
+    counts them (``(0, 1, 0)``: the start of the file, whose byte-order mark
+    is skipped), as :func:`lint_lines` lints the decoded text (``report`` and
+    ``emit`` as for :func:`_lint_parts`); the style state it ends with.
+
+    Where the C accelerator is built (:func:`~lcnotation.lostcities.accel.scanner`),
+    its scan splits the bytes into games and checks them as long as they are
+    clean, without Python touching their lines; the first game it does not
+    call clean is decoded and linted here, as is every game where no game
+    can be called clean (:func:`~lcnotation.lostcities.fused.may_be_clean`),
+    and the rest of the file after a game longer than :data:`_LONGEST_SCANNED`
+    bytes.  The report is the same either way.
+    """
+    style = style if style is not None else style_state(config)
+    offset, line, chars = at
+    scan = accel.scanner()
+    blocks = iter(blocks)
+    if scan is None or not may_be_clean(style):
+        return _lint_parts(split_games(decoded_blocks(blocks, offset, chars, line), line, chars),
+                           path, config, report, emit, True, style)
+    colors = colors_of(config)
+    tail = b""  # an unfinished game, from byte offset
+    final = False
+    while not final:
+        block = next(blocks, None)
+        final = block is None
+        if block is None:
+            data = tail
+        else:
+            if not offset and not tail and block.startswith(BOM):
+                block, offset = block[len(BOM):], len(BOM)
+            data = tail + block if tail else block
+        pos = 0
+        while pos < len(data):
+            if not may_be_clean(style):  # the file's discards turned out to be marked X
+                rest = decoded_blocks(chain((data[pos:],), blocks), offset + pos, chars, line)
+                return _lint_parts(split_games(rest, line, chars), path, config, report, emit,
+                                   True, style)
+            end, games, moves, discarded, lines, read, after = scan(data, pos, final, colors,
+                                                                    holds_moves_in)
+            if games:
+                report.games += games
+                report.moves += moves
+                moved_on(style, discarded)
+                line += lines
+                chars += read
+                pos = end
+            if after <= pos:
+                break  # done, or the game at pos goes on past the data
+            # A game the scan does not call clean: the Python way says what.
+            raw = data[pos:after]
+            style = _lint_parts(split_games(decoded_blocks((raw,), offset + pos, chars, line),
+                                            line, chars),
+                                path, config, report, emit, True, style)
+            line += sum(byte_line_ends(raw))
+            chars += chars_read(raw)
+            pos = after
+        tail = data[pos:]
+        offset += pos
+        if len(tail) > _LONGEST_SCANNED:
+            rest = decoded_blocks(chain((tail,), blocks), offset, chars, line)
+            return _lint_parts(split_games(rest, line, chars), path, config, report, emit, True,
+                               style)
+    return style
 
 
 def lint_stream_emitting(handle: IO[bytes], path: str, config: Optional[LintConfig],
@@ -167,7 +247,7 @@ def lint_stream_emitting(handle: IO[bytes], path: str, config: Optional[LintConf
     place = Placing(line_end_finding_ahead(handle, config, path), emit)
     report = FileReport(path)
     try:
-        _lint_parts(split_games(decoded_lines(CountingReader(handle, progress))),  # type: ignore[arg-type]
+        lint_blocks(line_blocks(CountingReader(handle, progress)),  # type: ignore[arg-type]
                     path, config, report, place)
     except MemoryError:
         return FileReport(path, unreadable="out of memory")

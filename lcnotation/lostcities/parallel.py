@@ -241,7 +241,8 @@ def _end(pool: Any) -> None:
 def _lint_work(job: Tuple[Cut, Tuple[Source, str, LintConfig, Optional[str]]]
                ) -> Tuple[FileReport, Optional[str]]:
     cut, (source, path, config, marker) = job
-    return lint_piece(cut_items(source, cut), cut.line, cut.offset, path, config, marker)
+    return lint_piece(cut_bytes(source, cut), (cut.start, cut.line, cut.offset), path, config,
+                      marker)
 
 
 def lint_stream_parallel(handle: IO[bytes], path: str, config: LintConfig, jobs: int,
