@@ -59,23 +59,29 @@
 
 typedef struct {
     int len;
-    char text[MAXWORD];
+    unsigned key;                    /* its bytes, packed: text[i] << 8 * i */
     int value;
 } Word;
+
+/* Spellings (of ranks), and those of one and two characters by their text. */
+typedef struct {
+    Word word[NR];
+    int count;
+    signed char one[128];            /* the index of a spelling of one character, or -1 */
+    signed char two[128 * 128];      /* of two characters (first * 128 + second), or -1 */
+} Words;
 
 static struct {
     int ready;
     /* moves */
     unsigned char move_color[128];   /* a colour letter of a move (plain: upper case) */
-    Word ranks[NR];
-    int nranks;
+    Words ranks;
     unsigned char discard[128];      /* a plain discard marker */
     unsigned char pile[128];         /* a plain letter of the draw pile */
     unsigned char minus;
     /* deal headers */
     char card_color[128];            /* a card's letter (either case) -> its colour */
-    Word card_ranks[NR];
-    int ncard_ranks;
+    Words card_ranks;
     /* headers */
     char tags[MAXTAGS][TAGLEN];
     int tag_len[MAXTAGS];
@@ -120,15 +126,20 @@ static int word_of(PyObject *key, Word *w)
         return -1;
     }
     w->len = (int)n;
-    memcpy(w->text, s, (size_t)n);
+    w->key = 0;
+    while (n--)
+        w->key |= (unsigned)(unsigned char)s[n] << (8 * n);
     return 0;
 }
 
-static int words_of(PyObject *dict, Word *words, int *count)
+static int words_of(PyObject *dict, Words *out)
 {
     PyObject *key, *value;
     Py_ssize_t i = 0;
     int n = 0;
+    Word *words = out->word;
+    memset(out->one, -1, sizeof out->one);
+    memset(out->two, -1, sizeof out->two);
     if (!PyDict_Check(dict)) {
         PyErr_SetString(PyExc_TypeError, "a dict of spellings expected");
         return -1;
@@ -149,9 +160,13 @@ static int words_of(PyObject *dict, Word *words, int *count)
             return -1;
         }
         words[n].value = (int)v;
+        if (words[n].len == 1)
+            out->one[words[n].key] = (signed char)n;
+        else if (words[n].len == 2)
+            out->two[(words[n].key & 0xff) * 128 + (words[n].key >> 8)] = (signed char)n;
         n++;
     }
-    *count = n;
+    out->count = n;
     return 0;
 }
 
@@ -263,6 +278,11 @@ static int blanks_of(PyObject *s)
         T.wide_len[T.nwide++] = (int)len;
         Py_DECREF(one);
     }
+    if (!T.line_blank[' '] || !T.line_blank['\t']) {
+        /* The check ends a game at a line of ' ' and '\t', then "[". */
+        PyErr_SetString(PyExc_ValueError, "line_blanks: ' ' and '\\t' expected among them");
+        return -1;
+    }
     return 0;
 }
 
@@ -300,8 +320,7 @@ static PyObject *configure(PyObject *self, PyObject *args, PyObject *kw)
         return NULL;
     }
     T.minus = (unsigned char)PyUnicode_READ_CHAR(minus, 0);
-    if (words_of(ranks, T.ranks, &T.nranks) < 0 || words_of(card_ranks, T.card_ranks,
-                                                           &T.ncard_ranks) < 0)
+    if (words_of(ranks, &T.ranks) < 0 || words_of(card_ranks, &T.card_ranks) < 0)
         return NULL;
     if (!PyDict_Check(card_colors)) {
         PyErr_SetString(PyExc_TypeError, "card_colors: a dict expected");
@@ -383,13 +402,13 @@ static PyObject *configure(PyObject *self, PyObject *args, PyObject *kw)
         return NULL;
     }
     T.handshake = handshake;
-    for (i = 0; i < T.nranks; i++)
-        if (T.ranks[i].value > T.max_rank) {
+    for (i = 0; i < T.ranks.count; i++)
+        if (T.ranks.word[i].value > T.max_rank) {
             PyErr_SetString(PyExc_ValueError, "a rank without copies");
             return NULL;
         }
-    for (i = 0; i < T.ncard_ranks; i++)
-        if (T.card_ranks[i].value > T.max_rank) {
+    for (i = 0; i < T.card_ranks.count; i++)
+        if (T.card_ranks.word[i].value > T.max_rank) {
             PyErr_SetString(PyExc_ValueError, "a card rank without copies");
             return NULL;
         }
@@ -462,23 +481,14 @@ static int utf8_at(const unsigned char *s, Py_ssize_t n, Py_UCS4 *cp)
     return 0;
 }
 
-/* What s[i] is as white space of the subset: 0 none, 1 a blank (' ', '\t',
- * or, with crlf, the CR of a "\r\n"), 2 a line end ('\n'). */
-static int space_at(const unsigned char *s, Py_ssize_t i, Py_ssize_t n, int crlf)
-{
-    unsigned char c = s[i];
-    if (c == ' ' || c == '\t')
-        return 1;
-    if (c == '\n')
-        return 2;
-    if (c == '\r' && crlf && i + 1 < n && s[i + 1] == '\n')
-        return 1;
-    return 0;
-}
-
 static int is_letter(unsigned char c)
 {
     return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
+}
+
+static int is_name_char(unsigned char c)
+{
+    return is_letter(c) || (c >= '0' && c <= '9') || c == '_';
 }
 
 static int lower_ascii(unsigned char c)
@@ -489,7 +499,13 @@ static int lower_ascii(unsigned char c)
 /* Whether s[at:end] is the ASCII string w of length n. */
 static int same(const unsigned char *s, Py_ssize_t at, Py_ssize_t end, const char *w, int n)
 {
-    return end - at == n && memcmp(s + at, w, (size_t)n) == 0;
+    int i;
+    if (end - at != n)
+        return 0;
+    for (i = 0; i < n; i++)
+        if (s[at + i] != (unsigned char)w[i])
+            return 0;
+    return 1;
 }
 
 /* Whether s[at:end] equals w of length n when letter case is ignored. */
@@ -505,15 +521,23 @@ static int same_ignoring_case(const unsigned char *s, Py_ssize_t at, Py_ssize_t 
     return 1;
 }
 
-/* Whether s[at:end] holds "lcn:" (a suppression comment's mark: the Python
- * way looks closer at such a game). */
-static int holds_mark(const unsigned char *s, Py_ssize_t at, Py_ssize_t end)
+/* The index in words of the spelling s[0:len], or -1. */
+static int word_index(const Words *words, const unsigned char *s, Py_ssize_t len)
 {
-    Py_ssize_t i;
-    for (i = at; i + 4 <= end; i++)
-        if (s[i] == 'l' && s[i + 1] == 'c' && s[i + 2] == 'n' && s[i + 3] == ':')
-            return 1;
-    return 0;
+    unsigned key = 0;
+    int i;
+    if (len == 1)
+        return s[0] < 128 ? words->one[s[0]] : -1;
+    if (len == 2)
+        return s[0] < 128 && s[1] < 128 ? words->two[s[0] * 128 + s[1]] : -1;
+    if (len < 1 || len > MAXWORD)
+        return -1;
+    for (i = 0; i < len; i++)
+        key |= (unsigned)s[i] << (8 * i);
+    for (i = 0; i < words->count; i++)
+        if (words->word[i].key == key && words->word[i].len == len)
+            return i;
+    return -1;
 }
 
 /* ------------------------------------------------------------ checking a game */
@@ -596,28 +620,6 @@ static void colours_of(PyObject *defaults, Colours *out)
     out->ok = 1;
 }
 
-/* A card of a deal header, s[at:end]: its colour letter and rank, or 0. */
-static int card_of(const unsigned char *s, Py_ssize_t at, Py_ssize_t end, char *color,
-                   int *rank)
-{
-    unsigned char c;
-    int i;
-    if (end - at < 2)
-        return 0;
-    c = s[at];
-    if (c >= 128 || !T.card_color[c])
-        return 0;
-    for (i = 0; i < T.ncard_ranks; i++) {
-        const Word *w = &T.card_ranks[i];
-        if (same(s, at + 1, end, w->text, w->len)) {
-            *color = T.card_color[c];
-            *rank = w->value;
-            return 1;
-        }
-    }
-    return 0;
-}
-
 typedef struct {
     int n;
     signed char cidx[128];           /* colour letter -> index in the game, or -1 */
@@ -642,17 +644,18 @@ static int deal_of(const unsigned char *s, Py_ssize_t at, Py_ssize_t end, State 
     Py_ssize_t start = at, i;
     for (i = at; i <= end; i++) {
         if (i == end || s[i] == ' ') {
-            char color;
-            int rank, ci;
-            if (!card_of(s, start, i, &color, &rank))
+            int k, ci;
+            /* A card: its colour letter (either case) and rank. */
+            if (i - start < 2 || s[start] >= 128 || !T.card_color[s[start]])
                 return 0;
-            ci = st->cidx[(unsigned char)color];
-            if (ci < 0 || st->deck_size >= MAXDECK)
+            k = word_index(&T.card_ranks, s + start + 1, i - start - 1);
+            ci = st->cidx[(unsigned char)T.card_color[s[start]]];
+            if (k < 0 || ci < 0 || st->deck_size >= MAXDECK)
                 return 0;  /* a card outside the game's colours */
             st->deck_c[st->deck_size] = (unsigned char)ci;
-            st->deck_r[st->deck_size] = (unsigned char)rank;
+            st->deck_r[st->deck_size] = (unsigned char)T.card_ranks.word[k].value;
             st->deck_size++;
-            counts[ci * NR + rank]++;
+            counts[ci * NR + T.card_ranks.word[k].value]++;
             start = i + 1;
         }
     }
@@ -668,68 +671,128 @@ typedef struct {
     Py_ssize_t moves;
     int discarded;
     int total[2];
+    Py_ssize_t end;                  /* where it ends (the next game's start) */
+    Py_ssize_t lines;                /* its line ends */
     Py_ssize_t wide;                 /* bytes that are not a character of their own: the
                                       * CR of each CRLF, the continuation bytes of UTF-8 */
 } Verdict;
 
-/* A header's value s[at:...], up to its closing '"': where that '"' is, or
- * -1 when the value is not one read here (an escape, a control character,
- * white space other than blanks, bytes that are not UTF-8).  Its
+/* What check_game answers. */
+enum { CLOSER = 0, CLEAN = 1, MORE = 2 };
+
+/* The bytes of a header's value, as check_game reads them. */
+enum { V_PLAIN, V_REFUSED, V_QUOTE, V_COLON, V_WIDE };
+static unsigned char value_class[256];
+
+static void classify_values(void)
+{
+    int c;
+    for (c = 0; c < 256; c++)
+        value_class[c] = c >= 0x80 ? V_WIDE : V_PLAIN;
+    /* No escapes, no control characters, no white space but blanks (the
+     * line breaks of str.splitlines among them): the Python way reads those. */
+    for (c = 0; c < 0x20; c++)
+        value_class[c] = V_REFUSED;
+    value_class['\t'] = V_PLAIN;
+    value_class[0x7f] = V_REFUSED;
+    value_class['\\'] = V_REFUSED;
+    value_class['"'] = V_QUOTE;
+    value_class[':'] = V_COLON;
+}
+
+/* A header's value from s[i], up to its closing '"': where that '"' is, or
+ * -1 when the value is not one read here (see value_class; a character
+ * that is not ASCII may be any but C1 controls, U+FEFF and white space; no
+ * "lcn:", a suppression's mark, which the Python way looks at).  Its
  * continuation bytes are added to *wide. */
 static Py_ssize_t value_end(const unsigned char *s, Py_ssize_t i, Py_ssize_t n,
                             Py_ssize_t *wide)
 {
+    Py_ssize_t start = i;
     for (; i < n; i++) {
-        unsigned char c = s[i];
         Py_UCS4 cp;
         int len;
-        if (c == '"')
+        switch (value_class[s[i]]) {
+        case V_PLAIN:
+            continue;
+        case V_QUOTE:
             return i;
-        if (c < 0x80) {
-            /* No escapes, no control characters, no white space but blanks
-             * (the line breaks of str.splitlines among them): the Python
-             * way reads those. */
-            if (c == '\\' || (c < 0x20 && c != '\t') || c == 0x7f)
+        case V_COLON:
+            if (i - start >= 3 && s[i - 3] == 'l' && s[i - 2] == 'c' && s[i - 1] == 'n')
                 return -1;
             continue;
-        }
-        len = utf8_at(s + i, n - i, &cp);
-        if (!len || cp < 0xa0 || cp == 0xfeff || Py_UNICODE_ISSPACE(cp))
+        case V_WIDE:
+            len = utf8_at(s + i, n - i, &cp);
+            if (!len || cp < 0xa0 || cp == 0xfeff || Py_UNICODE_ISSPACE(cp))
+                return -1;
+            *wide += len - 1;
+            i += len - 1;
+            continue;
+        default:
             return -1;
-        *wide += len - 1;
-        i += len - 1;
+        }
     }
     return -1;
 }
 
-/* The header lines at the start of a game, into h (*nh of them); *pos is
- * where the movetext starts.  0: look closer. */
-static int headers_of(const unsigned char *s, Py_ssize_t n, int crlf, Hdr *h, int *nh,
-                      Py_ssize_t *pos, Py_ssize_t *wide)
+/* The reading of a game's bytes: where it stands, and what it has counted. */
+typedef struct {
+    const unsigned char *s;
+    Py_ssize_t n, pos;
+    int crlf;                        /* "\r\n" reads as '\n' */
+    int line_start;                  /* only ' ' and '\t' since the last line end */
+    Py_ssize_t line_at;              /* where that line starts */
+    Py_ssize_t lines, wide;
+} Reading;
+
+/* Skip white space (' ', '\t', line ends); 0 when a move number stands alone
+ * on its line (pending) and a line end comes. */
+static int skip_space(Reading *r, int pending)
 {
-    Py_ssize_t i, p = 0;
-    int at_line_start = 1, k, sp;
+    const unsigned char *s = r->s;
+    Py_ssize_t pos = r->pos, n = r->n;
+    while (pos < n) {
+        unsigned char c = s[pos];
+        if (c == ' ' || c == '\t') {
+            pos++;
+        } else if (c == '\n') {
+            if (pending)
+                return 0;
+            r->lines++;
+            r->line_start = 1;
+            r->line_at = ++pos;
+        } else if (c == '\r' && r->crlf && pos + 1 < n && s[pos + 1] == '\n') {
+            r->wide++;
+            pos++;
+        } else
+            break;
+    }
+    r->pos = pos;
+    return 1;
+}
+
+/* The header lines at the start of a game, into h (*nh of them). 0: look
+ * closer. */
+static int headers_of(Reading *r, Hdr *h, int *nh)
+{
+    const unsigned char *s = r->s;
+    Py_ssize_t i, n = r->n;
+    int k;
     *nh = 0;
     for (;;) {
-        while (p < n && (sp = space_at(s, p, n, crlf)) != 0) {
-            if (sp == 2)
-                at_line_start = 1;
-            else if (s[p] == '\r')
-                (*wide)++;
-            p++;
-        }
-        if (p >= n || s[p] != '[')
-            break;
-        if (!at_line_start || *nh >= MAXH)
+        skip_space(r, 0);
+        if (r->pos >= n || s[r->pos] != '[')
+            return 1;
+        if (!r->line_start || *nh >= MAXH)
             return 0;  /* two headers on a line (N109); many headers */
         k = *nh;
-        i = p + 1;
+        i = r->pos + 1;
         while (i < n && (s[i] == ' ' || s[i] == '\t'))
             i++;
         h[k].name = i;
         if (i >= n || !is_letter(s[i]))
             return 0;
-        while (i < n && (is_letter(s[i]) || (s[i] >= '0' && s[i] <= '9') || s[i] == '_'))
+        while (i < n && is_name_char(s[i]))
             i++;
         h[k].name_end = i;
         if (i >= n || (s[i] != ' ' && s[i] != '\t'))
@@ -739,7 +802,7 @@ static int headers_of(const unsigned char *s, Py_ssize_t n, int crlf, Hdr *h, in
         if (i >= n || s[i] != '"')
             return 0;
         h[k].value = ++i;
-        i = value_end(s, i, n, wide);
+        i = value_end(s, i, n, &r->wide);
         if (i < 0)
             return 0;
         h[k].value_end = i++;
@@ -747,17 +810,14 @@ static int headers_of(const unsigned char *s, Py_ssize_t n, int crlf, Hdr *h, in
             i++;
         if (i >= n || s[i] != ']')
             return 0;
-        p = i + 1;
+        r->pos = i + 1;
+        r->line_start = 0;
         (*nh)++;
-        at_line_start = 0;
     }
-    *pos = p;
-    return 1;
 }
 
-/* The tags: none twice, none a known tag in another case (S106, S105), no
- * "lcn:" in a value; which[] gets the headers whose values are read here.
- * 0: look closer. */
+/* The tags: none twice, none a known tag in another case (S106, S105);
+ * which[] gets the headers whose values are read here. 0: look closer. */
 static int tags_of(const unsigned char *s, const Hdr *h, int nh, int *which)
 {
     int i, j, k;
@@ -781,8 +841,6 @@ static int tags_of(const unsigned char *s, const Hdr *h, int nh, int *which)
         for (k = 0; k < 5; k++)
             if (same(s, a, b, T.names[k], T.name_len[k]))
                 which[k] = i;
-        if (holds_mark(s, h[i].value, h[i].value_end))
-            return 0;
     }
     return 1;
 }
@@ -858,31 +916,30 @@ static int dealt(const unsigned char *s, const Hdr *h, const int *which, State *
     return 1;
 }
 
-/* A move's text s[start:end]: its colour letter, rank, whether it discards
- * and where it draws from.  0: not a move read here. */
+/* A move's text s[start:end] (printable ASCII): its rank, whether it
+ * discards and where it draws from.  0: not a move read here.  Between the
+ * colour and the hyphen stands a rank, or a rank and a discard marker; where
+ * both readings hold, the rank spelling listed first wins. */
 static int move_of(const unsigned char *s, Py_ssize_t start, Py_ssize_t end, int *rank,
                    int *discard, unsigned char *draw)
 {
-    int k;
-    unsigned char c = s[start], d = s[end - 1];
-    if (!T.move_color[c] || !(T.move_color[d] || T.pile[d]))
+    int whole, marked;
+    Py_ssize_t body = start + 1, len = end - 2 - body;
+    if (end - start < 4 || !T.move_color[s[start]] || s[end - 2] != T.minus
+        || !(T.move_color[s[end - 1]] || T.pile[s[end - 1]]))
         return 0;
-    for (k = 0; k < T.nranks; k++) {
-        const Word *w = &T.ranks[k];
-        Py_ssize_t after = start + 1 + w->len;
-        if (after > end || memcmp(s + start + 1, w->text, (size_t)w->len) != 0)
-            continue;
-        if (end - after == 3 && T.discard[s[after]] && s[after + 1] == T.minus)
-            *discard = 1;
-        else if (end - after == 2 && s[after] == T.minus)
-            *discard = 0;
-        else
-            continue;
-        *rank = w->value;
-        *draw = d;
-        return 1;
-    }
-    return 0;
+    whole = word_index(&T.ranks, s + body, len);
+    marked = T.discard[s[end - 3]] ? word_index(&T.ranks, s + body, len - 1) : -1;
+    if (marked >= 0 && (whole < 0 || marked < whole)) {
+        *rank = T.ranks.word[marked].value;
+        *discard = 1;
+    } else if (whole >= 0) {
+        *rank = T.ranks.word[whole].value;
+        *discard = 0;
+    } else
+        return 0;
+    *draw = s[end - 1];
+    return 1;
 }
 
 /* GameState.play_quietly's step: player turn & 1 plays colour ci, rank r.
@@ -936,61 +993,67 @@ static int step(State *st, int ci, int r, int discard, unsigned char draw)
     return 1;
 }
 
-/* The moves from s[pos], replayed as they are read. 0: look closer. */
-static int replay(const unsigned char *s, Py_ssize_t pos, Py_ssize_t n, int crlf, State *st,
-                  Verdict *v)
+/* The moves, replayed as they are read, up to the end of the data or, with
+ * split, up to a header line (' ' and '\t', then "[": the game ends there).
+ * CLEAN (v->end set), CLOSER or MORE (the data ends first, not final). */
+static int replay(Reading *r, int split, int final, State *st, Verdict *v)
 {
-    int pending = 0, sp;
+    const unsigned char *s = r->s;
+    Py_ssize_t n = r->n;
+    int pending = 0;
     for (;;) {
         Py_ssize_t start, end, i;
         unsigned char c;
-        while (pos < n && (sp = space_at(s, pos, n, crlf)) != 0) {
-            if (sp == 2 && pending)
-                return 0;  /* a move number alone on its line */
-            if (s[pos] == '\r')
-                v->wide++;
-            pos++;
-        }
-        if (pos >= n)
+        if (!skip_space(r, pending))
+            return CLOSER;  /* a move number alone on its line */
+        if (r->pos >= n)
             break;
-        start = pos;
-        while (pos < n && !space_at(s, pos, n, crlf)) {
-            c = s[pos];
-            if (c <= ' ' || c >= 0x7f)
-                return 0;  /* other white space, control or non-ASCII characters */
-            pos++;
+        if (split && r->line_start && s[r->pos] == '[') {
+            /* A header line after the moves: the next game starts here. */
+            v->end = r->line_at;
+            return pending ? CLOSER : CLEAN;
         }
-        end = pos;
+        /* A token: printable ASCII up to white space. */
+        start = r->pos;
+        while (r->pos < n && s[r->pos] > ' ' && s[r->pos] < 0x7f)
+            r->pos++;
+        end = r->pos;
+        if (end == start || (end < n && s[end] != ' ' && s[end] != '\t' && s[end] != '\n'
+                             && !(s[end] == '\r' && r->crlf)))
+            return CLOSER;  /* other white space, control or non-ASCII characters */
+        r->line_start = 0;
         c = s[start];
         if (c >= '0' && c <= '9') {
             /* A move number: digits and a dot, no leading zero, its turn's. */
             long value = 0;
             if (c == '0' || end - start > 5 || s[end - 1] != '.')
-                return 0;
+                return CLOSER;
             for (i = start; i < end - 1; i++) {
                 c = s[i];
                 if (c < '0' || c > '9')
-                    return 0;
+                    return CLOSER;
                 value = value * 10 + (long)(c - '0');
             }
             if (pending || value != v->moves + 1)
-                return 0;
+                return CLOSER;
             pending = 1;
         } else {
             /* A move: colour, rank, discard marker or none, hyphen, draw. */
-            int r, discard;
+            int rank, discard;
             unsigned char draw;
-            if (!move_of(s, start, end, &r, &discard, &draw))
-                return 0;
+            if (!move_of(s, start, end, &rank, &discard, &draw))
+                return CLOSER;
             pending = 0;
             v->moves++;
             v->discarded |= discard;
-            if (!step(st, st->cidx[c], r, discard, draw))
-                return 0;
+            if (!step(st, st->cidx[c], rank, discard, draw))
+                return CLOSER;
         }
     }
-    /* a number without its move; the round is incomplete (R110) */
-    return !pending && !st->high;
+    if (split && !final)
+        return MORE;
+    v->end = n;
+    return pending ? CLOSER : CLEAN;  /* a number without its move */
 }
 
 /* The Result header's value s[a:b] against the totals: 1 when it is "*" or
@@ -1028,23 +1091,33 @@ static int result_holds(const unsigned char *s, Py_ssize_t a, Py_ssize_t b, cons
     return a == b && claimed[0] == total[0] && claimed[1] == total[1];
 }
 
-/* Check one game's text s[0:n] (UTF-8; with crlf, "\r\n" reads as '\n'):
- * 1 and *v when it is clean, 0 to look closer, -1 on a Python error. */
-static int check_game(const unsigned char *s, Py_ssize_t n, int crlf, const Colours *defaults,
-                      Verdict *v)
+/* Check the game at s[0] (UTF-8, n bytes of data from there).  Without
+ * split, the n bytes are the game; with split (scan: "\r\n" reads as '\n'),
+ * the game ends at the first header line after its moves, as the reader
+ * splits a file (a clean game holds no other line that could end it), or at
+ * the end of the data when final.  CLEAN and *v; CLOSER; MORE: clean so
+ * far, but the data ends first; -1: a Python error. */
+static int check_game(const unsigned char *s, Py_ssize_t n, int split, int final,
+                      const Colours *defaults, Verdict *v)
 {
     Hdr h[MAXH];
-    int nh, which[5], j;
-    Py_ssize_t pos;
+    int nh, which[5], j, verdict;
     State st;
+    Reading r = {s, n, 0, split, 1, 0, 0, 0};
 
     v->moves = 0;
     v->discarded = 0;
-    v->wide = 0;
-    if (!headers_of(s, n, crlf, h, &nh, &pos, &v->wide) || !tags_of(s, h, nh, which)
+    if (!headers_of(&r, h, &nh) || !tags_of(s, h, nh, which)
         || !game_colours(s, which[COLORS] >= 0 ? &h[which[COLORS]] : NULL, defaults, &st)
-        || !dealt(s, h, which, &st) || !replay(s, pos, n, crlf, &st, v))
-        return 0;
+        || !dealt(s, h, which, &st))
+        return CLOSER;
+    verdict = replay(&r, split, final, &st, v);
+    if (verdict != CLEAN || st.high)
+        return verdict == MORE ? MORE : CLOSER;  /* the round is incomplete (R110) */
+    /* (A header line that ends the game has only ' ' and '\t' before its
+     * "[": the counts are those of the game's bytes.) */
+    v->lines = r.lines;
+    v->wide = r.wide;
     /* The scores, and the Result header against them (R204, N122). */
     for (j = 0; j < 2; j++) {
         int ci;
@@ -1052,7 +1125,7 @@ static int check_game(const unsigned char *s, Py_ssize_t n, int crlf, const Colo
         for (ci = 0; ci < st.n; ci++) {
             int points;
             if (st.hs[j][ci] >= T.score_h)
-                return 0;
+                return CLOSER;
             points = score_of(st.hs[j][ci], st.mask[j][ci]);
             if (points == INT_MIN)
                 return -1;
@@ -1061,8 +1134,8 @@ static int check_game(const unsigned char *s, Py_ssize_t n, int crlf, const Colo
     }
     if (which[RESULT] >= 0
         && !result_holds(s, h[which[RESULT]].value, h[which[RESULT]].value_end, v->total))
-        return 0;
-    return 1;
+        return CLOSER;
+    return CLEAN;
 }
 
 static int ready(void)
@@ -1099,10 +1172,10 @@ static PyObject *check(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         }
     }
     colours_of(args[1], &defaults);
-    clean = check_game(s, n, 0, &defaults, &v);
+    clean = check_game(s, n, 0, 1, &defaults, &v);
     if (clean < 0)
         return NULL;
-    if (!clean)
+    if (clean != CLEAN)
         Py_RETURN_NONE;
     return Py_BuildValue("(nOii)", v.moves, v.discarded ? Py_True : Py_False, v.total[0],
                          v.total[1]);
@@ -1305,24 +1378,27 @@ static PyObject *scan(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     while (pos < n) {
         Py_ssize_t end, ends;
         Verdict v;
-        int found = game_end(s, pos, n, judge, &end, &ends), clean;
-        if (found < 0)
-            return NULL;
-        if (!found && !final)
-            break;  /* the game goes on past the data */
-        clean = end - pos <= T.max_game ? check_game(s + pos, end - pos, 1, &defaults, &v) : 0;
+        int clean = check_game(s + pos, n - pos, 1, final, &defaults, &v), found;
         if (clean < 0)
             return NULL;
-        if (!clean) {
-            next = end;
-            break;
+        if (clean == MORE)
+            break;  /* the game goes on past the data */
+        if (clean == CLEAN && v.end <= T.max_game) {
+            games++;
+            moves += v.moves;
+            discarded |= v.discarded;
+            lines += v.lines;
+            chars += v.end - v.wide;
+            pos += v.end;
+            continue;
         }
-        games++;
-        moves += v.moves;
-        discarded |= v.discarded;
-        lines += ends;
-        chars += end - pos - v.wide;
-        pos = end;
+        /* A game to look closer at: where it ends, as the reader splits. */
+        found = game_end(s, pos, n, judge, &end, &ends);
+        if (found < 0)
+            return NULL;
+        if (found || final)
+            next = end;
+        break;
     }
     if (pos == n)
         next = n;
@@ -1347,5 +1423,6 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_speedups",
 
 PyMODINIT_FUNC PyInit__speedups(void)
 {
+    classify_values();
     return PyModule_Create(&module);
 }

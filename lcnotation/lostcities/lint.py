@@ -21,8 +21,8 @@ from typing import IO, Callable, Iterable, Iterator, List, Optional, Tuple
 from . import accel
 from ..core.files import BOM
 from ..core.findings import Finding, fix_loop
-from ..core.lineends import (CountingReader, as_lf, byte_line_ends, lone_cr_as_lf,
-                             newline_style)
+from ..core.lineends import (CountingReader, ProgressReader, as_lf, byte_line_ends,
+                             lone_cr_as_lf, newline_style)
 from ..core.lint import FileReport, FixResult, LintConfig
 from ..core.suppression import MARK, Suppression, apply_suppressions, find_suppression, warning
 from .fused import clean_moves, may_be_clean, moved_on
@@ -247,7 +247,7 @@ def lint_stream_emitting(handle: IO[bytes], path: str, config: Optional[LintConf
     place = Placing(line_end_finding_ahead(handle, config, path), emit)
     report = FileReport(path)
     try:
-        lint_blocks(line_blocks(CountingReader(handle, progress)),  # type: ignore[arg-type]
+        lint_blocks(line_blocks(ProgressReader(handle, progress)),  # type: ignore[arg-type]
                     path, config, report, place)
     except MemoryError:
         return FileReport(path, unreadable="out of memory")

@@ -239,7 +239,9 @@ def line_blocks(handle: IO[AnyStr], size: int = 1 << 20) -> Iterator[AnyStr]:
             if waiting > MAX_GAME:
                 raise _too_long("a line", "characters" if text else "bytes", lines, -1)
             continue
-        lines += data.count(lf, 0, cut) + data.count(cr, 0, cut) - data.count(crlf, 0, cut)
+        lines += data.count(lf, 0, cut)  # (one count, not three, without a CR)
+        if data.find(cr, 0, cut) >= 0:
+            lines += data.count(cr, 0, cut) - data.count(crlf, 0, cut)
         waiting = len(data) - cut
         pending.append(data[:cut])
         yield _joined(pending)
