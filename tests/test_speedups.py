@@ -637,6 +637,14 @@ def test_what_the_split_leaves_to_python():
         assert (games, end) == (1, len(one) + 1), edit
         assert lines == one.count("\n") + 1 and chars == len(one) + 1
         assert data[after:] == three.encode(), edit
+    # A header after a move on its line is no game's start (N109): on the last
+    # line of a game, after its last move, it is read in Python.
+    lines = one.rstrip("\n").split("\n")
+    for at in (len(lines) - 1, len(lines) - 2):
+        edited = "\n".join(lines[:at] + [lines[at] + ' [Event "x"]'] + lines[at + 1:]) + "\n"
+        data = (edited + "\n" + two).encode()
+        _, games, _, _, _, _, after = SCAN(data, 0, True, colors, holds_moves_in)
+        assert games == 0 and data[after:] == two.encode()
     # A stretch the C code does not judge goes to the reader's rule: a comment
     # before the first move, a header with more on its line.
     for edit in ["{c}\n", "[Event \"x\"] {c}\n", "\x0c\n", "\u00a0\n"]:
