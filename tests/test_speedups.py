@@ -675,3 +675,15 @@ def test_scan_refuses_what_it_cannot_read():
     data = (game + "\n" + game).encode()
     # Not final: the last game may go on past the data.
     assert SCAN(data, 0, False, colors, holds_moves_in)[::6] == (len(game) + 1, -1)
+
+
+@SETTINGS
+@given(st.one_of(st.binary(max_size=3000),
+                 st.lists(st.sampled_from([b"\r", b"\n", b"\r\n", b"a", b"\xff", b"R3-D "]),
+                          max_size=600).map(b"".join)))
+def test_line_ends_are_counted_as_python_counts_them(data: bytes):
+    """The count the lint engine reads files with (CountingReader, line_blocks)."""
+    from lcnotation.core.lineends import byte_line_ends
+
+    assert SPEEDUPS.line_ends(data) == byte_line_ends(data)
+    assert accel.line_end_counter()(data) == byte_line_ends(data)

@@ -184,11 +184,15 @@ class ProgressReader:
 class CountingReader(ProgressReader):
     """A binary file that counts, as it is read, its bytes and line ends
     (``counts``: CRLF, lone CR, LF) and the line where each kind first ends
-    a line; ``progress(bytes_read)`` is called after each read."""
+    a line; ``progress(bytes_read)`` is called after each read.  The line ends
+    of what is read are counted by ``line_ends`` (:func:`byte_line_ends`, or
+    a faster function that counts the same)."""
 
     def __init__(self, handle: IO[bytes],
-                 progress: Optional[Callable[[int], None]] = None) -> None:
+                 progress: Optional[Callable[[int], None]] = None,
+                 line_ends: Callable[[bytes], LineEndCounts] = byte_line_ends) -> None:
         super().__init__(handle, progress)
+        self.line_ends = line_ends
         self.crlf = self.cr = self.lf = 0
         self.first: Dict[str, int] = {}
         self._cr_at_end = False
@@ -207,7 +211,7 @@ class CountingReader(ProgressReader):
             if self.first.get("\r") == lines_before and self.cr == 0:
                 del self.first["\r"]
                 self.first.setdefault("\r\n", lines_before)
-        crlf, cr, lf = byte_line_ends(data)
+        crlf, cr, lf = self.line_ends(data)
         self._cr_at_end = data.endswith(b"\r")
         finders: Tuple[Tuple[str, int, Callable[[bytes], int]], ...] = (
             ("\r\n", crlf, _crlf), ("\r", cr, _lone_cr), ("\n", lf, _lone_lf))

@@ -45,6 +45,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <limits.h>
+#include <stdint.h>
 #include <string.h>
 
 #define MAXC 26        /* colours a game may have here */
@@ -1008,19 +1009,20 @@ static int replay(Reading *r, int split, int final, State *st, Verdict *v)
             return CLOSER;  /* a move number alone on its line */
         if (r->pos >= n)
             break;
-        if (split && r->line_start && s[r->pos] == '[') {
+        start = r->pos;
+        if (split && r->line_start && s[start] == '[') {
             /* A header line after the moves: the next game starts here. */
             v->end = r->line_at;
             return pending ? CLOSER : CLEAN;
         }
-        /* A token: printable ASCII up to white space. */
-        start = r->pos;
-        while (r->pos < n && s[r->pos] > ' ' && s[r->pos] < 0x7f)
-            r->pos++;
-        end = r->pos;
+        /* A token: printable ASCII up to white space (a local end: a store
+         * through r could change any byte of s, to the compiler). */
+        for (end = start; end < n && s[end] > ' ' && s[end] < 0x7f; end++)
+            ;
         if (end == start || (end < n && s[end] != ' ' && s[end] != '\t' && s[end] != '\n'
                              && !(s[end] == '\r' && r->crlf)))
             return CLOSER;  /* other white space, control or non-ASCII characters */
+        r->pos = end;
         r->line_start = 0;
         c = s[start];
         if (c >= '0' && c <= '9') {
@@ -1406,6 +1408,58 @@ static PyObject *scan(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
                          chars, next);
 }
 
+/* ------------------------------------------------------------ counting line ends */
+
+#define ONES 0x0101010101010101ULL
+
+/* How many bytes of s[0:n] are c: eight bytes at a time, each byte of the
+ * word that is c marked by its high bit, the marks summed in byte lanes
+ * (at most 255 words at a time, so that no lane overflows). */
+static Py_ssize_t count_byte(const unsigned char *s, Py_ssize_t n, unsigned char c)
+{
+    const uint64_t pattern = ONES * c, low7 = ONES * 0x7f;
+    Py_ssize_t i = 0, count = 0;
+    while (n - i >= 8) {
+        uint64_t lanes = 0;
+        Py_ssize_t words = (n - i) / 8 > 255 ? 255 : (n - i) / 8;
+        for (; words > 0; words--, i += 8) {
+            uint64_t w, x;
+            memcpy(&w, s + i, 8);
+            x = w ^ pattern;                          /* a byte that is c: 0 */
+            lanes += ~(((x & low7) + low7) | x) >> 7 & ONES;  /* 1 where it was 0 */
+        }
+        lanes = (lanes & 0x00ff00ff00ff00ffULL) + (lanes >> 8 & 0x00ff00ff00ff00ffULL);
+        count += (Py_ssize_t)((lanes * 0x0001000100010001ULL) >> 48);
+    }
+    for (; i < n; i++)
+        count += s[i] == c;
+    return count;
+}
+
+/* line_ends(data) -> (crlf, cr, lf): the line ends of data as
+ * core.lineends.byte_line_ends counts them (a CRLF cut in two at the end
+ * counts as a lone CR). */
+static PyObject *line_ends(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    const unsigned char *s, *at;
+    Py_ssize_t n, lf, cr = 0, crlf = 0;
+    if (nargs != 1 || !PyBytes_Check(args[0])) {
+        PyErr_SetString(PyExc_TypeError, "line_ends(data: bytes)");
+        return NULL;
+    }
+    s = (const unsigned char *)PyBytes_AS_STRING(args[0]);
+    n = PyBytes_GET_SIZE(args[0]);
+    lf = count_byte(s, n, '\n');
+    for (at = n ? memchr(s, '\r', (size_t)n) : NULL; at != NULL;
+         at = memchr(at + 1, '\r', (size_t)(s + n - at - 1))) {
+        if (at + 1 < s + n && at[1] == '\n')
+            crlf++;
+        else
+            cr++;
+    }
+    return Py_BuildValue("(nnn)", crlf, cr, lf - crlf);
+}
+
 static PyMethodDef methods[] = {
     {"configure", (PyCFunction)(void (*)(void))configure, METH_VARARGS | METH_KEYWORDS,
      "configure(**tables): the lexical and rules tables, from Python (lostcities/accel.py)."},
@@ -1415,6 +1469,8 @@ static PyMethodDef methods[] = {
     {"scan", (PyCFunction)(void (*)(void))scan, METH_FASTCALL,
      "scan(data, start, final, default_colors, judge): the clean games of a file's bytes "
      "from start: (end, games, moves, discarded, lines, chars, next)."},
+    {"line_ends", (PyCFunction)(void (*)(void))line_ends, METH_FASTCALL,
+     "line_ends(data): (crlf, cr, lf), the line ends of bytes."},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_speedups",

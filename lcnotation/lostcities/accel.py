@@ -50,6 +50,7 @@ import string
 import codecs
 from typing import Callable, Dict, Optional, Tuple
 
+from ..core.lineends import LineEndCounts, byte_line_ends
 from .game.scoring import score_ranks
 from .game.setup import COLOR_COUNTS, COPIES, HAND_SIZE, draw_pile_start
 from .style import NOT_PLAIN
@@ -58,8 +59,8 @@ from .text.headers import CARD_WORDS, KNOWN_TAGS
 from .text.lexical import LEXICON, without_lookbehind
 from .text.reader import MAX_GAME
 
-__all__ = ["PURE_PYTHON", "Verdict", "Scanned", "Check", "Scan", "check", "scanner", "describe",
-           "tables"]
+__all__ = ["PURE_PYTHON", "Verdict", "Scanned", "Check", "Scan", "LineEnds", "check", "scanner",
+           "line_end_counter", "describe", "tables"]
 
 #: True when ``LCNOTATION_PURE_PYTHON=1`` forces the pure-Python path.
 PURE_PYTHON = os.environ.get("LCNOTATION_PURE_PYTHON", "") == "1"
@@ -75,6 +76,8 @@ Scanned = Tuple[int, int, int, bool, int, int, int]
 Check = Callable[[str, Tuple[str, ...]], Optional[Verdict]]
 #: ``scan(data, start, final, default_colors, judge)``.
 Scan = Callable[[bytes, int, bool, Tuple[str, ...], Callable[[bytes], bool]], Scanned]
+#: ``line_ends(data)``: CRLF, lone CR and LF line ends of bytes.
+LineEnds = Callable[[bytes], LineEndCounts]
 
 #: The headers whose values the check reads, in the order it expects them.
 _READ_HEADERS = ("Colors", "Hand1", "Hand2", "Deck", "Result")
@@ -152,30 +155,30 @@ def describe() -> str:
     return "pure Python (the C accelerator does not fit this grammar's lexicon)"
 
 
-def _load() -> Tuple[Optional[Check], Optional[Scan]]:
-    """The extension's check and scan, configured; None when it is not there,
-    turned off or cannot hold the tables."""
+def _load() -> Tuple[Optional[Check], Optional[Scan], Optional[LineEnds]]:
+    """The extension's check, scan and line end count, configured; None when
+    it is not there, turned off or cannot hold the tables."""
     if PURE_PYTHON:
-        return None, None
+        return None, None, None
     try:  # the extension's one client is this module
-        from ._speedups import check as checks, configure, scan as scans
+        from ._speedups import check as checks, configure, line_ends as counts, scan as scans
     except ImportError:
-        return None, None
+        return None, None, None
     configuration = tables()
     if configuration is None:
-        return None, None
+        return None, None, None
     try:
         configure(**configuration)  # type: ignore[arg-type]
     except ValueError:  # tables the C code cannot hold (a letter that is not ASCII)
-        return None, None
-    return checks, scans
+        return None, None, None
+    return checks, scans, counts
 
 
 def _first(text: str, colors: Tuple[str, ...]) -> Optional[Verdict]:
     """The check before the first game: loads the extension, and puts its
-    check and scan (or None) in their places."""
-    global check, scan
-    check, scan = _load()
+    check, scan and count (or None) in their places."""
+    global check, scan, _line_ends
+    check, scan, _line_ends = _load()
     return None if check is None else check(text, colors)
 
 
@@ -187,7 +190,17 @@ def scanner() -> Optional[Scan]:
     return scan if check is not None else None
 
 
+def line_end_counter() -> LineEnds:
+    """What counts the line ends of bytes (CRLF, lone CR, LF) for the lint
+    engine: the accelerator's count (loading the extension), or
+    :func:`~lcnotation.core.lineends.byte_line_ends`; the same counts."""
+    if check is _first:
+        _first("", ())
+    return _line_ends if check is not None and _line_ends is not None else byte_line_ends
+
+
 #: The accelerator's check of one game, or None (pure Python).
 check: Optional[Check] = None if PURE_PYTHON else _first
 #: Its scan of a file's bytes, once loaded (:func:`scanner`).
 scan: Optional[Scan] = None
+_line_ends: Optional[LineEnds] = None

@@ -21,8 +21,7 @@ from typing import IO, Callable, Iterable, Iterator, List, Optional, Tuple
 from . import accel
 from ..core.files import BOM
 from ..core.findings import Finding, fix_loop
-from ..core.lineends import (CountingReader, ProgressReader, as_lf, byte_line_ends,
-                             lone_cr_as_lf, newline_style)
+from ..core.lineends import CountingReader, ProgressReader, as_lf, lone_cr_as_lf, newline_style
 from ..core.lint import FileReport, FixResult, LintConfig
 from ..core.suppression import MARK, Suppression, apply_suppressions, find_suppression, warning
 from .fused import clean_moves, may_be_clean, moved_on
@@ -70,11 +69,12 @@ def lint_stream(handle: IO[bytes], path: str, config: Optional[LintConfig] = Non
     ``unreadable``.
     """
     config = config or LintConfig()
-    counted = CountingReader(handle, progress)
+    count = accel.line_end_counter()
+    counted = CountingReader(handle, progress, count)
     report = FileReport(path)
     try:
-        lint_blocks(line_blocks(counted), path, config, report,  # type: ignore[arg-type]
-                    report.findings.extend)
+        lint_blocks(line_blocks(counted, line_ends=count), path, config,  # type: ignore[arg-type]
+                    report, report.findings.extend)
     except MemoryError:
         return FileReport(path, unreadable="out of memory")
     add_line_ends(report, counted, config)
@@ -209,7 +209,7 @@ def lint_blocks(blocks: Iterable[bytes], path: str, config: LintConfig, report: 
             style = _lint_parts(split_games(decoded_blocks((raw,), offset + pos, chars, line),
                                             line, chars),
                                 path, config, report, emit, True, style)
-            line += sum(byte_line_ends(raw))
+            line += sum(accel.line_end_counter()(raw))
             chars += chars_read(raw)
             pos = after
         tail = data[pos:]
@@ -247,7 +247,8 @@ def lint_stream_emitting(handle: IO[bytes], path: str, config: Optional[LintConf
     place = Placing(line_end_finding_ahead(handle, config, path), emit)
     report = FileReport(path)
     try:
-        lint_blocks(line_blocks(ProgressReader(handle, progress)),  # type: ignore[arg-type]
+        lint_blocks(line_blocks(ProgressReader(handle, progress),  # type: ignore[arg-type]
+                                line_ends=accel.line_end_counter()),
                     path, config, report, place)
     except MemoryError:
         return FileReport(path, unreadable="out of memory")
@@ -270,7 +271,7 @@ def line_end_finding_ahead(handle: IO[bytes], config: LintConfig,
     """:func:`line_end_finding` of the regular file ``handle`` from where it
     stands, read for its line ends alone; the file is then where it was."""
     start = handle.tell()
-    counted = CountingReader(handle)
+    counted = CountingReader(handle, line_ends=accel.line_end_counter())
     while counted.read(1 << 20):
         pass
     handle.seek(start)
