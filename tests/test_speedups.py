@@ -430,7 +430,9 @@ def test_the_environment_variable_turns_it_off():
 
 
 def _files(folder: Path) -> List[Path]:
-    """Many files: clean games, games with findings, mutants, hostile text."""
+    """Many files: clean games, games with findings, mutants, hostile text;
+    LF, CRLF, lone CR and mixed line ends, byte-order marks, bytes that are
+    not UTF-8."""
     import random
 
     rng = random.Random(25)
@@ -442,25 +444,73 @@ def _files(folder: Path) -> List[Path]:
         for _ in range(rng.randint(0, 3)):
             at = rng.randrange(len(text))
             text = text[:at] + rng.choice(STRAYS + PIECES) + text[at + rng.randint(0, 3):]
+        if k % 5 == 0:
+            text = text.replace("\n", "\r\n")
+        elif k % 7 == 1:
+            text = text.replace("\n", "\r")
+        elif k % 7 == 2:
+            text = "".join(line + rng.choice(["\n", "\n", "\r\n"])
+                           for line in text.split("\n"))
+        data = text.encode("utf-8")
+        if k % 6 == 3:
+            data = b"\xef\xbb\xbf" + data
+        if k % 8 == 4:
+            at = rng.randrange(len(data))
+            data = data[:at] + b"\xff" + data[at:]
         path = folder / f"f{k:02}.lcn"
-        path.write_text(text, "utf-8", newline="\n" if k % 5 else "\r\n")
+        path.write_bytes(data)
         paths.append(path)
     return paths
 
 
-@pytest.mark.parametrize("form", ["text", "json", "github"])
-def test_lcn_lint_writes_the_same_bytes_with_and_without_it(tmp_path, form):
+def _lcn(args: List[str], pure_python: str) -> Tuple[int, bytes, bytes]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "LCNOTATION_PURE_PYTHON": pure_python}
+    done = subprocess.run([sys.executable, "-m", "lcnotation", *args], env=env,
+                          capture_output=True, timeout=600)
+    return done.returncode, done.stdout, done.stderr
+
+
+@pytest.mark.parametrize("form, extra", [("text", []), ("json", []), ("github", []),
+                                         ("concise", ["--statistics"]), ("sarif", [])])
+def test_lcn_lint_writes_the_same_bytes_with_and_without_it(tmp_path, form, extra):
     paths = [str(p) for p in _files(tmp_path)]
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    runs = []
-    for pure_python in ("0", "1"):
-        done = subprocess.run([sys.executable, "-m", "lcnotation", "lint", "--no-progress",
-                               "--format", form, *paths],
-                              env={**env, "LCNOTATION_PURE_PYTHON": pure_python},
-                              capture_output=True, timeout=300)
-        runs.append((done.returncode, done.stdout, done.stderr))
+    runs = [_lcn(["lint", "--no-progress", "--output-format", form, *extra, *paths], pure)
+            for pure in ("0", "1")]
     assert runs[0] == runs[1]
     assert runs[0][1]  # there were findings to compare
+
+
+def test_lcn_lint_fix_writes_the_same_files_with_and_without_it(tmp_path):
+    """--fix (and --force): the same files written, the same output."""
+    import shutil
+
+    (tmp_path / "files").mkdir()
+    _files(tmp_path / "files")
+    outcomes = []
+    for pure in ("0", "1"):
+        for force in ([], ["--force"]):
+            folder = tmp_path / f"run{pure}{len(force)}"
+            shutil.copytree(tmp_path / "files", folder)
+            done = _lcn(["lint", "--no-progress", "--fix", *force, str(folder)], pure)
+            outcomes.append((done[0], done[1].replace(bytes(folder), b"F"),
+                             done[2].replace(bytes(folder), b"F"),
+                             [p.read_bytes() for p in sorted(folder.iterdir())]))
+    assert outcomes[:2] == outcomes[2:]
+    assert b"applied" in outcomes[0][2]  # some files were fixed
+
+
+def test_lcn_lint_j2_on_a_large_file_writes_the_same_bytes(tmp_path):
+    """-j 2 on a file large enough to be cut (workers lint their pieces with
+    the scan): what one process in pure Python writes."""
+    games = format_games(list(generate_games(400, seed=31, deal=True)))
+    broken = games.replace("\n7. ", "\n7. r", 3)
+    path = tmp_path / "large.lcn"
+    with open(path, "wb") as out:
+        while out.tell() < 2_200_000:
+            out.write((games + "\n" + broken + "\n").encode())
+    two = _lcn(["lint", "--no-progress", "-j", "2", str(path)], "0")
+    one = _lcn(["lint", "--no-progress", "-j", "1", str(path)], "1")
+    assert two == one and b"N103" in one[1]
 
 
 # ---------------------------------------------------------------- the split in C
@@ -687,3 +737,35 @@ def test_line_ends_are_counted_as_python_counts_them(data: bytes):
 
     assert SPEEDUPS.line_ends(data) == byte_line_ends(data)
     assert accel.line_end_counter()(data) == byte_line_ends(data)
+
+
+def _fixed(data: bytes, config: LintConfig, accelerated: bool, block: int = 1 << 20) -> tuple:
+    """What lcn lint --fix writes of the bytes ``data`` (read in blocks of
+    about ``block`` bytes) and what it reports, with the accelerator or
+    without it."""
+    import io
+    import unittest.mock
+
+    from lcnotation.lostcities import lint
+    from lcnotation.lostcities.text.reader import line_blocks
+
+    written: List[str] = []
+    with unittest.mock.patch.object(accel, "check", CHECK if accelerated else None), \
+            unittest.mock.patch.object(accel, "scan", SCAN if accelerated else None):
+        try:
+            result = lint.fix_blocks(line_blocks(io.BytesIO(data), block), "f.lcn", config,
+                                     written.append)
+        except OSError as exc:
+            return ("error", str(exc))
+    first = result.first_error
+    return ("".join(written), result.applied, result.error_count,
+            None if first is None else (first.code, first.message, first.span),
+            everything(result.report))
+
+
+@SETTINGS
+@given(scanned_files(), configs, st.sampled_from([1 << 20, 97]))
+def test_fixes_are_the_same_with_the_split_in_c(data: bytes, config: LintConfig, block: int):
+    """lcn lint --fix writes the same text, applies the same fixes and
+    reports the same, with runs of clean games written as they were read."""
+    assert _fixed(data, config, True, block) == _fixed(data, config, False)

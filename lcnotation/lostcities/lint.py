@@ -16,7 +16,7 @@ import io
 import os
 import stat
 from itertools import chain
-from typing import IO, Callable, Iterable, Iterator, List, Optional, Tuple
+from typing import IO, Callable, Iterable, Iterator, List, NamedTuple, Optional, Tuple, Union
 
 from . import accel
 from ..core.files import BOM
@@ -36,7 +36,7 @@ from .text.reader import (GameText, Piece, chars_read, decoded_blocks, holds_mov
                           line_blocks, parse_part, split_games)
 
 __all__ = ["FAMILIES", "FixResult", "lint_text", "lint_stream", "lint_stream_emitting", "lint_piece",
-           "lint_blocks", "line_end_finding", "line_end_finding_ahead", "Placing",
+           "lint_blocks", "scanned_parts", "CleanRun", "fix_blocks", "line_end_finding", "line_end_finding_ahead", "Placing",
            "lint_lines", "lint_game", "style_state", "add_text_findings", "fix_text", "fix_stream",
            "all_comments", "suppressions", "colors_of", "add_line_ends"]
 
@@ -107,15 +107,19 @@ def lint_lines(lines: Iterable[Piece], path: str,
     return report
 
 
-def _lint_parts(parts: Iterable[GameText], path: str, config: LintConfig, report: FileReport,
-                emit: Callable[[List[Finding]], object], fused: bool = True,
-                style: Optional[StyleState] = None) -> StyleState:
+def _lint_parts(parts: Iterable[Union[GameText, CleanRun]], path: str, config: LintConfig,
+                report: FileReport, emit: Callable[[List[Finding]], object],
+                fused: bool = True, style: Optional[StyleState] = None) -> StyleState:
     """Lint ``parts``, adding their games and moves to ``report`` and giving
     each game's findings (when it has any) to ``emit``; the style state it
     ends with (``style``: the one it starts from, else the file's first)."""
     style = style if style is not None else style_state(config)
     colors = colors_of(config)
     for part in parts:
+        if isinstance(part, CleanRun):  # checked by the accelerator's scan
+            report.games += part.games
+            report.moves += part.moves
+            continue
         report.games += 1
         # A clean game is checked straight from the scan (no tree); one with
         # anything to report goes the tree path, which says what.
@@ -155,27 +159,55 @@ def lint_blocks(blocks: Iterable[bytes], path: str, config: LintConfig, report: 
                 at: Tuple[int, int, int] = (0, 1, 0)) -> StyleState:
     """Lint a file read as blocks of whole lines (as
     :func:`~lcnotation.lostcities.text.reader.line_blocks` reads them) from a
-    game's start ``at``: its byte, and its line and character as the reader
-    counts them (``(0, 1, 0)``: the start of the file, whose byte-order mark
-    is skipped), as :func:`lint_lines` lints the decoded text (``report`` and
-    ``emit`` as for :func:`_lint_parts`); the style state it ends with.
+    game's start ``at`` (see :func:`scanned_parts`), as :func:`lint_lines`
+    lints the decoded text (``report`` and ``emit`` as for
+    :func:`_lint_parts`); the style state it ends with."""
+    style = style if style is not None else style_state(config)
+    return _lint_parts(scanned_parts(blocks, config, style, at), path, config, report, emit,
+                       True, style)
+
+
+class CleanRun(NamedTuple):
+    """Games of a file that the accelerator's scan called clean, one after
+    another: how many, their moves, and their bytes (whole lines,
+    ``data[start:end]``)."""
+
+    games: int
+    moves: int
+    data: bytes
+    start: int
+    end: int
+
+    def text(self) -> str:
+        """The games' text as the reader gives it (LF line ends)."""
+        return as_lf(self.data[self.start:self.end].decode("utf-8"))
+
+
+def scanned_parts(blocks: Iterable[bytes], config: LintConfig, style: StyleState,
+                  at: Tuple[int, int, int] = (0, 1, 0)) -> Iterator[Union[GameText, CleanRun]]:
+    """The games of a file read as blocks of whole lines, from a game's start
+    ``at``: its byte, and its line and character as the reader counts them
+    (``(0, 1, 0)``: the start of the file, whose byte-order mark is skipped);
+    as :func:`~lcnotation.lostcities.text.reader.split_games` gives them from
+    the decoded text, but with runs of clean games as :class:`CleanRun`.
 
     Where the C accelerator is built (:func:`~lcnotation.lostcities.accel.scanner`),
     its scan splits the bytes into games and checks them as long as they are
-    clean, without Python touching their lines; the first game it does not
-    call clean is decoded and linted here, as is every game where no game
-    can be called clean (:func:`~lcnotation.lostcities.fused.may_be_clean`),
-    and the rest of the file after a game longer than :data:`_LONGEST_SCANNED`
-    bytes.  The report is the same either way.
+    clean, without Python touching their lines; ``style`` (the file's style
+    state, which the caller moves on with each game it is given) is moved on
+    past each run.  The first game the scan does not call clean is decoded
+    here and given as a :class:`GameText`, as is every game where no game can
+    be called clean (:func:`~lcnotation.lostcities.fused.may_be_clean`), and
+    every game after one longer than :data:`_LONGEST_SCANNED` bytes.
     """
-    style = style if style is not None else style_state(config)
     offset, line, chars = at
     scan = accel.scanner()
     blocks = iter(blocks)
     if scan is None or not may_be_clean(style):
-        return _lint_parts(split_games(decoded_blocks(blocks, offset, chars, line), line, chars),
-                           path, config, report, emit, True, style)
+        yield from split_games(decoded_blocks(blocks, offset, chars, line), line, chars)
+        return
     colors = colors_of(config)
+    count = accel.line_end_counter()
     tail = b""  # an unfinished game, from byte offset
     final = False
     while not final:
@@ -191,14 +223,13 @@ def lint_blocks(blocks: Iterable[bytes], path: str, config: LintConfig, report: 
         while pos < len(data):
             if not may_be_clean(style):  # the file's discards turned out to be marked X
                 rest = decoded_blocks(chain((data[pos:],), blocks), offset + pos, chars, line)
-                return _lint_parts(split_games(rest, line, chars), path, config, report, emit,
-                                   True, style)
+                yield from split_games(rest, line, chars)
+                return
             end, games, moves, discarded, lines, read, after = scan(data, pos, final, colors,
                                                                     holds_moves_in)
             if games:
-                report.games += games
-                report.moves += moves
                 moved_on(style, discarded)
+                yield CleanRun(games, moves, data, pos, end)
                 line += lines
                 chars += read
                 pos = end
@@ -206,19 +237,16 @@ def lint_blocks(blocks: Iterable[bytes], path: str, config: LintConfig, report: 
                 break  # done, or the game at pos goes on past the data
             # A game the scan does not call clean: the Python way says what.
             raw = data[pos:after]
-            style = _lint_parts(split_games(decoded_blocks((raw,), offset + pos, chars, line),
-                                            line, chars),
-                                path, config, report, emit, True, style)
-            line += sum(accel.line_end_counter()(raw))
+            yield from split_games(decoded_blocks((raw,), offset + pos, chars, line), line, chars)
+            line += sum(count(raw))
             chars += chars_read(raw)
             pos = after
         tail = data[pos:]
         offset += pos
         if len(tail) > _LONGEST_SCANNED:
             rest = decoded_blocks(chain((tail,), blocks), offset, chars, line)
-            return _lint_parts(split_games(rest, line, chars), path, config, report, emit, True,
-                               style)
-    return style
+            yield from split_games(rest, line, chars)
+            return
 
 
 def lint_stream_emitting(handle: IO[bytes], path: str, config: Optional[LintConfig],
@@ -339,33 +367,57 @@ def fix_stream(lines: Iterable[Piece], path: str, config: Optional[LintConfig],
     (LF line ends) to ``write`` as soon as it is done: memory holds one game
     and the findings left after fixing."""
     config = config or LintConfig()
+    return _fix_parts(split_games(lines), path, config, write, style_state(config))
+
+
+def fix_blocks(blocks: Iterable[bytes], path: str, config: Optional[LintConfig],
+               write: Callable[[str], object]) -> FixResult:
+    """:func:`fix_stream` of a file read as blocks of whole lines (as
+    :func:`lint_blocks` reads them): runs of clean games are written as they
+    are, checked by the accelerator's scan where it is built."""
+    config = config or LintConfig()
+    style = style_state(config)
+    return _fix_parts(scanned_parts(blocks, config, style), path, config, write, style)
+
+
+def _fix_parts(parts: Iterable[Union[GameText, CleanRun]], path: str, config: LintConfig,
+               write: Callable[[str], object], style: StyleState) -> FixResult:
+    """Fix ``parts``, each game's text to ``write``; ``style`` is moved on
+    (in place) as the games go."""
     result = FixResult(FileReport(path))
     report = result.report
-    style = style_state(config)
     shift = 0  # how much longer the fixed text is than the text read, so far
     colors = colors_of(config)
-    for part in split_games(lines):
-        part = part._replace(offset=part.offset + shift)
-        moves = clean_moves(part, style, colors)
+    for part in parts:
+        if isinstance(part, CleanRun):  # checked by the accelerator's scan
+            write(part.text())
+            report.games += part.games
+            report.moves += part.moves
+            continue
+        game_text = part._replace(offset=part.offset + shift)
+        moves = clean_moves(game_text, style, colors)
         if moves is not None:  # nothing to fix, nothing to report
-            write(part.text)
+            write(game_text.text)
             report.games += 1
             report.moves += moves
             continue
         start = dataclasses.replace(style)
-        game, findings = lint_game(part, style, config, path)
+        game, findings = lint_game(game_text, style, config, path)
         if game.errors:
             result.error_count += len(game.errors)
             result.first_error = result.first_error or game.errors[0]
         def relint(text: str) -> Tuple[Game, List[Finding], StyleState]:
             again = dataclasses.replace(start)
-            return (*lint_game(part._replace(text=text), again, config, path), again)
+            return (*lint_game(game_text._replace(text=text), again, config, path), again)
 
-        text, count, (game, findings, style) = fix_loop(
-            part.text, (game, findings, style), relint,
-            lambda done: [f.fix for f in done[1] if f.fix is not None], part.offset)
+        text, count, (game, findings, fixed) = fix_loop(
+            game_text.text, (game, findings, style), relint,
+            lambda done: [f.fix for f in done[1] if f.fix is not None], game_text.offset)
+        if fixed is not style:  # the style state of the fixed text, in place
+            for field in dataclasses.fields(style):
+                setattr(style, field.name, getattr(fixed, field.name))
         result.applied += count
-        shift += len(text) - len(part.text)
+        shift += len(text) - len(game_text.text)
         write(text)
         report.games += 1
         report.moves += len(game.moves)

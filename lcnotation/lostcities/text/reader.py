@@ -243,7 +243,8 @@ def line_blocks(handle: IO[AnyStr], size: int = 1 << 20,
                 raise _too_long("a line", "characters" if text else "bytes", lines, -1)
             continue
         if line_ends is not None:
-            lines += sum(line_ends(cast(bytes, data if cut == len(data) else data[:cut])))
+            crlf_n, cr_n, lf_n = line_ends(data if cut == len(data) else data[:cut])  # type: ignore[arg-type]
+            lines += crlf_n + cr_n + lf_n
         else:
             lines += data.count(lf, 0, cut)  # (one count, not three, without a CR)
             if data.find(cr, 0, cut) >= 0:
