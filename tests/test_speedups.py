@@ -543,7 +543,7 @@ def scanned_files(draw) -> bytes:
     of every other kind (mutated, hostile, record files), lines of every kind
     between them, any line ends, a byte-order mark or not, bytes that are
     not UTF-8 here and there."""
-    from strategies import record_files
+    from strategies import file_bytes, record_files
 
     parts: List[str] = []
     for _ in range(draw(st.integers(1, 6))):
@@ -558,20 +558,7 @@ def scanned_files(draw) -> bytes:
         else:
             parts.append(draw(record_files()).decode("utf-8", "replace"))
         parts.append(draw(st.sampled_from(BETWEEN)))
-    text = "".join(parts)
-    ends = draw(st.sampled_from(["\n", "\n", "\r\n", "\r", "mixed"]))
-    if ends == "mixed":
-        text = "".join(line + draw(st.sampled_from(["\n", "\r\n", "\r"]))
-                       for line in text.split("\n"))
-    elif ends != "\n":
-        text = text.replace("\n", ends)
-    data = text.encode("utf-8")
-    for _ in range(draw(st.integers(0, 2))):
-        at = draw(st.integers(0, len(data)))
-        data = data[:at] + draw(st.sampled_from(BAD_BYTES)) + data[at:]
-    if draw(st.booleans()):
-        data = b"\xef\xbb\xbf" + data
-    return data
+    return file_bytes(draw, "".join(parts), BAD_BYTES, 2)
 
 
 def _reported(data: bytes, config: LintConfig, accelerated: bool, block: int = 1 << 20,

@@ -736,6 +736,61 @@ static Py_ssize_t value_end(const unsigned char *s, Py_ssize_t i, Py_ssize_t n,
     return -1;
 }
 
+static Py_ssize_t skip_blanks(const unsigned char *s, Py_ssize_t i, Py_ssize_t n)
+{
+    while (i < n && (s[i] == ' ' || s[i] == '\t'))
+        i++;
+    return i;
+}
+
+/* A header's value from s[i] as the grammar has it (any character but '"',
+ * a backslash and line breaks; a backslash escapes '"' or itself): where its
+ * closing '"' is, or -1. */
+static Py_ssize_t grammar_value_end(const unsigned char *s, Py_ssize_t i, Py_ssize_t n)
+{
+    for (; i < n && s[i] != '"'; i++) {
+        if (s[i] == '\r' || s[i] == '\n')
+            return -1;
+        if (s[i] == '\\') {
+            if (i + 1 >= n || (s[i + 1] != '"' && s[i + 1] != '\\'))
+                return -1;
+            i++;
+        }
+    }
+    return i < n ? i : -1;
+}
+
+/* The grammar's header from s[i], before n: "[" NAME blanks '"' value '"'
+ * blanks "]".  Where it ends (after its "]"), its name and value in *h; -1
+ * where there is none.  With wide, the value must be one check_game reads
+ * (value_end, which adds its continuation bytes to *wide); without, any the
+ * grammar allows. */
+static Py_ssize_t header_at(const unsigned char *s, Py_ssize_t i, Py_ssize_t n, Hdr *h,
+                            Py_ssize_t *wide)
+{
+    if (i >= n || s[i] != '[')
+        return -1;
+    i = skip_blanks(s, i + 1, n);
+    h->name = i;
+    if (i >= n || !is_letter(s[i]))
+        return -1;
+    while (i < n && is_name_char(s[i]))
+        i++;
+    h->name_end = i;
+    if (i >= n || (s[i] != ' ' && s[i] != '\t'))
+        return -1;
+    i = skip_blanks(s, i, n);
+    if (i >= n || s[i] != '"')
+        return -1;
+    h->value = ++i;
+    i = wide != NULL ? value_end(s, i, n, wide) : grammar_value_end(s, i, n);
+    if (i < 0)
+        return -1;
+    h->value_end = i;
+    i = skip_blanks(s, i + 1, n);
+    return i < n && s[i] == ']' ? i + 1 : -1;
+}
+
 /* The reading of a game's bytes: where it stands, and what it has counted. */
 typedef struct {
     const unsigned char *s;
@@ -777,41 +832,18 @@ static int skip_space(Reading *r, int pending)
 static int headers_of(Reading *r, Hdr *h, int *nh)
 {
     const unsigned char *s = r->s;
-    Py_ssize_t i, n = r->n;
-    int k;
+    Py_ssize_t end;
     *nh = 0;
     for (;;) {
         skip_space(r, 0);
-        if (r->pos >= n || s[r->pos] != '[')
+        if (r->pos >= r->n || s[r->pos] != '[')
             return 1;
         if (!r->line_start || *nh >= MAXH)
             return 0;  /* two headers on a line (N109); many headers */
-        k = *nh;
-        i = r->pos + 1;
-        while (i < n && (s[i] == ' ' || s[i] == '\t'))
-            i++;
-        h[k].name = i;
-        if (i >= n || !is_letter(s[i]))
+        end = header_at(s, r->pos, r->n, &h[*nh], &r->wide);
+        if (end < 0)
             return 0;
-        while (i < n && is_name_char(s[i]))
-            i++;
-        h[k].name_end = i;
-        if (i >= n || (s[i] != ' ' && s[i] != '\t'))
-            return 0;
-        while (i < n && (s[i] == ' ' || s[i] == '\t'))
-            i++;
-        if (i >= n || s[i] != '"')
-            return 0;
-        h[k].value = ++i;
-        i = value_end(s, i, n, &r->wide);
-        if (i < 0)
-            return 0;
-        h[k].value_end = i++;
-        while (i < n && (s[i] == ' ' || s[i] == '\t'))
-            i++;
-        if (i >= n || s[i] != ']')
-            return 0;
-        r->pos = i + 1;
+        r->pos = end;
         r->line_start = 0;
         (*nh)++;
     }
@@ -1243,36 +1275,9 @@ static int header_line(const unsigned char *s, Py_ssize_t i, Py_ssize_t n)
  * header_alone). */
 static int header_alone(const unsigned char *s, Py_ssize_t i, Py_ssize_t e)
 {
-    while (i < e && (s[i] == ' ' || s[i] == '\t'))
-        i++;
-    if (i >= e || s[i++] != '[')
-        return 0;
-    while (i < e && (s[i] == ' ' || s[i] == '\t'))
-        i++;
-    if (i >= e || !is_letter(s[i]))
-        return 0;
-    while (i < e && (is_letter(s[i]) || (s[i] >= '0' && s[i] <= '9') || s[i] == '_'))
-        i++;
-    if (i >= e || (s[i] != ' ' && s[i] != '\t'))
-        return 0;
-    while (i < e && (s[i] == ' ' || s[i] == '\t'))
-        i++;
-    if (i >= e || s[i++] != '"')
-        return 0;
-    while (i < e && s[i] != '"') {
-        if (s[i] == '\\') {
-            if (i + 1 >= e || (s[i + 1] != '"' && s[i + 1] != '\\'))
-                return 0;
-            i++;
-        }
-        i++;
-    }
-    if (i >= e)
-        return 0;
-    i++;
-    while (i < e && (s[i] == ' ' || s[i] == '\t'))
-        i++;
-    if (i >= e || s[i++] != ']')
+    Hdr h;
+    i = header_at(s, skip_blanks(s, i, e), e, &h, NULL);
+    if (i < 0)
         return 0;
     while (i < e && s[i] < 128 && T.line_blank[s[i]])
         i++;
