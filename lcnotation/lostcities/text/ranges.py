@@ -107,7 +107,7 @@ def _lines_after(handle: IO[bytes], at: int) -> Iterator[Tuple[int, bytes]]:
     source = cast(IO[bytes], Slice(handle, start, None))
     offset = start
     skip = at > 0
-    for block in line_blocks(source, 1 << 16):
+    for block in line_blocks(source, 1 << 12):
         for m in _RAW_LINE.finditer(block):
             if skip:
                 skip = False
