@@ -47,7 +47,6 @@ from __future__ import annotations
 import os
 import re
 import string
-import codecs
 from typing import Callable, Dict, Optional, Tuple
 
 from ..core.lineends import LineEndCounts, byte_line_ends
@@ -89,20 +88,43 @@ def _plain(text: str) -> bool:
     return NOT_PLAIN.search(text) is None
 
 
-# A regular expression's class that lists its characters one by one (no
-# range, no negation, no class escape such as \s), as the grammar writes the
-# blanks before a header line's "[".
-_LISTED = re.compile(r"\[((?:\\[tfvnr]|\\x[0-9a-fA-F]{2}|\\u[0-9a-fA-F]{4}"
-                     r"|\\U[0-9a-fA-F]{8}|[\x20-\x2c\x2e-\x5a\x5f-\x7e])*)\]")
+#: The escapes a class of the grammar may list its characters with.
+_ESCAPES = {"t": "\t", "f": "\f", "v": "\v", "n": "\n", "r": "\r"}
+_HEX_DIGITS = {"x": 2, "u": 4, "U": 8}
 
 
 def _listed(cls: str) -> Optional[str]:
-    """The characters of the class ``cls`` when it lists them one by one; else None."""
-    m = _LISTED.fullmatch(cls)
-    if m is None:
+    r"""The characters of the regular expression's class ``cls`` when it lists
+    them one by one, as the grammar writes the blanks before a header line's
+    ``[`` (plain characters and the escapes ``\t``, ``\uFEFF``, ...); None for
+    anything else (a range, a negation, a class escape such as ``\s``).
+
+    >>> _listed(r"[ \t\ufeff]"), _listed(r"[\s]"), _listed("[a-z]")
+    (' \t\ufeff', None, None)
+    """
+    if len(cls) < 2 or cls[0] != "[" or cls[-1] != "]":
         return None
-    chars = codecs.decode(m.group(1), "unicode_escape")
-    return chars if all(re.fullmatch(cls, c) for c in chars) else None
+    body, chars, i = cls[1:-1], [], 0
+    while i < len(body):
+        c = body[i]
+        if c in "-^[]":
+            return None
+        if c != "\\":
+            chars.append(c)
+            i += 1
+            continue
+        e = body[i + 1:i + 2]
+        if e in _ESCAPES:
+            chars.append(_ESCAPES[e])
+            i += 2
+            continue
+        digits = body[i + 2:i + 2 + _HEX_DIGITS.get(e, 0)]
+        if e not in _HEX_DIGITS or len(digits) != _HEX_DIGITS[e] or not all(
+                d in string.hexdigits for d in digits):
+            return None
+        chars.append(chr(int(digits, 16)))
+        i += 2 + len(digits)
+    return "".join(chars)
 
 
 def tables() -> Optional[Dict[str, object]]:
@@ -121,6 +143,9 @@ def tables() -> Optional[Dict[str, object]]:
     product = all((CARD_WORDS[c + r].color, CARD_WORDS[c + r].rank) == (card_colors[c], card_ranks[r])
                   for c in card_colors for r in card_ranks if c + r in CARD_WORDS)
     line_blanks = _listed(LEXICON.line_blank_class)
+    if line_blanks is not None and not all(LEXICON.header_first.fullmatch(c + "[")
+                                           for c in line_blanks):
+        line_blanks = None  # (not what the class means: a parse gone wrong)
     if (len(minus) != 1 or draws != set(colors) | set(piles) or not product
             or len(CARD_WORDS) != len(card_colors) * len(card_ranks) or line_blanks is None):
         return None
