@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import os
 
+from typing import Sequence
+
 from hypothesis import settings
 from hypothesis import strategies as st
 
@@ -194,7 +196,13 @@ def record_files(draw) -> bytes:
         else:
             parts.append(draw(notation_text))
         parts.append(draw(st.sampled_from(['\n[Round "2"]\n', "\n\n", "\n", "", " {c}\n"])))
-    text = "".join(parts)
+    return file_bytes(draw, "".join(parts), [b"\xff", b"\xc3", b"\xe2\x82"])
+
+
+def file_bytes(draw, text: str, bad: Sequence[bytes], most_bad: int = 1) -> bytes:
+    """``text`` (LF line ends) as the bytes of a file: its line ends all LF,
+    CRLF or lone CR, or mixed line by line; up to ``most_bad`` of the bytes
+    ``bad`` (not UTF-8) put in anywhere; a byte-order mark or not."""
     ends = draw(LINE_ENDS)
     if ends == "mixed":
         text = "".join(line + draw(st.sampled_from(["\n", "\r\n", "\r"]))
@@ -202,9 +210,9 @@ def record_files(draw) -> bytes:
     elif ends != "\n":
         text = text.replace("\n", ends)
     data = text.encode("utf-8")
-    if draw(st.booleans()) and data:
+    for _ in range(draw(st.integers(0, most_bad)) if data else 0):
         at = draw(st.integers(0, len(data)))
-        data = data[:at] + draw(st.sampled_from([b"\xff", b"\xc3", b"\xe2\x82"])) + data[at:]
+        data = data[:at] + draw(st.sampled_from(list(bad))) + data[at:]
     if draw(st.booleans()):
         data = b"\xef\xbb\xbf" + data
     return data

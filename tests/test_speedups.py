@@ -430,7 +430,9 @@ def test_the_environment_variable_turns_it_off():
 
 
 def _files(folder: Path) -> List[Path]:
-    """Many files: clean games, games with findings, mutants, hostile text."""
+    """Many files: clean games, games with findings, mutants, hostile text;
+    LF, CRLF, lone CR and mixed line ends, byte-order marks, bytes that are
+    not UTF-8."""
     import random
 
     rng = random.Random(25)
@@ -442,22 +444,315 @@ def _files(folder: Path) -> List[Path]:
         for _ in range(rng.randint(0, 3)):
             at = rng.randrange(len(text))
             text = text[:at] + rng.choice(STRAYS + PIECES) + text[at + rng.randint(0, 3):]
+        if k % 5 == 0:
+            text = text.replace("\n", "\r\n")
+        elif k % 7 == 1:
+            text = text.replace("\n", "\r")
+        elif k % 7 == 2:
+            text = "".join(line + rng.choice(["\n", "\n", "\r\n"])
+                           for line in text.split("\n"))
+        data = text.encode("utf-8")
+        if k % 6 == 3:
+            data = b"\xef\xbb\xbf" + data
+        if k % 8 == 4:
+            at = rng.randrange(len(data))
+            data = data[:at] + b"\xff" + data[at:]
         path = folder / f"f{k:02}.lcn"
-        path.write_text(text, "utf-8", newline="\n" if k % 5 else "\r\n")
+        path.write_bytes(data)
         paths.append(path)
     return paths
 
 
-@pytest.mark.parametrize("form", ["text", "json", "github"])
-def test_lcn_lint_writes_the_same_bytes_with_and_without_it(tmp_path, form):
+def _lcn(args: List[str], pure_python: str) -> Tuple[int, bytes, bytes]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "LCNOTATION_PURE_PYTHON": pure_python}
+    done = subprocess.run([sys.executable, "-m", "lcnotation", *args], env=env,
+                          capture_output=True, timeout=600)
+    return done.returncode, done.stdout, done.stderr
+
+
+@pytest.mark.parametrize("form, extra", [("text", []), ("json", []), ("github", []),
+                                         ("concise", ["--statistics"]), ("sarif", [])])
+def test_lcn_lint_writes_the_same_bytes_with_and_without_it(tmp_path, form, extra):
     paths = [str(p) for p in _files(tmp_path)]
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    runs = []
-    for pure_python in ("0", "1"):
-        done = subprocess.run([sys.executable, "-m", "lcnotation", "lint", "--no-progress",
-                               "--format", form, *paths],
-                              env={**env, "LCNOTATION_PURE_PYTHON": pure_python},
-                              capture_output=True, timeout=300)
-        runs.append((done.returncode, done.stdout, done.stderr))
+    runs = [_lcn(["lint", "--no-progress", "--output-format", form, *extra, *paths], pure)
+            for pure in ("0", "1")]
     assert runs[0] == runs[1]
     assert runs[0][1]  # there were findings to compare
+
+
+def test_lcn_lint_fix_writes_the_same_files_with_and_without_it(tmp_path):
+    """--fix (and --force): the same files written, the same output."""
+    import shutil
+
+    (tmp_path / "files").mkdir()
+    _files(tmp_path / "files")
+    outcomes = []
+    for pure in ("0", "1"):
+        for force in ([], ["--force"]):
+            folder = tmp_path / f"run{pure}{len(force)}"
+            shutil.copytree(tmp_path / "files", folder)
+            done = _lcn(["lint", "--no-progress", "--fix", *force, str(folder)], pure)
+            outcomes.append((done[0], done[1].replace(bytes(folder), b"F"),
+                             done[2].replace(bytes(folder), b"F"),
+                             [p.read_bytes() for p in sorted(folder.iterdir())]))
+    assert outcomes[:2] == outcomes[2:]
+    assert b"applied" in outcomes[0][2]  # some files were fixed
+
+
+def test_lcn_lint_j2_on_a_large_file_writes_the_same_bytes(tmp_path):
+    """-j 2 on a file large enough to be cut (workers lint their pieces with
+    the scan): what one process in pure Python writes."""
+    games = format_games(list(generate_games(400, seed=31, deal=True)))
+    broken = games.replace("\n7. ", "\n7. r", 3)
+    path = tmp_path / "large.lcn"
+    with open(path, "wb") as out:
+        while out.tell() < 2_200_000:
+            out.write((games + "\n" + broken + "\n").encode())
+    two = _lcn(["lint", "--no-progress", "-j", "2", str(path)], "0")
+    one = _lcn(["lint", "--no-progress", "-j", "1", str(path)], "1")
+    assert two == one and b"N103" in one[1]
+
+
+# ---------------------------------------------------------------- the split in C
+#
+# _speedups.scan reads a file's bytes, splits them into games as the reader
+# does and checks them; lint_blocks (lcnotation/lostcities/lint.py) gives the
+# Python way the first game it does not call clean.  These properties lint
+# files of every kind as bytes with it and without it (pure Python) and
+# compare every finding, position, message, fix and count; in blocks of any
+# size (a game cut between blocks), in pieces as -j N's workers lint them,
+# and with the unfinished game's bound made small.
+
+SCAN = SPEEDUPS.scan
+
+#: Lines put between games: comments before, between and across header
+#: lines, header lines with blanks the C code does not read (form feed, a
+#: byte-order mark), headers with more on their line, malformed headers,
+#: escapes and letters that are not ASCII.
+BETWEEN = ["\n", "\n\n", "{c}\n", "{\n", "}\n", "{a\nb}\n", "; note\n", "\x0c[Round \"2\"]\n",
+           "\ufeff[Event \"x\"]\n", " \t[Event \"y\"]\n", "[Event \"a\"] R3-D\n",
+           "[Event \"a\"] {c}\n", "[bad\n", "[Event \"x\\\"y\"]\n", "[Event \"\u00e9\"]\n",
+           "[Round \"2\"]\n{\n[Round \"3\"]\n", "\u00a0\n", "\x0b\n", "R3-D\n", "1. \n", ""]
+BAD_BYTES = [b"\xff", b"\xc3", b"\xe2\x82", b"\xed\xa0\x80", b"\xc0\xaf", b"\xf4\x90\x80\x80",
+             b"\r", b"\x00"]
+
+
+@st.composite
+def scanned_files(draw) -> bytes:
+    """A file's bytes: runs of clean games (which the scan checks) and games
+    of every other kind (mutated, hostile, record files), lines of every kind
+    between them, any line ends, a byte-order mark or not, bytes that are
+    not UTF-8 here and there."""
+    from strategies import file_bytes, record_files
+
+    parts: List[str] = []
+    for _ in range(draw(st.integers(1, 6))):
+        kind = draw(st.sampled_from(["clean", "clean", "clean", "texts", "record"]))
+        if kind == "clean":
+            games = [generate_game(draw(st.integers(0, 2**32)), deal=draw(st.booleans()),
+                                   colors=draw(st.sampled_from(["RGWBY", "RGWBYK"])))
+                     for _ in range(draw(st.integers(1, 3)))]
+            parts.append(format_games(games, draw(st.sampled_from(["v1", "v1", "x-discard"]))))
+        elif kind == "texts":
+            parts.append(draw(texts))
+        else:
+            parts.append(draw(record_files()).decode("utf-8", "replace"))
+        parts.append(draw(st.sampled_from(BETWEEN)))
+    return file_bytes(draw, "".join(parts), BAD_BYTES, 2)
+
+
+def _reported(data: bytes, config: LintConfig, accelerated: bool, block: int = 1 << 20,
+              longest: Optional[int] = None) -> tuple:
+    """Everything lint_blocks reports of the bytes ``data`` read in blocks of
+    about ``block`` bytes, with the accelerator or without it."""
+    import io
+    import unittest.mock
+
+    from lcnotation.core.lint import FileReport
+    from lcnotation.lostcities import lint
+    from lcnotation.lostcities.text.reader import line_blocks
+
+    report = FileReport("f.lcn")
+    with unittest.mock.patch.object(accel, "check", CHECK if accelerated else None), \
+            unittest.mock.patch.object(accel, "scan", SCAN if accelerated else None), \
+            unittest.mock.patch.object(lint, "_LONGEST_SCANNED",
+                                       longest or lint._LONGEST_SCANNED):
+        try:
+            style = lint.lint_blocks(line_blocks(io.BytesIO(data), block), "f.lcn", config,
+                                     report, report.findings.extend)
+        except OSError as exc:  # a game past the reader's bound: the same error both ways
+            return ("error", str(exc))
+    return everything(report) + (style.marker,)
+
+
+@SETTINGS
+@given(scanned_files(), configs)
+def test_files_lint_the_same_with_the_split_in_c(data: bytes, config: LintConfig):
+    assert _reported(data, config, True) == _reported(data, config, False)
+
+
+@SETTINGS
+@given(scanned_files(), st.integers(1, 400), st.sampled_from([None, 40]))
+def test_in_blocks_of_any_size(data: bytes, block: int, longest: Optional[int]):
+    """A game cut between blocks is read whole; past ``longest`` unfinished
+    bytes the rest of the file goes the Python way."""
+    config = LintConfig()
+    assert _reported(data, config, True, block, longest) == _reported(data, config, False)
+
+
+@settings(max_examples=100, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(scanned_files(), st.integers(1, 600), configs)
+def test_pieces_as_the_workers_lint_them(data: bytes, step: int, config: LintConfig):
+    """-j N's workers lint pieces cut at game boundaries (lint_piece of bytes):
+    piece by piece, with the accelerator, what the whole file gives without it."""
+    import io
+    import unittest.mock
+
+    from lcnotation.lostcities import lint, parallel
+
+    with unittest.mock.patch.object(parallel, "PIECE", step):
+        placed = list(parallel.cuts(io.BytesIO(data), len(data)))
+    findings, games, moves, marker = [], 0, 0, None
+    with unittest.mock.patch.object(accel, "check", CHECK), \
+            unittest.mock.patch.object(accel, "scan", SCAN):
+        for cut in placed:
+            try:
+                done, left = lint.lint_piece(data[cut.start:cut.end],
+                                             (cut.start, cut.line, cut.offset), "f.lcn", config,
+                                             marker)
+            except OSError as exc:
+                assert _reported(data, config, False) == ("error", str(exc))
+                return
+            if marker is not None and left is not None and left != marker \
+                    and config.dialect is None:
+                done, left = lint.lint_piece(data[cut.start:cut.end],
+                                             (cut.start, cut.line, cut.offset), "f.lcn",
+                                             config, marker)
+            marker = marker if marker is not None else left
+            findings += everything(done)[2]
+            games += done.games
+            moves += done.moves
+    whole = _reported(data, config, False)
+    assert (games, moves, findings) == whole[:3]
+
+
+def _scanned(data: bytes, colors=("R", "G", "W", "B", "Y")) -> Tuple[int, int, int]:
+    """The games and moves scan calls clean from the start of ``data`` (all
+    of it, to its end), and where it stops."""
+    from lcnotation.lostcities.text.reader import holds_moves_in
+
+    end, games, moves, _, _, _, _ = SCAN(data, 0, True, colors, holds_moves_in)
+    return games, moves, end
+
+
+def test_clean_files_are_split_and_checked_in_c_alone():
+    """Canonically written games, with LF or CRLF line ends, a byte-order
+    mark or not, names that are not ASCII, go the C way whole (else no speed)."""
+    games = list(generate_games(30, seed=4, deal=True)) + list(generate_games(30, seed=5))
+    text = format_games(games).replace('[Event "', '[Event "\u00e9\u00e8 ')
+    moves = sum(len(g.moves) for g in games)
+    for data in (text.encode("utf-8"), text.replace("\n", "\r\n").encode("utf-8")):
+        assert _scanned(data) == (60, moves, len(data))
+    report = _reported(b"\xef\xbb\xbf" + text.encode("utf-8"), LintConfig(), True)
+    assert report[:3] == (60, moves, [])
+
+
+def test_what_the_split_leaves_to_python():
+    """The scan stops at the first game it does not call clean, and says
+    where that game ends: the next game's start, as the reader splits."""
+    from lcnotation.lostcities.text.reader import holds_moves_in
+
+    one, two, three = (format_game(generate_game(s, deal=True)) for s in (1, 2, 3))
+    colors = ("R", "G", "W", "B", "Y")
+    for edit in [b"\r", b"{c}", b"\x0c", "\u00a0".encode(), b"\xef\xbb\xbf", b"; x", b"\xff",
+                 b"\xc3"]:
+        broken = two.encode().replace(b"\n3. ", b"\n" + edit + b"3. ", 1)
+        data = (one + "\n").encode() + broken + ("\n" + three).encode()
+        end, games, moves, _, lines, chars, after = SCAN(data, 0, True, colors,
+                                                         holds_moves_in)
+        assert (games, end) == (1, len(one) + 1), edit
+        assert lines == one.count("\n") + 1 and chars == len(one) + 1
+        assert data[after:] == three.encode(), edit
+    # A header after a move on its line is no game's start (N109): on the last
+    # line of a game, after its last move, it is read in Python.
+    lines = one.rstrip("\n").split("\n")
+    for at in (len(lines) - 1, len(lines) - 2):
+        edited = "\n".join(lines[:at] + [lines[at] + ' [Event "x"]'] + lines[at + 1:]) + "\n"
+        data = (edited + "\n" + two).encode()
+        _, games, _, _, _, _, after = SCAN(data, 0, True, colors, holds_moves_in)
+        assert games == 0 and data[after:] == two.encode()
+    # A stretch the C code does not judge goes to the reader's rule: a comment
+    # before the first move, a header with more on its line.
+    for edit in ["{c}\n", "[Event \"x\"] {c}\n", "\x0c\n", "\u00a0\n"]:
+        data = (one + "\n" + two.replace("\n1. ", "\n" + edit + "1. ", 1) + "\n"
+                + three).encode()
+        asked: List[bytes] = []
+
+        def judge(raw: bytes) -> bool:
+            asked.append(raw)
+            return holds_moves_in(raw)
+
+        _, games, _, _, _, _, after = SCAN(data, 0, True, colors, judge)
+        assert games == 1 and data[after:] == three.encode(), edit
+        assert asked and edit.encode() in asked[-1], edit
+
+
+def test_scan_refuses_what_it_cannot_read():
+    from lcnotation.lostcities.text.reader import holds_moves_in
+
+    colors = ("R", "G", "W", "B", "Y")
+    with pytest.raises(TypeError):
+        SCAN("text", 0, True, colors, holds_moves_in)  # type: ignore[arg-type]
+    with pytest.raises(ValueError):
+        SCAN(b"1. R3-D", 9, True, colors, holds_moves_in)
+    with pytest.raises(ZeroDivisionError):  # the judge's error goes through
+        SCAN(b"{c}\n[Round \"1\"]\n", 0, True, colors, lambda raw: 1 / 0)
+    game = format_game(generate_game(3))
+    data = (game + "\n" + game).encode()
+    # Not final: the last game may go on past the data.
+    assert SCAN(data, 0, False, colors, holds_moves_in)[::6] == (len(game) + 1, -1)
+
+
+@SETTINGS
+@given(st.one_of(st.binary(max_size=3000),
+                 st.lists(st.sampled_from([b"\r", b"\n", b"\r\n", b"a", b"\xff", b"R3-D "]),
+                          max_size=600).map(b"".join)))
+def test_line_ends_are_counted_as_python_counts_them(data: bytes):
+    """The count the lint engine reads files with (CountingReader, line_blocks)."""
+    from lcnotation.core.lineends import byte_line_ends
+
+    assert SPEEDUPS.line_ends(data) == byte_line_ends(data)
+    assert accel.line_end_counter()(data) == byte_line_ends(data)
+
+
+def _fixed(data: bytes, config: LintConfig, accelerated: bool, block: int = 1 << 20) -> tuple:
+    """What lcn lint --fix writes of the bytes ``data`` (read in blocks of
+    about ``block`` bytes) and what it reports, with the accelerator or
+    without it."""
+    import io
+    import unittest.mock
+
+    from lcnotation.lostcities import lint
+    from lcnotation.lostcities.text.reader import line_blocks
+
+    written: List[str] = []
+    with unittest.mock.patch.object(accel, "check", CHECK if accelerated else None), \
+            unittest.mock.patch.object(accel, "scan", SCAN if accelerated else None):
+        try:
+            result = lint.fix_blocks(line_blocks(io.BytesIO(data), block), "f.lcn", config,
+                                     written.append)
+        except OSError as exc:
+            return ("error", str(exc))
+    first = result.first_error
+    return ("".join(written), result.applied, result.error_count,
+            None if first is None else (first.code, first.message, first.span),
+            everything(result.report))
+
+
+@SETTINGS
+@given(scanned_files(), configs, st.sampled_from([1 << 20, 97]))
+def test_fixes_are_the_same_with_the_split_in_c(data: bytes, config: LintConfig, block: int):
+    """lcn lint --fix writes the same text, applies the same fixes and
+    reports the same, with runs of clean games written as they were read."""
+    assert _fixed(data, config, True, block) == _fixed(data, config, False)

@@ -21,7 +21,8 @@ import re
 from typing import IO, Callable, Dict, Iterator, NamedTuple, Optional, Tuple
 
 __all__ = ["as_lf", "lone_cr_as_lf", "not_utf8", "has_line_break", "line_end",
-           "lines_with_ends", "newline_style", "LONE_CR", "LINE_END_NAMES", "CountingReader",
+           "lines_with_ends", "newline_style", "LONE_CR", "LINE_END_NAMES", "ProgressReader",
+           "CountingReader",
            "majority_line_end", "majority_line_end_of", "Mixed", "mixed", "lf_lines",
            "byte_line_ends"]
 
@@ -157,23 +158,15 @@ def majority_line_end_of(text: str) -> str:
     return majority_line_end(crlf, text.count("\r") - crlf, text.count("\n") - crlf)
 
 
-class CountingReader:
-    """A binary file that counts, as it is read, its bytes and line ends
-    (``counts``: CRLF, lone CR, LF) and the line where each kind first ends
-    a line; ``progress(bytes_read)`` is called after each read."""
+class ProgressReader:
+    """A binary file that counts its bytes as it is read, and calls
+    ``progress(bytes_read)`` after each read."""
 
     def __init__(self, handle: IO[bytes],
                  progress: Optional[Callable[[int], None]] = None) -> None:
         self.handle = handle
         self.progress = progress
         self.bytes_read = 0
-        self.crlf = self.cr = self.lf = 0
-        self.first: Dict[str, int] = {}
-        self._cr_at_end = False
-
-    @property
-    def counts(self) -> Tuple[int, int, int]:
-        return self.crlf, self.cr, self.lf
 
     def read(self, size: int = -1) -> bytes:
         data = self.handle.read(size)
@@ -185,6 +178,30 @@ class CountingReader:
         return data
 
     def _count(self, data: bytes) -> None:
+        """What a reader that counts more counts of ``data``."""
+
+
+class CountingReader(ProgressReader):
+    """A binary file that counts, as it is read, its bytes and line ends
+    (``counts``: CRLF, lone CR, LF) and the line where each kind first ends
+    a line; ``progress(bytes_read)`` is called after each read.  The line ends
+    of what is read are counted by ``line_ends`` (:func:`byte_line_ends`, or
+    a faster function that counts the same)."""
+
+    def __init__(self, handle: IO[bytes],
+                 progress: Optional[Callable[[int], None]] = None,
+                 line_ends: Callable[[bytes], LineEndCounts] = byte_line_ends) -> None:
+        super().__init__(handle, progress)
+        self.line_ends = line_ends
+        self.crlf = self.cr = self.lf = 0
+        self.first: Dict[str, int] = {}
+        self._cr_at_end = False
+
+    @property
+    def counts(self) -> Tuple[int, int, int]:
+        return self.crlf, self.cr, self.lf
+
+    def _count(self, data: bytes) -> None:
         lines_before = self.crlf + self.cr + self.lf
         if self._cr_at_end and data.startswith(b"\n"):
             # A CRLF cut in two: its CR was counted as a lone CR.
@@ -194,7 +211,7 @@ class CountingReader:
             if self.first.get("\r") == lines_before and self.cr == 0:
                 del self.first["\r"]
                 self.first.setdefault("\r\n", lines_before)
-        crlf, cr, lf = byte_line_ends(data)
+        crlf, cr, lf = self.line_ends(data)
         self._cr_at_end = data.endswith(b"\r")
         finders: Tuple[Tuple[str, int, Callable[[bytes], int]], ...] = (
             ("\r\n", crlf, _crlf), ("\r", cr, _lone_cr), ("\n", lf, _lone_lf))

@@ -45,7 +45,7 @@ from .text.lexical import LEXICON
 from .text.parser import parser
 from .text.reader import GameText
 
-__all__ = ["clean_moves"]
+__all__ = ["clean_moves", "may_be_clean", "moved_on"]
 
 
 class _Steps(Dict[str, Step]):
@@ -109,11 +109,8 @@ def clean_moves(part: GameText, style: StyleState,
     text = part.text
     if part.problems or "lcn:" in text:
         return None  # decoding problems; a suppression comment (S100)
-    dialect = style.dialect
-    if dialect is not None and (dialect.lowercase or dialect.discard != "D"):
+    if not may_be_clean(style):
         return None
-    if style.marker not in (None, "D"):
-        return None  # the file's discards are marked X: a D here is S101
     colors = style.default_colors if default_colors is None else default_colors
     fast = accel.check
     if fast is not None:
@@ -121,10 +118,7 @@ def clean_moves(part: GameText, style: StyleState,
         # and looking closer is what the rest of this function does.
         verdict = fast(text, colors)
         if verdict is not None:
-            if dialect is not None:
-                style.marker = dialect.discard
-            elif style.marker is None and verdict[1]:
-                style.marker = "D"
+            moved_on(style, verdict[1])
             return verdict[0]
     try:
         headers, steps = _scan(text)
@@ -145,11 +139,27 @@ def clean_moves(part: GameText, style: StyleState,
             if check_result(header, state, state.scores()):
                 return None
             break
-    if dialect is not None:
-        style.marker = dialect.discard
-    elif style.marker is None and any(step[2] for step in steps):
-        style.marker = "D"  # the file's first discard marker
+    moved_on(style, any(step[2] for step in steps))
     return len(steps)
+
+
+def may_be_clean(style: StyleState) -> bool:
+    """Whether a game may be called clean here under ``style`` at all: not
+    in a dialect of lower case or of another discard marker, nor in a file
+    whose discards are marked X (a D would be S101)."""
+    dialect = style.dialect
+    if dialect is not None and (dialect.lowercase or dialect.discard != "D"):
+        return False
+    return style.marker in (None, "D")
+
+
+def moved_on(style: StyleState, discarded: bool) -> None:
+    """Move ``style`` on past clean games (one of which discards, if
+    ``discarded``), as the tree path would: the file's first discard marker."""
+    if style.dialect is not None:
+        style.marker = style.dialect.discard
+    elif style.marker is None and discarded:
+        style.marker = "D"
 
 
 class _Reading:

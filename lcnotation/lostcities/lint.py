@@ -15,15 +15,16 @@ import dataclasses
 import io
 import os
 import stat
+from itertools import chain
+from typing import IO, Callable, Iterable, Iterator, List, NamedTuple, Optional, Tuple, Union
 
-from typing import IO, Callable, Iterable, Iterator, List, Optional, Tuple
-
-
+from . import accel
+from ..core.files import BOM
 from ..core.findings import Finding, fix_loop
-from ..core.lineends import CountingReader, as_lf, lone_cr_as_lf, newline_style
+from ..core.lineends import CountingReader, ProgressReader, as_lf, lone_cr_as_lf, newline_style
 from ..core.lint import FileReport, FixResult, LintConfig
 from ..core.suppression import MARK, Suppression, apply_suppressions, find_suppression, warning
-from .fused import clean_moves
+from .fused import clean_moves, may_be_clean, moved_on
 from .game.checker import check
 from .game.codes import RULES
 from .style import STYLE, StyleState, check_style, mixed_line_ends
@@ -31,10 +32,11 @@ from .text.ast import Comment, Game
 from .text.dialects import get_dialect
 from .text.headers import DEFAULT_COLORS
 from .text.messages import SYNTAX
-from .text.reader import GameText, Piece, decoded_lines, parse_part, split_games
+from .text.reader import (GameText, Piece, chars_read, decoded_blocks, holds_moves_in,
+                          line_blocks, parse_part, split_games)
 
 __all__ = ["FAMILIES", "FixResult", "lint_text", "lint_stream", "lint_stream_emitting", "lint_piece",
-           "line_end_finding", "line_end_finding_ahead", "Placing",
+           "lint_blocks", "scanned_parts", "CleanRun", "fix_blocks", "line_end_finding", "line_end_finding_ahead", "Placing",
            "lint_lines", "lint_game", "style_state", "add_text_findings", "fix_text", "fix_stream",
            "all_comments", "suppressions", "colors_of", "add_line_ends"]
 
@@ -67,9 +69,12 @@ def lint_stream(handle: IO[bytes], path: str, config: Optional[LintConfig] = Non
     ``unreadable``.
     """
     config = config or LintConfig()
-    counted = CountingReader(handle, progress)
+    count = accel.line_end_counter()
+    counted = CountingReader(handle, progress, count)
+    report = FileReport(path)
     try:
-        report = lint_lines(decoded_lines(counted), path, config)  # type: ignore[arg-type]
+        lint_blocks(line_blocks(counted, line_ends=count), path, config,  # type: ignore[arg-type]
+                    report, report.findings.extend)
     except MemoryError:
         return FileReport(path, unreadable="out of memory")
     add_line_ends(report, counted, config)
@@ -102,15 +107,19 @@ def lint_lines(lines: Iterable[Piece], path: str,
     return report
 
 
-def _lint_parts(parts: Iterable[GameText], path: str, config: LintConfig, report: FileReport,
-                emit: Callable[[List[Finding]], object], fused: bool = True,
-                style: Optional[StyleState] = None) -> StyleState:
+def _lint_parts(parts: Iterable[Union[GameText, CleanRun]], path: str, config: LintConfig,
+                report: FileReport, emit: Callable[[List[Finding]], object],
+                fused: bool = True, style: Optional[StyleState] = None) -> StyleState:
     """Lint ``parts``, adding their games and moves to ``report`` and giving
     each game's findings (when it has any) to ``emit``; the style state it
     ends with (``style``: the one it starts from, else the file's first)."""
     style = style if style is not None else style_state(config)
     colors = colors_of(config)
     for part in parts:
+        if isinstance(part, CleanRun):  # checked by the accelerator's scan
+            report.games += part.games
+            report.moves += part.moves
+            continue
         report.games += 1
         # A clean game is checked straight from the scan (no tree); one with
         # anything to report goes the tree path, which says what.
@@ -125,20 +134,119 @@ def _lint_parts(parts: Iterable[GameText], path: str, config: LintConfig, report
     return style
 
 
-def lint_piece(items: List[Piece], first_line: int, first_offset: int, path: str,
-               config: LintConfig, marker: Optional[str] = None
-               ) -> Tuple[FileReport, Optional[str]]:
-    """Lint a piece of a file that starts at a game boundary (line
-    ``first_line``, character ``first_offset``), as if the games before it had
-    left the file's first discard marker ``marker``: its report (findings
-    kept) and the marker it leaves."""
+def lint_piece(raw: bytes, at: Tuple[int, int, int], path: str, config: LintConfig,
+               marker: Optional[str] = None) -> Tuple[FileReport, Optional[str]]:
+    """Lint a piece of a file, its bytes ``raw`` (whole lines), that starts at
+    a game boundary ``at`` (as for :func:`lint_blocks`), as if the games
+    before it had left the file's first discard marker ``marker``: its report
+    (findings kept) and the marker it leaves."""
     report = FileReport(path)
     style = style_state(config)
     if style.marker is None:
         style.marker = marker
-    style = _lint_parts(split_games(items, first_line, first_offset), path, config, report,
-                        report.findings.extend, style=style)
+    style = lint_blocks((raw,), path, config, report, report.findings.extend, style, at)
     return report, style.marker
+
+
+#: A game's text longer than this, in bytes, still unfinished, sends the rest
+#: of the file the Python way (its games are read as the reader reads them;
+#: the compiled scan would read the game again with each block).
+_LONGEST_SCANNED = 1 << 20
+
+
+def lint_blocks(blocks: Iterable[bytes], path: str, config: LintConfig, report: FileReport,
+                emit: Callable[[List[Finding]], object], style: Optional[StyleState] = None,
+                at: Tuple[int, int, int] = (0, 1, 0)) -> StyleState:
+    """Lint a file read as blocks of whole lines (as
+    :func:`~lcnotation.lostcities.text.reader.line_blocks` reads them) from a
+    game's start ``at`` (see :func:`scanned_parts`), as :func:`lint_lines`
+    lints the decoded text (``report`` and ``emit`` as for
+    :func:`_lint_parts`); the style state it ends with."""
+    style = style if style is not None else style_state(config)
+    return _lint_parts(scanned_parts(blocks, config, style, at), path, config, report, emit,
+                       True, style)
+
+
+class CleanRun(NamedTuple):
+    """Games of a file that the accelerator's scan called clean, one after
+    another: how many, their moves, and their bytes (whole lines,
+    ``data[start:end]``)."""
+
+    games: int
+    moves: int
+    data: bytes
+    start: int
+    end: int
+
+    def text(self) -> str:
+        """The games' text as the reader gives it (LF line ends)."""
+        return as_lf(self.data[self.start:self.end].decode("utf-8"))
+
+
+def scanned_parts(blocks: Iterable[bytes], config: LintConfig, style: StyleState,
+                  at: Tuple[int, int, int] = (0, 1, 0)) -> Iterator[Union[GameText, CleanRun]]:
+    """The games of a file read as blocks of whole lines, from a game's start
+    ``at``: its byte, and its line and character as the reader counts them
+    (``(0, 1, 0)``: the start of the file, whose byte-order mark is skipped);
+    as :func:`~lcnotation.lostcities.text.reader.split_games` gives them from
+    the decoded text, but with runs of clean games as :class:`CleanRun`.
+
+    Where the C accelerator is built (:func:`~lcnotation.lostcities.accel.scanner`),
+    its scan splits the bytes into games and checks them as long as they are
+    clean, without Python touching their lines; ``style`` (the file's style
+    state, which the caller moves on with each game it is given) is moved on
+    past each run.  The first game the scan does not call clean is decoded
+    here and given as a :class:`GameText`, as is every game where no game can
+    be called clean (:func:`~lcnotation.lostcities.fused.may_be_clean`), and
+    every game after one longer than :data:`_LONGEST_SCANNED` bytes.
+    """
+    offset, line, chars = at
+    scan = accel.scanner()
+    blocks = iter(blocks)
+    if scan is None or not may_be_clean(style):
+        yield from split_games(decoded_blocks(blocks, offset, chars, line), line, chars)
+        return
+    colors = colors_of(config)
+    count = accel.line_end_counter()
+    tail = b""  # an unfinished game, from byte offset
+    final = False
+    while not final:
+        block = next(blocks, None)
+        final = block is None
+        if block is None:
+            data = tail
+        else:
+            if not offset and not tail and block.startswith(BOM):
+                block, offset = block[len(BOM):], len(BOM)
+            data = tail + block if tail else block
+        pos = 0
+        while pos < len(data):
+            if not may_be_clean(style):  # the file's discards turned out to be marked X
+                rest = decoded_blocks(chain((data[pos:],), blocks), offset + pos, chars, line)
+                yield from split_games(rest, line, chars)
+                return
+            end, games, moves, discarded, lines, read, after = scan(data, pos, final, colors,
+                                                                    holds_moves_in)
+            if games:
+                moved_on(style, discarded)
+                yield CleanRun(games, moves, data, pos, end)
+                line += lines
+                chars += read
+                pos = end
+            if after <= pos:
+                break  # done, or the game at pos goes on past the data
+            # A game the scan does not call clean: the Python way says what.
+            raw = data[pos:after]
+            yield from split_games(decoded_blocks((raw,), offset + pos, chars, line), line, chars)
+            line += sum(count(raw))
+            chars += chars_read(raw)
+            pos = after
+        tail = data[pos:]
+        offset += pos
+        if len(tail) > _LONGEST_SCANNED:
+            rest = decoded_blocks(chain((tail,), blocks), offset, chars, line)
+            yield from split_games(rest, line, chars)
+            return
 
 
 def lint_stream_emitting(handle: IO[bytes], path: str, config: Optional[LintConfig],
@@ -167,7 +275,8 @@ def lint_stream_emitting(handle: IO[bytes], path: str, config: Optional[LintConf
     place = Placing(line_end_finding_ahead(handle, config, path), emit)
     report = FileReport(path)
     try:
-        _lint_parts(split_games(decoded_lines(CountingReader(handle, progress))),  # type: ignore[arg-type]
+        lint_blocks(line_blocks(ProgressReader(handle, progress),  # type: ignore[arg-type]
+                                line_ends=accel.line_end_counter()),
                     path, config, report, place)
     except MemoryError:
         return FileReport(path, unreadable="out of memory")
@@ -190,7 +299,7 @@ def line_end_finding_ahead(handle: IO[bytes], config: LintConfig,
     """:func:`line_end_finding` of the regular file ``handle`` from where it
     stands, read for its line ends alone; the file is then where it was."""
     start = handle.tell()
-    counted = CountingReader(handle)
+    counted = CountingReader(handle, line_ends=accel.line_end_counter())
     while counted.read(1 << 20):
         pass
     handle.seek(start)
@@ -258,33 +367,57 @@ def fix_stream(lines: Iterable[Piece], path: str, config: Optional[LintConfig],
     (LF line ends) to ``write`` as soon as it is done: memory holds one game
     and the findings left after fixing."""
     config = config or LintConfig()
+    return _fix_parts(split_games(lines), path, config, write, style_state(config))
+
+
+def fix_blocks(blocks: Iterable[bytes], path: str, config: Optional[LintConfig],
+               write: Callable[[str], object]) -> FixResult:
+    """:func:`fix_stream` of a file read as blocks of whole lines (as
+    :func:`lint_blocks` reads them): runs of clean games are written as they
+    are, checked by the accelerator's scan where it is built."""
+    config = config or LintConfig()
+    style = style_state(config)
+    return _fix_parts(scanned_parts(blocks, config, style), path, config, write, style)
+
+
+def _fix_parts(parts: Iterable[Union[GameText, CleanRun]], path: str, config: LintConfig,
+               write: Callable[[str], object], style: StyleState) -> FixResult:
+    """Fix ``parts``, each game's text to ``write``; ``style`` is moved on
+    (in place) as the games go."""
     result = FixResult(FileReport(path))
     report = result.report
-    style = style_state(config)
     shift = 0  # how much longer the fixed text is than the text read, so far
     colors = colors_of(config)
-    for part in split_games(lines):
-        part = part._replace(offset=part.offset + shift)
-        moves = clean_moves(part, style, colors)
+    for part in parts:
+        if isinstance(part, CleanRun):  # checked by the accelerator's scan
+            write(part.text())
+            report.games += part.games
+            report.moves += part.moves
+            continue
+        game_text = part._replace(offset=part.offset + shift)
+        moves = clean_moves(game_text, style, colors)
         if moves is not None:  # nothing to fix, nothing to report
-            write(part.text)
+            write(game_text.text)
             report.games += 1
             report.moves += moves
             continue
         start = dataclasses.replace(style)
-        game, findings = lint_game(part, style, config, path)
+        game, findings = lint_game(game_text, style, config, path)
         if game.errors:
             result.error_count += len(game.errors)
             result.first_error = result.first_error or game.errors[0]
         def relint(text: str) -> Tuple[Game, List[Finding], StyleState]:
             again = dataclasses.replace(start)
-            return (*lint_game(part._replace(text=text), again, config, path), again)
+            return (*lint_game(game_text._replace(text=text), again, config, path), again)
 
-        text, count, (game, findings, style) = fix_loop(
-            part.text, (game, findings, style), relint,
-            lambda done: [f.fix for f in done[1] if f.fix is not None], part.offset)
+        text, count, (game, findings, fixed) = fix_loop(
+            game_text.text, (game, findings, style), relint,
+            lambda done: [f.fix for f in done[1] if f.fix is not None], game_text.offset)
+        if fixed is not style:  # the style state of the fixed text, in place
+            for field in dataclasses.fields(style):
+                setattr(style, field.name, getattr(fixed, field.name))
         result.applied += count
-        shift += len(text) - len(part.text)
+        shift += len(text) - len(game_text.text)
         write(text)
         report.games += 1
         report.moves += len(game.moves)

@@ -24,7 +24,7 @@ from .game.codes import RULES
 from .reformat import format_source, format_stream, format_stream_parallel
 from .style import STYLE
 from .text.ast import Comment, Game
-from .text.reader import GameText, decoded_lines, parse_part, split_games
+from .text.reader import GameText, line_blocks, parse_part, split_games
 
 __all__ = ["LostCitiesNotation", "NOTATION", "game_symbol", "ignore_edit_in"]
 
@@ -80,7 +80,7 @@ class LostCitiesNotation:
 
     def fix_stream(self, handle: IO[bytes], path: str, config: LintConfig,
                    write: Callable[[str], object]) -> FixResult:
-        return lint.fix_stream(decoded_lines(handle), path, config, write)
+        return lint.fix_blocks(line_blocks(handle), path, config, write)
 
     def describe(self, text: str, offset: int, config: LintConfig) -> Optional[Hover]:
         from .describe import describe_move  # the game state, only to describe a move

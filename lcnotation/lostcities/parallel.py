@@ -41,6 +41,7 @@ from ..core.files import BOM, Identity, identity_of
 from ..core.findings import Finding
 from ..core.lineends import CountingReader
 from ..core.lint import FileReport, LintConfig
+from . import accel
 from .lint import Placing, line_end_finding, lint_piece, lint_stream_emitting
 from ..core.diagnostics import Diagnostic, Severity
 from .game.checker import check
@@ -241,7 +242,8 @@ def _end(pool: Any) -> None:
 def _lint_work(job: Tuple[Cut, Tuple[Source, str, LintConfig, Optional[str]]]
                ) -> Tuple[FileReport, Optional[str]]:
     cut, (source, path, config, marker) = job
-    return lint_piece(cut_items(source, cut), cut.line, cut.offset, path, config, marker)
+    return lint_piece(cut_bytes(source, cut), (cut.start, cut.line, cut.offset), path, config,
+                      marker)
 
 
 def lint_stream_parallel(handle: IO[bytes], path: str, config: LintConfig, jobs: int,
@@ -255,7 +257,7 @@ def lint_stream_parallel(handle: IO[bytes], path: str, config: LintConfig, jobs:
         return lint_stream_emitting(handle, path, config, emit, progress)
     # The pieces are placed first, in one quick pass that also counts the line
     # ends: S107 (about the whole file) then goes in its place.
-    counted = CountingReader(handle)
+    counted = CountingReader(handle, line_ends=accel.line_end_counter())
     placed = list(cuts(handle, source.size, counted))
     place = Placing(line_end_finding(counted, config, path), emit)
     report = FileReport(path)

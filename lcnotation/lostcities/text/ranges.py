@@ -20,8 +20,7 @@ import re
 from typing import IO, Iterator, List, NamedTuple, Optional, Tuple, cast
 
 from .lexical import LEXICON
-from ...core.lineends import as_lf
-from .reader import holds_moves, line_blocks
+from .reader import holds_moves_in, line_blocks
 
 __all__ = ["Range", "Slice", "split_ranges", "next_boundary", "RANGE_SIZE"]
 
@@ -90,15 +89,14 @@ def next_boundary(handle: IO[bytes], at: int, size: int) -> int:
     (:func:`~lcnotation.lostcities.text.reader.holds_moves`) decides it from
     there; the search reads on only as far as the boundary.
     """
-    segment: Optional[List[str]] = None
+    segment: Optional[List[bytes]] = None
     for offset, raw in _lines_after(handle, at):
-        line = as_lf(raw.decode("utf-8", errors="replace"))
-        if _HEADER_FIRST.match(line):
-            if segment is not None and holds_moves("".join(segment)):
+        if _HEADER_FIRST.match(raw.decode("utf-8", errors="replace")):
+            if segment is not None and holds_moves_in(b"".join(segment)):
                 return offset
             segment = []
         if segment is not None:
-            segment.append(line)
+            segment.append(raw)
     return size
 
 
@@ -109,7 +107,7 @@ def _lines_after(handle: IO[bytes], at: int) -> Iterator[Tuple[int, bytes]]:
     source = cast(IO[bytes], Slice(handle, start, None))
     offset = start
     skip = at > 0
-    for block in line_blocks(source, 1 << 16):
+    for block in line_blocks(source, 1 << 12):
         for m in _RAW_LINE.finditer(block):
             if skip:
                 skip = False
