@@ -182,3 +182,41 @@ def test_a_syntax_error_still_loads_lark_and_is_reported() -> None:
     status, out, err = run_lcn("lint", "--no-progress", "--output-format", "concise",
                                str(Path(MATCH).parent / "mistakes.lcn"))
     assert status == 1 and "N103" in out
+
+
+def test_each_command_module_registers_its_own_name() -> None:
+    import argparse
+
+    from lcnotation import cli
+
+    for name, module in cli.COMMAND_MODULES:
+        sub = argparse.ArgumentParser().add_subparsers()
+        cli._module(module).register(sub)
+        assert list(sub.choices) == [name]
+    assert [m.__name__ for m in cli.COMMANDS] == [f"lcnotation.cli.{module}"
+                                                  for _, module in cli.COMMAND_MODULES]
+
+
+@pytest.mark.parametrize("name, commands", [
+    ("version", []), ("metapyziks", ["importcmd", "inputs"]), ("freecell", ["freecell", "inputs"]),
+    ("lint", ["lint", "inputs"])])
+def test_a_command_loads_its_own_module_alone(name: str, commands: List[str]) -> None:
+    _, modules = modules_after(CLEAN_COMMANDS[name])
+    assert sorted(m.split(".")[2] for m in modules if m.startswith("lcnotation.cli.")) == \
+        sorted(["common", *commands])
+
+
+def test_freecell_check_loads_nothing_of_lost_cities() -> None:
+    status, modules = modules_after(CLEAN_COMMANDS["freecell"])
+    assert status == 0 and "lcnotation.freecell.checker" in modules
+    assert [m for m in modules if m.startswith("lcnotation.lostcities")] == []
+
+
+def test_help_lists_every_command() -> None:
+    status, out, _ = run_lcn("--help")
+    assert status == 0
+    from lcnotation.cli import COMMAND_MODULES
+
+    listed = [line.split()[0] for line in out.split("COMMAND\n", 1)[1].splitlines()
+              if line.startswith("    ") and not line[4].isspace()]
+    assert listed == [name for name, _ in COMMAND_MODULES]

@@ -99,7 +99,6 @@ def _check(args: argparse.Namespace) -> int:
     from ..core.version import __version__
     from ..freecell import check, parse
     from ..core.lint import FileReport, LintConfig
-    from ..freecell.notation import NOTATION
     from ..tools.output import github_line, json_text, to_sarif
 
     status = EXIT_OK
@@ -115,6 +114,8 @@ def _check(args: argparse.Namespace) -> int:
         result = check(parse(source.text, path=path), path)
         results.append(result)
         if args.format == "sarif":
+            from ..freecell.notation import NOTATION
+
             # The findings of the check, as lcn lint reports them (less the layout's style).
             reports.append(NOTATION.lint_text(source.text, path, LintConfig(ignore=("F5",))))
         if not result.ok:
