@@ -549,3 +549,18 @@ def test_a_check_result_is_a_value_with_a_verdict_of_its_own() -> None:
     with pytest.raises(dataclasses.FrozenInstanceError):
         result.verdict = freecell.Verdict.WON  # type: ignore[misc]
     assert freecell.VERDICTS == ("won", "illegal", "not_won", "layout_error", "unsupported")
+
+
+def test_the_reader_s_quick_builders_make_what_the_constructors_make() -> None:
+    import dataclasses
+
+    from lcnotation.freecell.ast import Move, Placed, Span, move_of, placed_of
+
+    span = Span(3, 4, 3, 7, 40, 43)
+    for quick, slow in ((move_of("5", "a", True, span), Move("5", "a", True, span)),
+                        (placed_of(Card(12, "H"), span), Placed(Card(12, "H"), span))):
+        assert vars(quick) == vars(slow) and repr(quick) == repr(slow) and quick == slow
+        assert hash(quick) == hash(slow) and type(quick) is type(slow)
+        assert list(vars(quick)) == [f.name for f in dataclasses.fields(slow)]
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            quick.span = span  # type: ignore[misc]

@@ -21,7 +21,8 @@ from ..core.diagnostics import Diagnostic, NotationError
 from ..core.grammar import grammar_terminals, grammar_text
 from ..core.suppression import MARK
 from .ast import (HORNE, LONGEST_NUMBER, WKR, BodyLine, CommentLine, EndMarker, Freecell,
-                  GameLine, HomeLine, Move, Placed, Record, SolutionLine, Span)
+                  GameLine, HomeLine, Move, Placed, Record, SolutionLine, Span, move_of,
+                  placed_of)
 from .cards import RANKS, SUITS, Card, parse_card
 from .codes import FREECELL_CODES
 from .deals import COLUMNS, DEAL_LIMIT
@@ -48,6 +49,7 @@ _CELLS_AT_A_TIME = 100
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _CARD_HINT = f"ranks {' '.join(RANKS)}, suits {' '.join(SUITS)}"
 _A_CARD = re.compile(f"[{RANKS}][{SUITS}]")
+_new_span = tuple.__new__
 
 
 @lru_cache(maxsize=None)
@@ -213,8 +215,8 @@ class _Line(NamedTuple):
     text: str  # without its line break and trailing spaces and tabs
 
     def span(self, begin: int, end: int) -> Span:
-        return Span(self.number, begin + 1, self.number, end + 1, self.start + begin,
-                    self.start + end)
+        number, start = self.number, self.start
+        return _new_span(Span, (number, begin + 1, number, end + 1, start + begin, start + end))
 
     def part_span(self, part: _Part) -> Span:
         begin = part[2]
@@ -247,6 +249,7 @@ class _Reader:
         self.text = text
         self.path = path
         self.errors: List[Diagnostic] = []
+        self.markers = 0  # the markers read ([??], or a move in brackets)
 
     def error(self, code: str, message: str, span: Span) -> None:
         self.errors.append(Diagnostic(code, message, span, FREECELL_CODES[code][0], self.path))
@@ -379,7 +382,7 @@ class _Reader:
                 if gap[index]:
                     self.error("F107", f"{card} stands below an empty place in column "
                                f"{index + 1}", span)
-                columns[index].append(Placed(card, span))
+                columns[index].append(placed_of(card, span))
         return tuple(tuple(c) for c in columns)
 
     # ---- the solution -------------------------------------------------------
@@ -390,9 +393,11 @@ class _Reader:
         comment): memory holds the steps, never a parse tree of a long line."""
         text = line.text
         if _fast_moves().fullmatch(text):
-            return SolutionLine(tuple(
-                Move(text[i + 1], text[i + 2], text[i] == ".", line.span(i, i + 3))
-                for i in range(0, len(text), 3)), "", line.whole)
+            number, start = line.number, line.start
+            return SolutionLine(tuple([  # line.span(i, i + 3) of each move, made at once
+                move_of(text[i + 1], text[i + 2], text[i] == ".",
+                        _new_span(Span, (number, i + 1, number, i + 4, start + i, start + i + 3)))
+                for i in range(0, len(text), 3)]), "", line.whole)
         steps: List[Union[Move, EndMarker]] = []
         step = _first_step()
         i = 0
@@ -403,7 +408,9 @@ class _Reader:
             token, span, i = found.group(), line.span(i, found.end()), found.end()
             if token[0] != "[":
                 steps.append(Move(token[1], token[2], token[0] == ".", span))
-            elif token == "[??]":
+                continue
+            self.markers += 1
+            if token == "[??]":
                 steps.append(EndMarker(span))
             else:
                 inner = token[1:-1]
@@ -480,7 +487,8 @@ class _Reader:
                 body.append(self.solution_line(line))
             else:
                 body.append(CommentLine(line.text, line.whole))
-        self.check_markers(body)
+        if self.markers:  # without a marker, check_markers finds nothing to say
+            self.check_markers(body)
         if home is None:
             home = HomeLine((Freecell(),) * 4, (None,) * 4, HORNE, None, (None,) * 4)
         self.errors.sort(key=lambda d: (d.span.start, d.span.end))
