@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Dict, List, Tuple
 
 # The FreeCell package and the output formats are imported by the actions
 # that use them, not with the command line (``lcn lint`` does not need them).
-from .common import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Parser, add_command,
+from .common import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Parser, add_command, collector_paused,
                      deliver_formatted, err, read_input)
 from .inputs import deal_number, translated
 
@@ -111,7 +111,8 @@ def _check(args: argparse.Namespace) -> int:
             status = EXIT_USAGE
             unread.append((path, "see the message on standard error"))
             continue
-        result = check(parse(source.text, path=path), path)
+        with collector_paused():  # a record and its replay hold no cycles
+            result = check(parse(source.text, path=path), path)
         results.append(result)
         if args.format == "sarif":
             from ..freecell.notation import NOTATION
