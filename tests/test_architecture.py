@@ -237,7 +237,8 @@ def test_the_scan_sees_every_kind_of_import() -> None:
     assert GRAPH[PACKAGE]["lcnotation.lostcities.game.checker"] is False
     assert "lcnotation.lostcities.text.ast" in GRAPH["lcnotation.lostcities.game.state"]
     assert GRAPH["lcnotation.lostcities.game.checker"]["lcnotation.lostcities.game.violations"] is False
-    assert set(GRAPH["lcnotation.cli"]) >= {"lcnotation.cli.lint", "lcnotation.core.version"}
+    assert set(GRAPH["lcnotation.lostcities.notation"]) >= {"lcnotation.lostcities.lint",
+                                                            "lcnotation.core.codes"}
     assert len(MODULES) > 30
 
 

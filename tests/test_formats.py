@@ -405,11 +405,19 @@ def _read_both_ways(text, monkeypatch):
 
 
 @given(seed=st.integers(0, 10**6), data=st.data())
-@settings(max_examples=60, deadline=None, suppress_health_check=[
+@settings(max_examples=150, deadline=None, suppress_health_check=[
     HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 def test_a_transcript_reads_the_same_turn_at_once_as_line_by_line(seed, data, monkeypatch):
+    """Turns and rounds read at once (what _TURN matches, and the rounds made
+    of them), and line by line: the same games, spans and errors."""
     game = lcn.generate_game(seed, colors="RGWBYP", deal=True)
-    text = chikinn_transcript(game) if seed % 2 else TRANSCRIPTS[seed % 5].read_text()
+    if seed % 3 == 0:  # several rounds, perhaps the win ratios, perhaps no last line end
+        rounds = [lcn.generate_game(seed + k, colors="RGWBYP", deal=True) for k in range(3)]
+        text = "".join(chikinn_round(g, k) for k, g in enumerate(rounds)) + data.draw(
+            st.sampled_from(["", "Ann wins 0.67 +/- 0.27\n", "\n\n"]))
+        text = text[:len(text) - data.draw(st.sampled_from([0, 0, 1]))]
+    else:
+        text = chikinn_transcript(game) if seed % 2 else TRANSCRIPTS[seed % 5].read_text()
     fast, slow = _read_both_ways(text, monkeypatch)
     assert fast == slow and not isinstance(fast[0], str)
     # The same with a line changed, cut, doubled or given white space at its end.
@@ -419,7 +427,11 @@ def test_a_transcript_reads_the_same_turn_at_once_as_line_by_line(seed, data, mo
     lines[at:at + 1] = data.draw(st.sampled_from([
         [], [line, line], [line + data.draw(st.sampled_from([" ", "\t", "\x85", " x"]))],
         [data.draw(st.sampled_from(["", "  Draws b9", "  Draws q9", "\tx", "--", "Winner: A",
-                                    "Ann: b0 zz", "  Plays b1", "-" * 5 + " ", " " * 12]))],
+                                    "Ann: b0 zz", "  Plays b1", "-" * 5 + " ", " " * 12,
+                                    "ROUND 7:", "ROUND 1234567890123456789:", "Winner: Ann",
+                                    "Player 0 scores 12", "Player 1 scores -3",
+                                    "Player 1 scores 12345678901234567890", "ROUND 2: ",
+                                    "Ann wins 0.5 +/- 0.1"]))],
         [line[:data.draw(st.integers(0, max(0, len(line) - 1)))]]]))
     fast, slow = _read_both_ways("\n".join(lines), monkeypatch)
     assert fast == slow
@@ -661,3 +673,29 @@ def test_spec_tables_are_the_code_tables():
     colours = re.search(r"^\| colour \| (.*?) \|$", SPEC, re.M).group(1)
     assert "".join(letter for _, letter in re.findall(r"\d ([a-z]+) `([A-Z])`", colours)) \
         == "".join(ENGINE_COLORS)
+
+
+@pytest.mark.parametrize("replay_text", [REPLAY.read_text(), "not base64!"])
+def test_lcn_import_pauses_the_collector_while_it_reads_and_no_longer(
+        replay_text, tmp_path, monkeypatch, capsys):
+    import contextlib
+    import gc
+    import io
+
+    from lcnotation.cli import importcmd, main
+
+    seen = []
+    real = importcmd.imported
+
+    def imported(path, fmt):
+        seen.append(gc.isenabled())
+        return real(path, fmt)
+
+    monkeypatch.setattr(importcmd, "imported", imported)
+    source = tmp_path / "replays.txt"
+    source.write_text(replay_text)
+    assert gc.isenabled()
+    with contextlib.redirect_stdout(io.StringIO()):
+        status = main(["import", "--from", "metapyziks", str(source)])
+    assert status == (0 if "!" not in replay_text else 1)
+    assert seen == [False] and gc.isenabled()

@@ -4,10 +4,13 @@ that use Freecell Solver are in test_freecell_fcsolve.py)."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import List, Optional, Sequence
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from lcnotation import freecell
 from lcnotation.freecell.cards import FULL_DECK, Card, parse_card
@@ -97,6 +100,47 @@ def test_home_line_fields() -> None:
 def test_bad_home_line_is_f102(line: str, column: int) -> None:
     errors = parse(line + "\nJD\n").errors
     assert [(d.code, d.column) for d in errors][:1] == [("F102", column)]
+
+
+def _parsed(pattern: str) -> str:
+    return str(re._parser.parse(pattern))  # type: ignore[attr-defined]
+
+
+def test_the_terminals_read_without_lark_are_larks() -> None:
+    from lcnotation.freecell import parser as fc_parser
+
+    lark_terms = {t.name: t.pattern.to_regexp() for t in fc_parser._lark().terminals}
+    assert set(fc_parser._terminals()) == set(lark_terms)
+    for name, pattern in fc_parser._terminals().items():
+        assert _parsed(pattern) == _parsed(lark_terms[name]), name
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.one_of(
+    st.text(st.sampled_from(" -=+AKSHQDTJ23x\t"), max_size=26),
+    st.builds(lambda cells, seps, homes: "".join(
+        c + s for c, s in zip(cells, [*seps, "+"])) + " ".join(homes),
+        st.lists(st.sampled_from(["  ", "AH", "KS", "BB", "AH", "KS", "  ", " x"]),
+                 min_size=4, max_size=4),
+        st.lists(st.sampled_from(["-", "=", " ", "-", "=", " ", "+", ""]), min_size=3,
+                 max_size=3),
+        st.lists(st.sampled_from(["  ", "KS", "QD", "ZZ", "KS", "QD", "K", ""]), max_size=5))))
+def test_a_home_line_is_read_as_lark_reads_it(text: str) -> None:
+    """The freecell+home line is read without Lark: the same parts where Lark
+    reads the line, nothing where Lark fails (it then says where)."""
+    from lark import Tree
+    from lark.exceptions import UnexpectedInput
+
+    from lcnotation.freecell import parser as fc_parser
+
+    text = text.rstrip(" \t")  # as the reader gives a line
+    try:
+        tree = fc_parser._lark().parse(text, start="home_line")
+    except UnexpectedInput:
+        assert fc_parser._home_parts(text) is None
+    else:
+        assert isinstance(tree, Tree)
+        assert fc_parser._home_parts(text) == fc_parser._tree_parts(tree)
 
 
 def test_column_cells_and_errors() -> None:
@@ -505,3 +549,18 @@ def test_a_check_result_is_a_value_with_a_verdict_of_its_own() -> None:
     with pytest.raises(dataclasses.FrozenInstanceError):
         result.verdict = freecell.Verdict.WON  # type: ignore[misc]
     assert freecell.VERDICTS == ("won", "illegal", "not_won", "layout_error", "unsupported")
+
+
+def test_the_reader_s_quick_builders_make_what_the_constructors_make() -> None:
+    import dataclasses
+
+    from lcnotation.freecell.ast import Move, Placed, Span, move_of, placed_of
+
+    span = Span(3, 4, 3, 7, 40, 43)
+    for quick, slow in ((move_of("5", "a", True, span), Move("5", "a", True, span)),
+                        (placed_of(Card(12, "H"), span), Placed(Card(12, "H"), span))):
+        assert vars(quick) == vars(slow) and repr(quick) == repr(slow) and quick == slow
+        assert hash(quick) == hash(slow) and type(quick) is type(slow)
+        assert list(vars(quick)) == [f.name for f in dataclasses.fields(slow)]
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            quick.span = span  # type: ignore[misc]

@@ -4,15 +4,17 @@ output and keeps what any other layout of the same record means."""
 
 from __future__ import annotations
 
-from typing import List, Tuple
+from typing import List, Optional, Tuple
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from lcnotation import freecell
+from lcnotation.freecell.cards import FULL_DECK, SUITS, Card
 from lcnotation.freecell.deals import DEAL_LIMIT, deal
 from lcnotation.freecell.formatter import MOVES_PER_LINE
-from lcnotation.freecell.state import IllegalMove, Position
+from lcnotation.freecell.state import IllegalMove, Position, horne_safe
 from strategies import examples
 
 Step = Tuple[str, str, bool]
@@ -143,3 +145,156 @@ def test_fast_paths_read_lines_as_the_grammar_does(text: str) -> None:
         tokens = list(tree.scan_values(lambda v: True))
         assert [t.type for t in tokens] == ["MOVE"] * (len(text) // 3)
         assert [str(t) for t in tokens] == [text[i:i + 3] for i in range(0, len(text), 3)]
+
+
+def automove_as_horne_says(position: Position) -> List[Card]:
+    """Automoves as Horne's rule reads, card by card: each pass looks at the
+    top of every column in order, then every freecell, asking horne_safe of
+    the card there as the piles stand, until a pass sends nothing."""
+    sent: List[Card] = []
+    moved = True
+    while moved:
+        moved = False
+        for cards in position.columns:
+            while cards and horne_safe(cards[-1], position.homes):
+                card = cards.pop()
+                position.homes[card.suit] = card.rank
+                sent.append(card)
+                moved = True
+        for cell, held in enumerate(position.freecells):
+            if held is not None and horne_safe(held, position.homes):
+                position.freecells[cell] = None
+                position.homes[held.suit] = held.rank
+                sent.append(held)
+                moved = True
+    return sent
+
+
+@st.composite
+def positions(draw: st.DrawFn) -> Position:
+    """Any position of the 52 cards: piles of any height, the rest shuffled
+    into the freecells (some blocked) and the columns."""
+    homes = {suit: draw(st.integers(0, 13)) for suit in SUITS}
+    rest = draw(st.permutations([c for c in FULL_DECK if c.rank > homes[c.suit]]))
+    cells = draw(st.integers(0, min(4, len(rest))))
+    blocked = draw(st.lists(st.booleans(), min_size=4, max_size=4))
+    freecells: List[Optional[Card]] = [None] * 4
+    for i, card in enumerate(rest[:cells]):
+        if not blocked[i]:
+            freecells[i] = card
+    cuts = sorted(draw(st.lists(st.integers(cells, len(rest)), min_size=7, max_size=7)))
+    bounds = [cells, *cuts, len(rest)]
+    columns = [list(rest[a:b]) for a, b in zip(bounds, bounds[1:])]
+    return Position(freecells, blocked, homes, columns)
+
+
+@given(st.one_of(positions(), games().map(lambda game: game[2])), st.booleans())
+@examples(300)
+def test_automoves_are_those_of_horne_s_rule_card_by_card(position: Position,
+                                                          sorted_columns: bool) -> None:
+    if sorted_columns:  # runs that go home one card after another
+        position.columns = [sorted(c, key=lambda card: -card.rank) for c in position.columns]
+    expected = position.copy()
+    assert position.automove() == automove_as_horne_says(expected)
+    assert position == expected
+
+
+@given(games(), st.data())
+@examples(100)
+def test_a_move_settled_is_the_move_and_its_automoves(game, data: st.DataObject) -> None:
+    """move_settled, from a position automoves have settled, reaches what
+    play and automove reach, for every legal move and for illegal ones."""
+    _, _, position = game
+    for _ in range(data.draw(st.integers(1, 30))):
+        options = legal_moves(position)
+        step = data.draw(st.sampled_from(options) if options and data.draw(st.booleans())
+                         else st.tuples(st.sampled_from(_PLACES), st.sampled_from(_PLACES + "h"),
+                                        st.booleans()))
+        expected = position.copy()
+        try:
+            expected.play(*step)
+        except IllegalMove as exc:
+            with pytest.raises(IllegalMove) as raised:
+                position.move_settled(*step)
+            assert (raised.value.code, raised.value.reason) == (exc.code, exc.reason)
+        else:
+            expected.automove()
+            position.move_settled(*step)
+        assert position == expected
+
+
+def run_as_written(position: Position, column: int, target: str, single: bool) -> int:
+    """How many cards a move from ``column`` carries, as the rules read: the
+    first n of the run at the top (its length asked first) that fits on the
+    target, within the limit; an empty target takes the longest run allowed."""
+    if not target.isdigit():
+        return 1
+    destination = position.columns[int(target) - 1]
+    run = position.run_length(column)
+    if not destination:
+        return 1 if single else min(run, position.limit(into_empty=True))
+    below = destination[-1]
+    cards = position.columns[column]
+    for n in range(1, run + 1):
+        if n <= len(cards) and cards[-n].rank == below.rank - 1 \
+                and cards[-n].is_red != below.is_red:
+            limit = position.limit(into_empty=False)
+            if n > limit:
+                raise IllegalMove("F305", f"{n} > {limit}")
+            return n
+    raise IllegalMove("F304", f"run of {run}")
+
+
+@given(st.one_of(positions(), games().map(lambda game: game[2])), st.integers(0, 7),
+       st.sampled_from(_PLACES + "h"), st.booleans())
+@examples(300)
+def test_the_cards_a_move_carries_are_those_the_rules_say(
+        position: Position, column: int, target: str, single: bool) -> None:
+    if not position.columns[column]:
+        return
+    try:
+        expected: object = run_as_written(position, column, target, single)
+    except IllegalMove as exc:
+        expected = exc.code
+    try:
+        found: object = position._run_for(column, target, single)
+    except IllegalMove as exc:
+        found = exc.code
+    assert found == expected
+
+
+@st.composite
+def runs(draw: st.DrawFn) -> Position:
+    """Column 1 ends in a run (each card one lower and of the other colour),
+    column 2 with a card it fits on somewhere (or not), the freecells and
+    the other columns full or empty, so that the limit is small or large."""
+    length = draw(st.integers(1, 12))
+    top = draw(st.integers(1, 13 - length + 1))
+    red = draw(st.booleans())
+    run = [Card(top + length - 1 - i, ("H" if (red ^ (i % 2 == 1)) else "S"))
+           for i in range(length)]
+    base = [Card(draw(st.integers(1, 13)), draw(st.sampled_from(SUITS)))
+            for _ in range(draw(st.integers(0, 3)))]
+    n = draw(st.integers(1, length))
+    fit = run[-n]
+    below = Card(fit.rank + 1, "C" if fit.is_red else "D") if fit.rank < 13 and draw(
+        st.booleans()) else Card(draw(st.integers(1, 13)), draw(st.sampled_from(SUITS)))
+    others = [[] if draw(st.integers(0, 3)) == 0 else [Card(5, "C")] for _ in range(6)]
+    columns = [base + run, [below] if draw(st.integers(0, 4)) else [], *others]
+    freecells = [None if draw(st.integers(0, 2)) == 0 else Card(9, "D") for _ in range(4)]
+    return Position(freecells, [False] * 4, {s: 0 for s in SUITS}, columns)
+
+
+@given(runs(), st.booleans())
+@examples(300)
+def test_the_cards_a_run_carries_are_those_the_rules_say(position: Position,
+                                                         single: bool) -> None:
+    try:
+        expected: object = run_as_written(position, 0, "2", single)
+    except IllegalMove as exc:
+        expected = exc.code
+    try:
+        found: object = position._run_for(0, "2", single)
+    except IllegalMove as exc:
+        found = exc.code
+    assert found == expected

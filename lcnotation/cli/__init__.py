@@ -5,32 +5,67 @@ Run ``lcn --help`` or ``lcn COMMAND --help`` for the options; every error
 about the command line is one line on stderr and exit status 2.
 
 Each subcommand is a module of this package with a ``register(sub)``
-function that adds its parser (with ``handler=run``); :data:`COMMANDS`
-lists them in the order ``lcn --help`` shows them.
+function that adds its parser (with ``handler=run``); :data:`COMMAND_MODULES`
+names them in the order ``lcn --help`` shows them, and :data:`COMMANDS` is
+their modules.  A run imports and registers only the module of the command
+it names (``lcn import ...`` loads nothing of ``lcn lint``), every one when
+it names none (``lcn --help``, a mistyped command) or asks for the whole
+command line (``lcn completion``).
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import importlib
 import io
 import os
 import signal
 import sys
 import threading
-from types import FrameType
-from typing import Iterator, List, Optional, Sequence
+from types import FrameType, ModuleType
+from typing import Any, Iterator, List, Optional, Sequence, Tuple
 
 from ..core.version import __version__
 from ..tools.config import ConfigError
-from . import (bot, completion, convert, dedupe, explain, exportcmd, filtercmd, fmt, freecell,
-               importcmd, lint, match, render, score, server, split, stats, view)
 from .common import EXIT_FINDINGS, EXIT_USAGE, Parser, UsageError, err, usage_error
 
-__all__ = ["COMMANDS", "main"]
+__all__ = ["COMMANDS", "COMMAND_MODULES", "main"]
 
-COMMANDS = (lint, fmt, convert, score, filtercmd, dedupe, split, stats, importcmd, exportcmd,
-            render, view, freecell, match, bot, explain, completion, server)
+#: Each command's name and the module of this package that registers it, in
+#: the order ``lcn --help`` shows them (tests/test_startup.py holds each
+#: module to registering its name, and no other).
+COMMAND_MODULES: Tuple[Tuple[str, str], ...] = (
+    ("lint", "lint"), ("fmt", "fmt"), ("convert", "convert"), ("score", "score"),
+    ("filter", "filtercmd"), ("dedupe", "dedupe"), ("split", "split"), ("stats", "stats"),
+    ("import", "importcmd"), ("export", "exportcmd"), ("render", "render"), ("view", "view"),
+    ("freecell", "freecell"), ("match", "match"), ("bot", "bot"), ("explain", "explain"),
+    ("completion", "completion"), ("server", "server"))
+#: The commands that read the whole command line's shape (every command's parser).
+_WHOLE = frozenset(("completion",))
+
+
+def _module(name: str) -> ModuleType:
+    return importlib.import_module(f"{__name__}.{name}")
+
+
+def __getattr__(name: str) -> Any:
+    # COMMANDS, the command modules in order, imported when first asked for.
+    if name == "COMMANDS":
+        return tuple(_module(module) for _, module in COMMAND_MODULES)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _commands_for(argv: Optional[Sequence[str]]) -> Optional[Tuple[str, ...]]:
+    """The commands whose parsers are enough to read ``argv``: the one it
+    names, or none for ``lcn --version``; None for every command."""
+    if argv is None:
+        return None
+    if argv[:1] == ["--version"]:  # read, and the run ends, before a command is looked for
+        return ()
+    word = next((a for a in argv if not a.startswith("-")), "")
+    known = any(word == name for name, _ in COMMAND_MODULES)
+    return (word,) if known and word not in _WHOLE else None
 
 _MAIN_EXAMPLES = """\
 examples:
@@ -51,15 +86,19 @@ Run 'lcn COMMAND --help' for a command's options and more examples.
 """
 
 
-def _build_parser() -> argparse.ArgumentParser:
+def _build_parser(argv: Optional[Sequence[str]] = None) -> argparse.ArgumentParser:
+    """``lcn``'s parser: with every command's, or only those that reading
+    ``argv`` needs (:func:`_commands_for`)."""
     parser = Parser(prog="lcn", description="Lint, format, convert and score Lost Cities "
                     "game records (Lost Cities Standard Notation v1.0).",
                     epilog=_MAIN_EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"lcn {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     sub.required = True
-    for command in COMMANDS:
-        command.register(sub)
+    wanted = _commands_for(argv)
+    for name, module in COMMAND_MODULES:
+        if wanted is None or name in wanted:
+            _module(module).register(sub)
     # A command that reads the whole command line's shape (lcn completion)
     # finds it here, rather than importing this module back.
     parser.set_defaults(top_parser=parser)
@@ -127,7 +166,7 @@ def _tolerant_output() -> Iterator[None]:
 
 
 def _main(argv: Optional[Sequence[str]]) -> int:
-    parser = _build_parser()
+    parser = _build_parser(sys.argv[1:] if argv is None else argv)
     try:
         args, extra = parser.parse_known_args(argv)
     except SystemExit as exc:

@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
+import gc
 import os
 from dataclasses import replace
 import stat
 import sys
-from typing import IO, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
+from typing import (IO, TYPE_CHECKING, Callable, Dict, Iterable, Iterator, List, Optional,
+                    Sequence, Tuple)
 
-from ..lostcities.text.ast import Game
-from ..lostcities.lint import colors_of
 from ..core.diagnostics import NotationError
-from ..lostcities.text.reader import decoded_lines, parse_games, split_games
 from ..tools.config import (ConfigCache, ConfigError, ProjectConfig, config_for_file, parse_codes,
                             project_for)
 from ..core.files import SourceFile, decode_source, display_path, not_regular, write_atomic
@@ -23,6 +23,11 @@ from ..tools.notations import DEFAULT, NOTATIONS
 from ..core.walk import iter_record_files
 from ..core.lineends import LINE_END_NAMES
 from ..core.terminal import numbers_shortened, printable, printable_diff
+
+# The Lost Cities reader and lint are imported by the functions that use them:
+# every command imports this module, FreeCell's and the importers' too.
+if TYPE_CHECKING:  # pragma: no cover
+    from ..lostcities.text.ast import Game
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
@@ -260,6 +265,8 @@ def readable_games(path: str) -> bool:
     (UTF-8, every game and line within the reader's bounds), as
     :func:`read_input` would read it whole; else False, with the same message.
     Memory holds one game: the first of two passes of a command that streams."""
+    from ..lostcities.text.reader import decoded_lines, split_games
+
     try:
         with open(path, "rb") as handle:
             for part in split_games(decoded_lines(handle)):
@@ -403,17 +410,39 @@ def configured_colors(path: str) -> Tuple[str, ...]:
     standard input, configured from the working folder), as ``lcn lint`` takes
     them: from the file's own ``[tool.lcnotation]`` table (raises ConfigError
     when it is wrong)."""
+    from ..lostcities.lint import colors_of
+
     return colors_of(config_for_file("." if path == "-" else path))
 
 
-def read_records(path: str) -> Optional[List[Game]]:
+def read_records(path: str) -> "Optional[List[Game]]":
     """The games of ``path`` (or standard input); None, with a message, when it
     cannot be read.  Games with syntax errors are kept: what could be read of
     them still counts."""
+    from ..lostcities.text.reader import parse_games
+
     source = read_input(path)
     if source is None:
         return None
     return list(parse_games(source.text, path=path))
+
+
+@contextlib.contextmanager
+def collector_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector while a command reads records whole:
+    the games, moves and spans it builds are tuples that hold no cycles
+    (reference counting frees them), and the collector would walk all of them
+    again at each of its full collections as they pile up (9 % of the
+    instructions of ``lcn import`` of 1,000 replay strings).  It runs again
+    afterwards, as before (the language server keeps large documents out of
+    its sight with :func:`gc.freeze` for the same reason)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def write_output(output: Optional[str], data: bytes) -> int:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Dict, List, Tuple
 
 # The FreeCell package and the output formats are imported by the actions
 # that use them, not with the command line (``lcn lint`` does not need them).
-from .common import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Parser, add_command,
+from .common import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Parser, add_command, collector_paused,
                      deliver_formatted, err, read_input)
 from .inputs import deal_number, translated
 
@@ -99,7 +99,6 @@ def _check(args: argparse.Namespace) -> int:
     from ..core.version import __version__
     from ..freecell import check, parse
     from ..core.lint import FileReport, LintConfig
-    from ..freecell.notation import NOTATION
     from ..tools.output import github_line, json_text, to_sarif
 
     status = EXIT_OK
@@ -112,9 +111,12 @@ def _check(args: argparse.Namespace) -> int:
             status = EXIT_USAGE
             unread.append((path, "see the message on standard error"))
             continue
-        result = check(parse(source.text, path=path), path)
+        with collector_paused():  # a record and its replay hold no cycles
+            result = check(parse(source.text, path=path), path)
         results.append(result)
         if args.format == "sarif":
+            from ..freecell.notation import NOTATION
+
             # The findings of the check, as lcn lint reports them (less the layout's style).
             reports.append(NOTATION.lint_text(source.text, path, LintConfig(ignore=("F5",))))
         if not result.ok:

@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING, List, Optional, Tuple
 from ..lostcities.text.ast import Game
 from ..core.diagnostics import NotationError
 from .common import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Parser, UsageError, add_command, err,
-                     completes_with, make_folder, names_folder, usage_error, write_output,
-                     written_over)
+                     collector_paused, completes_with, make_folder, names_folder, usage_error,
+                     write_output, written_over)
 from .inputs import (AUTO, Unreadable, chosen_format, deal_number, import_formats, imported,
                      say_error, translated)
 
@@ -61,8 +61,6 @@ def register(sub: "argparse._SubParsersAction[Parser]") -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..lostcities.text.formatter import format_games
-
     try:
         fmt = chosen_format(args.from_format)
     except ValueError as exc:
@@ -87,6 +85,15 @@ def run(args: argparse.Namespace) -> int:
         return translated(fmt, args.paths[0], args.deal, output)
     if args.deal is not None:
         return usage_error("import", "--deal is for fc-solve's solutions (--from fc-solve)")
+    with collector_paused():  # the games hold no cycles
+        return _import_games(args, fmt, folder)
+
+
+def _import_games(args: argparse.Namespace, fmt: "Optional[Format]",
+                  folder: Optional[str]) -> int:
+    """``lcn import`` of games (not of a collection, nor of another notation)."""
+    from ..lostcities.text.formatter import format_games
+
     read: List[Tuple[str, List[Game]]] = []
     status = EXIT_OK
     for path in args.paths:

@@ -11,13 +11,15 @@ import os
 from typing import TYPE_CHECKING, Iterator, List, NamedTuple, Optional, Sequence
 
 from ..core.diagnostics import NotationError
-from ..lostcities.text.ast import Game
 from ..core.lineends import lone_cr_as_lf
-from ..lostcities.text.reader import BLANK, GameText, parse_part, split_games
 from .common import EXIT_FINDINGS, EXIT_USAGE, err, read_input, streamable, write_output, written_over
 
+# The Lost Cities reader is imported by the functions that read games: FreeCell's
+# commands import this module too.
 if TYPE_CHECKING:  # pragma: no cover
     from ..formats import Format
+    from ..lostcities.text.ast import Game
+    from ..lostcities.text.reader import GameText
 
 __all__ = ["AUTO", "chosen_format", "import_formats", "export_formats", "foreign_format", "Unreadable", "imported", "imported_or_none",
            "say_error", "Drawn", "drawn_texts", "drawn_games", "GamesUnreadable",
@@ -77,7 +79,7 @@ class Unreadable(Exception):
     """A file that cannot be imported, with what to say (exit status 2)."""
 
 
-def imported(path: str, fmt: "Optional[Format]") -> List[Game]:
+def imported(path: str, fmt: "Optional[Format]") -> "List[Game]":
     """The games of ``path`` (``-``: standard input); raises NotationError for
     malformed input and :class:`Unreadable` (message said) for the rest."""
     from ..formats import UnknownFormatError, detect_format
@@ -100,7 +102,7 @@ def imported(path: str, fmt: "Optional[Format]") -> List[Game]:
         raise
 
 
-def imported_or_none(path: str, name: str) -> Optional[Iterator[Game]]:
+def imported_or_none(path: str, name: str) -> "Optional[Iterator[Game]]":
     """The games of ``path`` in the format ``name`` (or ``auto``); None, with
     a message, when the file cannot be imported."""
     try:
@@ -128,7 +130,8 @@ class Drawn(NamedTuple):
     source: str
 
 
-def drawn_texts(path: str, output: Optional[str], command: str) -> Optional[Iterator[GameText]]:
+def drawn_texts(path: str, output: Optional[str], command: str
+                ) -> "Optional[Iterator[GameText]]":
     """The texts of the games of ``path`` that ``lcn view`` shows and ``lcn
     render --game`` counts (not white space alone), one at a time, each
     placed at its line in the file and at offset 0 (a game read from it has
@@ -141,6 +144,8 @@ def drawn_texts(path: str, output: Optional[str], command: str) -> Optional[Iter
     raise :class:`GamesUnreadable`, which the command says with
     :func:`~lcnotation.cli.common.cannot_read`.
     """
+    from ..lostcities.text.reader import BLANK, split_games
+
     if written_over(output, [path], command):
         return None
     if streamable(path):
@@ -155,6 +160,8 @@ def drawn_texts(path: str, output: Optional[str], command: str) -> Optional[Iter
 def drawn_games(path: str, output: Optional[str], command: str) -> Optional[Iterator[Drawn]]:
     """The games of :func:`drawn_texts`, read, without the empty ones (see
     :attr:`~lcnotation.lostcities.text.ast.Game.shown`), each with its own text."""
+    from ..lostcities.text.reader import parse_part
+
     texts = drawn_texts(path, output, command)
     if texts is None:
         return None
@@ -170,7 +177,7 @@ class GamesUnreadable(Exception):
         self.cause = cause
 
 
-def _drawn(path: str) -> Iterator[GameText]:
+def _drawn(path: str) -> "Iterator[GameText]":
     from ..archive.reader import scan  # a game's bytes at a time
 
     entries = scan(path, path=path)

@@ -48,6 +48,10 @@ class CodeRegistry(MutableMapping[str, Tuple[Severity, str]]):
         self._codes: Dict[str, Tuple[Severity, str]] = {}
         self._pending: Dict[str, Callable[[], Family]] = {}
         self._families: Dict[str, Family] = {}
+        #: The prefixes in the order they were added or deferred: the order of
+        #: :attr:`families` and of the codes, however the families were loaded.
+        self._order: Dict[str, None] = {}
+        self._in_order = True
 
     @property
     def pending(self) -> Tuple[str, ...]:
@@ -60,18 +64,27 @@ class CodeRegistry(MutableMapping[str, Tuple[Severity, str]]):
         if wrong:
             raise ValueError(f"codes of family {family.prefix} must start with "
                              f"{family.prefix}: {wrong}")
+        self._order.setdefault(family.prefix)
+        for prefix in self._order:
+            if prefix == family.prefix:
+                break
+            if prefix not in self._families:
+                self._in_order = False  # loaded before a family declared ahead of it
         self._families[family.prefix] = family
         self._pending.pop(family.prefix, None)
         self._codes.update(family.codes)
 
     def defer(self, prefix: str, load: Callable[[], Family]) -> None:
-        """Add the family ``prefix`` that ``load()`` returns when it is first needed."""
+        """Add the family ``prefix`` that ``load()`` returns when it is first
+        needed: when a code of it is asked for, or the registry is used whole."""
+        self._order.setdefault(prefix)
         self._pending[prefix] = load
 
     def remove(self, prefix: str) -> None:
         """Take the family ``prefix`` and its codes out again."""
         self._pending.pop(prefix, None)
         self._families.pop(prefix, None)
+        self._order.pop(prefix, None)
         for code in [c for c in self._codes if c.startswith(prefix)]:
             del self._codes[code]
 
@@ -79,6 +92,13 @@ class CodeRegistry(MutableMapping[str, Tuple[Severity, str]]):
         """Load every deferred family now."""
         while self._pending:
             self._load(next(iter(self._pending)))
+        if not self._in_order:  # the families and codes in the order they were declared
+            self._families = {p: self._families[p] for p in self._order if p in self._families}
+            codes = self._codes
+            self._codes = {code: codes[code] for family in self._families.values()
+                           for code in family.codes if code in codes}
+            self._codes.update(codes)
+            self._in_order = True
 
     def _load(self, prefix: str) -> None:
         family = self._pending.pop(prefix)()
@@ -115,6 +135,11 @@ class CodeRegistry(MutableMapping[str, Tuple[Severity, str]]):
         except KeyError:
             if not self._pending:
                 raise
+        if code[:1] in self._pending:  # its family first: the others may stay unloaded
+            self._load(code[:1])
+            found = self._codes.get(code)
+            if found is not None:
+                return found
         self.load()
         return self._codes[code]
 

@@ -17,6 +17,7 @@ of them their order is unknown (the record says so in a comment).
 from __future__ import annotations
 
 import re
+import sys
 from bisect import bisect_left
 from collections import Counter
 from typing import Iterable, List, NamedTuple, Optional, Sequence, Tuple
@@ -52,19 +53,31 @@ _DASHES = re.compile(r"-{3,}\Z")
 _SCORE = re.compile(r"Player ([01]) scores (-?[0-9]+)\Z")
 _WINNER = re.compile(r"Winner: (.*)\Z")
 _STATS = re.compile(r"\S.* wins [0-9.]+ \+/- [0-9.]+\Z")
-# The lines of a turn before its table as the engine prints them, from the
-# start of its hand line: what _Reader.turn reads line by line with _HAND,
-# _ACTION and _DRAWS, for a turn whose cards are all cards.  White space at
-# the end of a line is [^\S\n]* (what str.rstrip removes).
+# A whole turn as the engine prints it, from the start of its hand line:
+# what _Reader.turn reads line by line with _HAND, _ACTION and _DRAWS, for a
+# turn whose cards are all cards, then its table (the lines that begin with
+# white space, and blank ones) and the line of dashes that ends it.  White
+# space at the end of a line is [^\S\n]* (what str.rstrip removes).  The
+# repetitions are possessive (*+, from Python 3.11): giving back what they
+# took never lets the rest match, and keeping no place to go back to saves a
+# fifth of the work.
 _CARD = "[bgprwy][0-9]"
+_KEEP = "+" if sys.version_info >= (3, 11) else ""  # possessive, where Python has it
 _TURN = re.compile(
-    rf"(?!Winner: )(?P<name>[^\s:][^:\n]*): (?P<hand>{_CARD}(?: {_CARD})*)[^\S\n]*\n"
-    rf"(?P<action> +(?P<verb>Plays|Discards) (?P<card>{_CARD})[^\S\n]*\n)"
-    rf"(?: +Draws (?P<draw>{_CARD})[^\S\n]*\n|(?! +Draws \S+[^\S\n]*(?:\n|\Z)))")
-#: The line break before a line that is no table's (one that begins with
-#: neither white space nor a line break: a line of dashes, if the turn is whole).
-_MARK = re.compile(r"\n(?=\S)")
-_DASHES_LINE = re.compile(r"-{3,}[^\S\n]*(?:\n|\Z)")
+    rf"(?!Winner: )(?P<name>[^\s:][^:\n]*): (?P<hand>{_CARD}(?: {_CARD})*{_KEEP})"
+    rf"[^\S\n]*{_KEEP}\n"
+    rf"(?P<action> +(?P<verb>Plays|Discards) (?P<card>{_CARD})[^\S\n]*{_KEEP}\n)"
+    rf"(?: +Draws (?P<draw>{_CARD})[^\S\n]*{_KEEP}\n|(?! +Draws \S+[^\S\n]*(?:\n|\Z)))"
+    rf"(?:[^\S\n][^\n]*{_KEEP}\n|\n)*{_KEEP}-{{3,}}[^\S\n]*(?:\n|\Z)")
+# What else a round read at once holds, each at the start of a line: blank
+# lines, its first line, its scores (with the blank lines before them) and
+# its winner; the numbers are those read_decimal reads whole.
+_BLANKS = re.compile(r"(?:[^\S\n]*\n)*")
+_ROUND_LINE = re.compile(r"ROUND ([0-9]{1,18}):[^\S\n]*(?:\n|\Z)")
+_SCORES = re.compile(r"(?:[^\S\n]*\n)*Player 0 scores (-?[0-9]{1,18})[^\S\n]*\n"
+                     r"Player 1 scores (-?[0-9]{1,18})[^\S\n]*(?:\n|\Z)")
+_LINE = re.compile(r"[^\n]*")
+_SPACE_TO_END = re.compile(r"\s*\Z")
 #: The first characters of a line that is no mark (see _Reader.marks): none,
 #: or a space.
 _NO_MARK = ("", " ")
@@ -95,7 +108,7 @@ def engine_card(card: Card) -> str:
 
 class _Turn(NamedTuple):
     name: str
-    hand: Tuple[str, ...]          # the engine's cards, as shown
+    hand: Sequence[str]            # the engine's cards, as shown
     hand_line: int
     card: str
     discard: bool
@@ -110,10 +123,27 @@ class _Reader:
 
     def __init__(self, text: str, path: Optional[str]) -> None:
         self.text = text
-        self.src = TextLines(text, path)
-        self.lines = _Stripped(self.src.lines)
+        self.path = path
+        self._src: Optional[TextLines] = None
+        self._lines: Optional[_Stripped] = None
         self.i = 0  # index of the next line to read
+        self.at = 0  # where line ``self.i`` starts, when ``self.at_line == self.i``
+        self.at_line = 0
         self._marks: Optional[List[int]] = None
+
+    @property
+    def src(self) -> TextLines:
+        """The text's lines and where each starts (split the first time the
+        line-by-line reader, or a message, needs them)."""
+        if self._src is None:
+            self._src = TextLines(self.text, self.path)
+        return self._src
+
+    @property
+    def lines(self) -> "_Stripped":
+        if self._lines is None:
+            self._lines = _Stripped(self.src.lines)
+        return self._lines
 
     @property
     def marks(self) -> List[int]:
@@ -163,8 +193,20 @@ class _Reader:
 
     def games(self) -> List[Game]:
         games: List[Game] = []
+        while True:
+            whole = self.whole_round()
+            if whole is None:
+                break
+            games.append(whole)
+        if games and _SPACE_TO_END.match(self.text, self.at):
+            return games  # read at once to its end (blank lines at most)
         self.skip_blank()
         while self.i < len(self.lines):
+            whole = self.whole_round()
+            if whole is not None:
+                games.append(whole)
+                self.skip_blank()
+                continue
             line = self.lines[self.i]
             m = _ROUND.match(line)
             if m is not None:
@@ -205,45 +247,89 @@ class _Reader:
                 winner_index = self.i
                 winner = found
                 self.i += 1
-        game = self.rebuild(number, turns, scores, start)
+        end = self.i  # the line after the round's last line
+        span = self.src.span(start + 1, 1, end_line=end, end_column=len(self.lines[end - 1]) + 1)
+        game = self.rebuild(number, turns, scores, span)
         if winner_index is not None:
-            names = (turns[0].name, turns[1].name)
-            # The engine names the first of the best scores.
-            expected = names[0] if scores[0] >= scores[1] else names[1]
-            if winner != expected:
-                raise self.fail(f"the winner line names {_shortened(winner)}, but by the scores "
-                                f"({scores[0]} to {scores[1]}) the winner is {expected!r}",
-                                "I104", winner_index, 9, len(winner))
+            self.check_winner(turns, scores, winner, winner_index)
         return game
+
+    def check_winner(self, turns: List[_Turn], scores: Tuple[int, int], winner: str,
+                     index: int) -> None:
+        """Raise I104 unless ``winner`` (of the line ``index``) has the best score."""
+        names = (turns[0].name, turns[1].name)
+        # The engine names the first of the best scores.
+        expected = names[0] if scores[0] >= scores[1] else names[1]
+        if winner != expected:
+            raise self.fail(f"the winner line names {_shortened(winner)}, but by the scores "
+                            f"({scores[0]} to {scores[1]}) the winner is {expected!r}",
+                            "I104", index, 9, len(winner))
 
     def whole_turn(self) -> Optional[_Turn]:
         """The turn at the next line, read at once when it is as the engine
-        prints it (else None, and nothing read): :data:`_TURN` reads its
-        lines up to the table, which is skipped to the first line that is no
-        table's, the line of dashes.  The same as :meth:`turn` gives."""
-        hand_index, text = self.i, self.text
-        m = _TURN.match(text, self.src.starts[hand_index])
+        prints it (else None, and nothing read): :data:`_TURN` reads it, its
+        table and its line of dashes.  The same as :meth:`turn` gives."""
+        m = _TURN.match(self.text, self.src.starts[self.i])
         if m is None:
             return None
-        mark = _MARK.search(text, m.end() - 1)
-        if mark is None or not _DASHES_LINE.match(text, mark.end()):
+        turn, self.i = _turn_of(m, self.i)
+        return turn
+
+    def whole_round(self) -> Optional[Game]:
+        """The round at the next line, read at once when it is as the engine
+        prints it: blank lines, ``ROUND N:``, whole turns (:data:`_TURN`), the
+        scores and perhaps the winner; else None, and nothing read (the
+        line-by-line reader then reads it, and says what is wrong).  The
+        same game as :meth:`round` makes."""
+        text = self.text
+        if self.at_line != self.i:  # the line-by-line reader moved on
+            if self.i >= len(self.src.starts):
+                return None
+            self.at, self.at_line = self.src.starts[self.i], self.i
+        pos, line = self.at, self.i
+        blank = _BLANKS.match(text, pos)
+        assert blank is not None
+        line += text.count("\n", pos, blank.end())
+        m = _ROUND_LINE.match(text, blank.end())
+        if m is None:
             return None
-        action_index = hand_index + 1
-        self.i = action_index + text.count("\n", m.end("action") - 1, mark.end()) + 1
-        name, hand_text, verb, card, draw = m.group("name", "hand", "verb", "card", "draw")
-        begin = m.start("card")
-        card_column = begin - m.start("action") + 1
-        if draw is None:
-            draw_index, end_line = -1, action_index + 1
-            end_column, end = card_column + 2, begin + 2
-        else:
-            end = m.end("draw")
-            draw_index, end_line = action_index + 1, action_index + 2
-            end_column = end - m.end("action") + 1
-        # The span self.src.span gives (the lines start where the match says).
-        span = _new(Span, (action_index + 1, card_column, end_line, end_column, begin, end))
-        return _new(_Turn, (name.rstrip(" "), tuple(hand_text.split(" ")), hand_index, card,
-                            verb == "Discards", draw, span, action_index, draw_index))
+        number, start = int(m.group(1)), line
+        line += 1
+        pos = m.end()
+        turns: List[_Turn] = []
+        match = _TURN.match
+        while True:
+            t = match(text, pos)
+            if t is None:
+                break
+            turn, line = _turn_of(t, line)
+            turns.append(turn)
+            pos = t.end()
+        scored = _SCORES.match(text, pos)
+        if scored is None or len(turns) < 2:
+            return None
+        scores = int(scored.group(1)), int(scored.group(2))
+        line += text.count("\n", pos, scored.start(2))  # the line of Player 1's score
+        last, pos = line, scored.end()
+        line += 1
+        winner = None
+        if pos < len(text):
+            found = _winner(_LINE.match(text, pos).group().rstrip())  # type: ignore[union-attr]
+            if found is not None:
+                winner, last = found, line
+                pos = text.find("\n", pos) + 1 or len(text)
+                line += 1
+        # The round's last line, without its white space: where its game ends.
+        begin = text.rfind("\n", 0, pos - 1 if text[pos - 1:pos] == "\n" else pos) + 1
+        stripped = _LINE.match(text, begin).group().rstrip()  # type: ignore[union-attr]
+        end = begin + len(stripped)
+        span = _new(Span, (start + 1, 1, last + 1, len(stripped) + 1, m.start(), end))
+        self.i = line
+        game = self.rebuild(number, turns, scores, span)
+        if winner is not None:
+            self.check_winner(turns, scores, winner, last)
+        self.at, self.at_line = pos, line
+        return game
 
     def turn(self, t: int) -> _Turn:
         whole = self.whole_turn()
@@ -326,40 +412,41 @@ class _Reader:
     # -- the game -------------------------------------------------------------
 
     def rebuild(self, number: Optional[int], turns: List[_Turn], scores: Tuple[int, int],
-                start: int) -> Game:
+                span: Span) -> Game:
         names = (turns[0].name, turns[1].name)
         moves: List[Move] = []
         deck: List[Optional[str]] = []  # the draw pile, top first; None: not shown
+        count = len(turns)
         for t, turn in enumerate(turns):
-            if turn.name != names[t % 2]:
-                raise self.fail(f"turn {t + 1} is {turn.name!r}'s, but it is "
+            name, hand, hand_line, card, discard, draw, span, action_line, draw_line = turn
+            if name != names[t % 2]:
+                raise self.fail(f"turn {t + 1} is {name!r}'s, but it is "
                                 f"{names[t % 2]!r}'s turn (the players take turns)",
-                                "I104", turn.hand_line, 1, len(turn.name))
-            if turn.card not in turn.hand:
-                raise self.fail(f"{turn.name} places {turn.card}, which is not in the hand "
-                                f"shown on line {turn.hand_line + 1}", "I104",
-                                turn.action_line, turn.span.column, len(turn.card))
-            drawn = turn.draw
-            if t + 2 < len(turns):
+                                "I104", hand_line, 1, len(name))
+            if card not in hand:
+                raise self.fail(f"{name} places {card}, which is not in the hand "
+                                f"shown on line {hand_line + 1}", "I104",
+                                action_line, span.column, len(card))
+            drawn = draw
+            if t + 2 < count:
                 after = turns[t + 2]
-                got = _gained(turn.hand, turn.card, after.hand)
+                got = _gained(hand, card, after.hand)
                 if got is None:
                     raise self.fail(
-                        f"{after.name}'s hand does not follow from line {turn.hand_line + 1}: "
-                        f"it should be those cards less {turn.card} plus one card drawn",
+                        f"{after.name}'s hand does not follow from line {hand_line + 1}: "
+                        f"it should be those cards less {card} plus one card drawn",
                         "I104", after.hand_line)
                 if drawn is not None and got != drawn:
-                    raise self.fail(f"{turn.name} draws {drawn}, but the next hand (line "
+                    raise self.fail(f"{name} draws {drawn}, but the next hand (line "
                                     f"{after.hand_line + 1}) gained {got}", "I104",
-                                    turn.draw_line)
+                                    draw_line)
                 drawn = got
-            if turn.draw is None:
+            if draw is None:
                 deck.append(drawn)
                 source = _FROM_DECK
             else:
-                source = _FROM_PILE[turn.draw[0]]
-            moves.append(_new(Move, (_PLACED[turn.card, turn.discard], source, (), None, t,
-                                     turn.span)))
+                source = _FROM_PILE[draw[0]]
+            moves.append(_new(Move, (_PLACED[card, discard], source, (), None, t, span)))
         # The cards never shown are those the last turns drew from the draw pile.
         seen = Counter(turns[0].hand) + Counter(turns[1].hand) + Counter(c for c in deck if c)
         full = Counter({s + d: COPIES[r] for s in SUITS for d, r in DIGITS.items()})
@@ -391,8 +478,6 @@ class _Reader:
             Header("Deck", self._cards(deal), deck_note),
             Header("Result", f"{scores[0]}-{scores[1]}"),
         ]
-        end = self.i  # the line after the round's last line
-        span = self.src.span(start + 1, 1, end_line=end, end_column=len(self.lines[end - 1]) + 1)
         return Game(tuple(headers), tuple(moves), (), (), span)
 
     @staticmethod
@@ -401,6 +486,30 @@ class _Reader:
 
     def _cards(self, tokens: Iterable[str]) -> str:
         return " ".join(format_card(self._our(t)) for t in tokens)
+
+
+def _turn_of(m: "re.Match[str]", hand_index: int) -> Tuple[_Turn, int]:
+    """The turn :data:`_TURN` matched, its hand on line ``hand_index``; and the
+    index of the line after it."""
+    text = m.string
+    regs = m.regs  # the spans of the match and of each group, at once
+    start, after = regs[0]
+    name, hand, _, verb, card, draw = m.groups()
+    action, action_end = regs[3]
+    begin = regs[5][0]
+    card_column = begin - action + 1
+    action_index = hand_index + 1
+    if draw is None:
+        draw_index, end_line, end_column, end = -1, action_index + 1, card_column + 2, begin + 2
+    else:
+        end = regs[6][1]
+        draw_index, end_line, end_column = action_index + 1, action_index + 2, end - action_end + 1
+    # The span self.src.span gives (the lines start where the match says).
+    span = _new(Span, (action_index + 1, card_column, end_line, end_column, begin, end))
+    lines = text.count("\n", start, after) + (text[after - 1] != "\n")
+    return _new(_Turn, (name.rstrip(" "), hand.split(" "), hand_index, card,
+                        verb == "Discards", draw, span, action_index, draw_index)), \
+        hand_index + lines
 
 
 class _Stripped:

@@ -38,7 +38,7 @@ from ..lostcities.text.ast import Card, Comment, Draw, Game, Header, Move, Place
 from ..core.diagnostics import NotationError
 from ..lostcities.text.formatter import format_card
 from ..lostcities.text.headers import DEFAULT_COLORS, game_colors, parse_cards
-from ..lostcities.game.setup import DECK_RANKS as RANKS
+from ..lostcities.game.setup import COLOR_COUNTS, DECK_RANKS as RANKS
 from ..core.span import NO_SPAN, first_known
 from .base import Format, TextLines
 
@@ -231,7 +231,8 @@ def decode_replay(value: str, place: Optional[_Place] = None) -> Game:
     version = r.byte("the version")
     if version != VERSION:
         raise r.fail(f"replay version {version}: only version {VERSION} is read", "I202", 0)
-    colors = r.choice("the colour count", (5, 6), "the engine plays 5 or 6 colours")
+    colors = r.choice("the colour count", COLOR_COUNTS,
+                      f"the engine plays {' or '.join(map(str, COLOR_COUNTS))} colours")
     winner = r.choice("the winner", (0, 1, 2), "expected 0 (a tie), 1 or 2")
     disqualified = r.choice("the disqualified player", (0, 1, 2),
                             "expected 0 (no one), 1 or 2")
@@ -335,8 +336,8 @@ def _game(first: int, colors: int, hand1: List[Card], hand2: List[Card], deck: L
     headers = [Header("Player1", f"Player {first}"), Header("Player2", f"Player {other}"),
                Header("FirstSeat", str(first),
                       (Comment(" the engine's seat of the player who moves first "),))]
-    if colors == 6:
-        headers.append(Header("Colors", "".join((*DEFAULT_COLORS, ENGINE_COLORS[5]))))
+    if colors == len(ENGINE_COLORS):  # the five and purple
+        headers.append(Header("Colors", "".join((*DEFAULT_COLORS, ENGINE_COLORS[-1]))))
     headers += [Header("Hand1", _cards(hands[first])), Header("Hand2", _cards(hands[other])),
                 Header("Deck", _cards(deck[::-1]))]
     if disqualified != _NO_ONE:
@@ -427,7 +428,7 @@ def detect(text: str) -> bool:
     if len(first) % 4:
         return False
     head = base64.b64decode(first[:8])
-    return 1 <= head[0] <= VERSION and head[1] in (5, 6)
+    return 1 <= head[0] <= VERSION and head[1] in COLOR_COUNTS
 
 
 # ---------------------------------------------------------------- writing
@@ -460,15 +461,15 @@ def write(game: Game) -> str:
         raise _refuse("the record has syntax errors (the first: "
                       f"{game.errors[0].message})", game.errors[0].span)
     colors = game_colors(game)
-    numbers = {letter: n for n, letter in enumerate(ENGINE_COLORS[:5], 1)}
+    numbers = {letter: n for n, letter in enumerate(ENGINE_COLORS[:len(DEFAULT_COLORS)], 1)}
     extra = [c for c in colors if c not in numbers]
     colors_header = _header(game, "Colors")
     where = first_known(colors_header.value_span, colors_header.span) if colors_header else None
-    if len(colors) not in (5, 6) or len(extra) != len(colors) - 5:
+    if len(colors) not in COLOR_COUNTS or len(extra) != len(colors) - len(numbers):
         raise _refuse(f"the colours {''.join(colors)} are not the engine's: it plays R G B "
                       "W Y and, as a sixth, purple", where)
     if extra:
-        numbers[extra[0]] = 6
+        numbers[extra[0]] = len(ENGINE_COLORS)
     deal = []
     for name in ("Hand1", "Hand2", "Deck"):
         header = _header(game, name)

@@ -13,6 +13,7 @@ read from any other spelling of it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import List, Optional, Tuple, Union
 
 from ..core.span import Span
@@ -21,7 +22,7 @@ from .cards import Card
 
 __all__ = ["Span", "GameLine", "Freecell", "HomeLine", "Placed", "Move", "EndMarker",
            "SolutionLine", "CommentLine", "BodyLine", "Record", "HORNE", "WKR",
-           "LONGEST_NUMBER"]
+           "LONGEST_NUMBER", "move_of", "placed_of"]
 
 #: The automove rules a freecell+home line can declare ("-" and "=").
 HORNE, WKR = "horne", "wkr"
@@ -116,6 +117,27 @@ class Move:
         return "." if self.single else " "
 
 
+_new = object.__new__
+
+
+def move_of(source: str, target: str, single: bool, span: Span) -> Move:
+    """``Move(source, target, single, span)``, made without the frozen
+    dataclass's ``__init__`` (which sets each field through
+    ``object.__setattr__``, four times the cost): the reader makes one for
+    every move it reads."""
+    move = _new(Move)
+    move.__dict__.update(source=source, target=target, single=single, span=span,
+                         marked=False)
+    return move
+
+
+def placed_of(card: Card, span: Span) -> Placed:
+    """``Placed(card, span)``, made as :func:`move_of` makes a move."""
+    placed = _new(Placed)
+    placed.__dict__.update(card=card, span=span)
+    return placed
+
+
 @dataclass(frozen=True)
 class EndMarker:
     """``[??]``: the depicted layout is the position after the last move."""
@@ -164,12 +186,12 @@ class Record:
     errors: Tuple[Diagnostic, ...] = field(default=(), compare=False)
     text: str = field(default="", compare=False, repr=False)
 
-    @property
+    @cached_property
     def moves(self) -> Tuple[Move, ...]:
         return tuple(s for line in self.body if isinstance(line, SolutionLine)
                      for s in line.steps if isinstance(s, Move))
 
-    @property
+    @cached_property
     def marker(self) -> Optional[int]:
         index = 0
         for line in self.body:

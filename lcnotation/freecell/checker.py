@@ -175,15 +175,16 @@ class _Checker:
                ) -> Tuple[Optional[int], Position]:
         """Play ``moves`` (numbered from ``first``); the index of the first illegal
         one (None if all are legal) and the position reached (before it)."""
+        # The position has had its automoves (see the callers): each move and
+        # its automoves are then made by move_settled.
         for offset, move in enumerate(moves):
             try:  # an illegal move leaves the position as it was
-                position.play(move.source, move.target, move.single)
+                position.move_settled(move.source, move.target, move.single)
             except IllegalMove as exc:
                 index = first + offset
                 self.report(exc.code, f"move {index + 1} ({move}) is illegal: {exc.reason}",
                             move.span, index)
                 return index, position
-            position.automove()
         return None, position
 
     def run(self) -> CheckResult:

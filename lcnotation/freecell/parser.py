@@ -15,19 +15,21 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import List, NamedTuple, Optional, Tuple, Union
-
-from lark import Lark, Token, Tree
-from lark.exceptions import UnexpectedInput
+from typing import TYPE_CHECKING, Dict, List, NamedTuple, Optional, Tuple, Union
 
 from ..core.diagnostics import Diagnostic, NotationError
-from ..core.grammar import grammar_text
+from ..core.grammar import grammar_terminals, grammar_text
 from ..core.suppression import MARK
 from .ast import (HORNE, LONGEST_NUMBER, WKR, BodyLine, CommentLine, EndMarker, Freecell,
-                  GameLine, HomeLine, Move, Placed, Record, SolutionLine, Span)
+                  GameLine, HomeLine, Move, Placed, Record, SolutionLine, Span, move_of,
+                  placed_of)
 from .cards import RANKS, SUITS, Card, parse_card
 from .codes import FREECELL_CODES
 from .deals import COLUMNS, DEAL_LIMIT
+
+if TYPE_CHECKING:  # pragma: no cover
+    from lark import Lark, Token, Tree
+    from lark.exceptions import UnexpectedInput
 
 __all__ = ["GRAMMAR_FILE", "MAX_ROWS", "parse"]
 
@@ -47,10 +49,16 @@ _CELLS_AT_A_TIME = 100
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _CARD_HINT = f"ranks {' '.join(RANKS)}, suits {' '.join(SUITS)}"
 _A_CARD = re.compile(f"[{RANKS}][{SUITS}]")
+_new_span = tuple.__new__
 
 
 @lru_cache(maxsize=None)
-def _lark() -> Lark:
+def _lark() -> "Lark":
+    """The grammar's parser, made (and Lark imported) the first time a line
+    needs it: the reader's expressions come from the grammar's text, and only
+    a freecell+home line that they do not read goes to Lark, for where it fails."""
+    from lark import Lark
+
     # cache=True: the built parser is kept on disk (as the Lost Cities
     # grammar's is), so a process does not build it again (a second, with
     # interegular installed to check the terminals against each other).
@@ -59,8 +67,15 @@ def _lark() -> Lark:
                        "solution_line"], cache=True)
 
 
+@lru_cache(maxsize=None)
+def _terminals() -> Dict[str, str]:
+    """The grammar's terminals as regular expressions, read from its text
+    (tests/test_freecell.py holds them to Lark's)."""
+    return grammar_terminals(grammar_text(GRAMMAR_FILE))
+
+
 def _terminal(name: str) -> str:
-    return _lark().get_terminal(name).pattern.to_regexp()
+    return _terminals()[name]
 
 
 @lru_cache(maxsize=None)
@@ -88,6 +103,75 @@ def _first_step() -> "re.Pattern[str]":
 def _separator() -> "re.Pattern[str]":
     """A separator of the freecell+home line (the grammar's SEPARATOR)."""
     return re.compile(_terminal("SEPARATOR"))
+
+
+@lru_cache(maxsize=None)
+def _home_patterns() -> Tuple["re.Pattern[str]", "re.Pattern[str]", "re.Pattern[str]"]:
+    """The rule ``home_line`` spelled with the grammar's terminals: its four
+    freecells with their separators and the "+", a home pile, and the space
+    and pile that follow each pile (a cell's group 1 is a CELL, group 2 a BLANK)."""
+    cell = f"(?:({_terminal('CELL')})|({_terminal('BLANK')}))"
+    separator = f"({_terminal('SEPARATOR')})"
+    head = separator.join([cell] * 4) + _terminal("PLUS")
+    return (re.compile(head), re.compile(cell), re.compile(_terminal("_SPACE") + cell))
+
+
+#: A token of a freecell+home line: its terminal's name, its text and where it
+#: begins (0-based).
+_Part = Tuple[str, str, int]
+
+
+def _home_parts(text: str) -> Optional[Tuple[List[_Part], List[_Part], List[_Part]]]:
+    """The freecells, separators and home piles of a freecell+home line, read
+    with :func:`_home_patterns`; None when the line is not one (Lark then
+    says where it fails)."""
+    head, cell, next_cell = _home_patterns()
+    m = head.match(text)
+    if m is None:
+        return None
+    groups = m.groups()  # per freecell: CELL, BLANK, then a separator (not after the last)
+    freecells: List[_Part] = []
+    separators: List[_Part] = []
+    for i in range(4):
+        at = 3 * i
+        k = at if groups[at] is not None else at + 1
+        freecells.append(("CELL" if k == at else "BLANK", groups[k], m.start(k + 1)))
+        if i < 3:
+            separators.append(("SEPARATOR", groups[at + 2], m.start(at + 3)))
+    homes: List[_Part] = []
+    pos = m.end()
+    step = cell
+    while pos < len(text):
+        found = step.match(text, pos)
+        if found is None:
+            return None
+        k = 1 if found.group(1) is not None else 2
+        homes.append(("CELL" if k == 1 else "BLANK", found.group(k), found.start(k)))
+        pos = found.end()
+        step = next_cell
+    return freecells, separators, homes
+
+
+def _tree_parts(tree: "Tree[Token]") -> Tuple[List[_Part], List[_Part], List[_Part]]:
+    """The parts of a freecell+home line as Lark read it (see :func:`_home_parts`)."""
+    from lark import Token, Tree
+
+    def part(token: Token) -> _Part:
+        return token.type, str(token), (token.column or 1) - 1
+
+    freecells: List[_Part] = []
+    separators: List[_Part] = []
+    homes: List[_Part] = []
+    for child in tree.children:
+        if isinstance(child, Token):
+            if child.type == "SEPARATOR":
+                separators.append(part(child))
+        elif child.data == "freecell":
+            freecells.append(part(_tokens(child)[0]))
+        else:  # homes
+            homes.extend(part(_tokens(home)[0]) for home in child.children
+                         if isinstance(home, Tree))
+    return freecells, separators, homes
 
 
 def _is_cells(text: str) -> bool:
@@ -131,12 +215,12 @@ class _Line(NamedTuple):
     text: str  # without its line break and trailing spaces and tabs
 
     def span(self, begin: int, end: int) -> Span:
-        return Span(self.number, begin + 1, self.number, end + 1, self.start + begin,
-                    self.start + end)
+        number, start = self.number, self.start
+        return _new_span(Span, (number, begin + 1, number, end + 1, start + begin, start + end))
 
-    def token_span(self, token: Token) -> Span:
-        begin = (token.column or 1) - 1
-        return self.span(begin, begin + len(token))
+    def part_span(self, part: _Part) -> Span:
+        begin = part[2]
+        return self.span(begin, begin + len(part[1]))
 
     @property
     def whole(self) -> Span:
@@ -154,7 +238,9 @@ def _lines(text: str) -> List[_Line]:
     return lines
 
 
-def _tokens(tree: Tree[Token]) -> List[Token]:
+def _tokens(tree: "Tree[Token]") -> "List[Token]":
+    from lark import Token
+
     return [t for t in tree.scan_values(lambda v: isinstance(v, Token))]
 
 
@@ -163,11 +249,14 @@ class _Reader:
         self.text = text
         self.path = path
         self.errors: List[Diagnostic] = []
+        self.markers = 0  # the markers read ([??], or a move in brackets)
 
     def error(self, code: str, message: str, span: Span) -> None:
         self.errors.append(Diagnostic(code, message, span, FREECELL_CODES[code][0], self.path))
 
-    def try_parse(self, line: _Line, start: str) -> Union[Tree[Token], UnexpectedInput]:
+    def try_parse(self, line: _Line, start: str) -> "Union[Tree[Token], UnexpectedInput]":
+        from lark.exceptions import UnexpectedInput
+
         try:
             return _lark().parse(line.text, start=start)
         except UnexpectedInput as exc:
@@ -202,49 +291,47 @@ class _Reader:
                        f"ends at position {HOME_LINE_WIDTH}",
                        line.span(begin, min(begin + 2, len(line.text))))
             line = line._replace(text=line.text[:HOME_LINE_WIDTH].rstrip(" "))
-        result = self.try_parse(line, "home_line")
-        if isinstance(result, UnexpectedInput):
-            found = result.column
-            column = found if isinstance(found, int) and found > 0 else 1
-            self.error("F102", "the freecell+home line is four two-character freecells "
-                       "separated by '-' (or '=', or a space), '+' at position 12, then "
-                       f"up to four home cards; position {column} does not fit",
-                       line.span(column - 1, column))
-            return HomeLine((Freecell(),) * 4, (None,) * 4, HORNE, line.whole,
-                            (None,) * 4)
+        parts = _home_parts(line.text)
+        if parts is None:  # not a freecell+home line: Lark says where it fails
+            from lark import Tree
+
+            result = self.try_parse(line, "home_line")
+            if not isinstance(result, Tree):
+                found = result.column
+                column = found if isinstance(found, int) and found > 0 else 1
+                self.error("F102", "the freecell+home line is four two-character freecells "
+                           "separated by '-' (or '=', or a space), '+' at position 12, then "
+                           f"up to four home cards; position {column} does not fit",
+                           line.span(column - 1, column))
+                return HomeLine((Freecell(),) * 4, (None,) * 4, HORNE, line.whole,
+                                (None,) * 4)
+            parts = _tree_parts(result)
+        cells, separators, piles = parts
         freecells: List[Freecell] = []
-        separators: List[Token] = []
         homes: List[Optional[Card]] = []
         home_spans: List[Optional[Span]] = []
-        for child in result.children:
-            if isinstance(child, Token):
-                if child.type == "SEPARATOR":
-                    separators.append(child)
-                continue
-            if child.data == "freecell":
-                token = _tokens(child)[0]
-                span = line.token_span(token)
-                if token.type == "BLANK":
-                    freecells.append(Freecell(span=span))
-                else:
-                    card = parse_card(str(token))
-                    freecells.append(Freecell(card, None if card else str(token), span))
-            else:  # homes
-                for home in child.children:
-                    assert isinstance(home, Tree)
-                    token = _tokens(home)[0]
-                    span = line.token_span(token)
-                    card = None if token.type == "BLANK" else parse_card(str(token))
-                    if token.type != "BLANK" and card is None:
-                        self.error("F102", f"{str(token)!r} is not a card ({_CARD_HINT}); a "
-                                   "home pile is written as its top card", span)
-                    homes.append(card)
-                    home_spans.append(span)
-        wkr = [str(s) == "=" for s in separators]
+        for part in cells:
+            kind, written, _ = part
+            span = line.part_span(part)
+            if kind == "BLANK":
+                freecells.append(Freecell(span=span))
+            else:
+                card = parse_card(written)
+                freecells.append(Freecell(card, None if card else written, span))
+        for part in piles:
+            kind, written, _ = part
+            span = line.part_span(part)
+            card = None if kind == "BLANK" else parse_card(written)
+            if kind != "BLANK" and card is None:
+                self.error("F102", f"{written!r} is not a card ({_CARD_HINT}); a "
+                           "home pile is written as its top card", span)
+            homes.append(card)
+            home_spans.append(span)
+        wkr = [s[1] == "=" for s in separators]
         if any(wkr) and not all(wkr):
             odd = next(s for s, w in zip(separators, wkr) if w != wkr[0])
             self.error("F102", "positions 3, 6 and 9 must agree: '-' or a space (Horne "
-                       "automoves), or all '=' (WKR automoves)", line.token_span(odd))
+                       "automoves), or all '=' (WKR automoves)", line.part_span(odd))
         automove = WKR if any(wkr) else HORNE
         while len(homes) < 4:
             homes.append(None)
@@ -295,7 +382,7 @@ class _Reader:
                 if gap[index]:
                     self.error("F107", f"{card} stands below an empty place in column "
                                f"{index + 1}", span)
-                columns[index].append(Placed(card, span))
+                columns[index].append(placed_of(card, span))
         return tuple(tuple(c) for c in columns)
 
     # ---- the solution -------------------------------------------------------
@@ -306,9 +393,11 @@ class _Reader:
         comment): memory holds the steps, never a parse tree of a long line."""
         text = line.text
         if _fast_moves().fullmatch(text):
-            return SolutionLine(tuple(
-                Move(text[i + 1], text[i + 2], text[i] == ".", line.span(i, i + 3))
-                for i in range(0, len(text), 3)), "", line.whole)
+            number, start = line.number, line.start
+            return SolutionLine(tuple([  # line.span(i, i + 3) of each move, made at once
+                move_of(text[i + 1], text[i + 2], text[i] == ".",
+                        _new_span(Span, (number, i + 1, number, i + 4, start + i, start + i + 3)))
+                for i in range(0, len(text), 3)]), "", line.whole)
         steps: List[Union[Move, EndMarker]] = []
         step = _first_step()
         i = 0
@@ -319,7 +408,9 @@ class _Reader:
             token, span, i = found.group(), line.span(i, found.end()), found.end()
             if token[0] != "[":
                 steps.append(Move(token[1], token[2], token[0] == ".", span))
-            elif token == "[??]":
+                continue
+            self.markers += 1
+            if token == "[??]":
                 steps.append(EndMarker(span))
             else:
                 inner = token[1:-1]
@@ -396,7 +487,8 @@ class _Reader:
                 body.append(self.solution_line(line))
             else:
                 body.append(CommentLine(line.text, line.whole))
-        self.check_markers(body)
+        if self.markers:  # without a marker, check_markers finds nothing to say
+            self.check_markers(body)
         if home is None:
             home = HomeLine((Freecell(),) * 4, (None,) * 4, HORNE, None, (None,) * 4)
         self.errors.sort(key=lambda d: (d.span.start, d.span.end))

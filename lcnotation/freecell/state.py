@@ -10,9 +10,9 @@
 
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple
 
-from .cards import SUITS, Card
+from .cards import RED_SUITS, SUITS, Card
 
 __all__ = ["FREECELLS", "IllegalMove", "Position", "fits_on", "horne_safe", "won"]
 
@@ -32,7 +32,7 @@ class IllegalMove(ValueError):
 
 def fits_on(card: Card, below: Card) -> bool:
     """Whether ``card`` may lie on ``below`` in a column: one rank lower, other colour."""
-    return card.rank == below.rank - 1 and card.is_red != below.is_red
+    return card[0] == below[0] - 1 and (card[1] in RED_SUITS) != (below[1] in RED_SUITS)
 
 
 def horne_safe(card: Card, homes: Dict[str, int]) -> bool:
@@ -48,6 +48,29 @@ def horne_safe(card: Card, homes: Dict[str, int]) -> bool:
         if homes[suit] < need:
             return False
     return True
+
+
+#: The card that goes on each suit's home pile next, by the pile's top rank
+#: (None on a king).
+_NEXT: Dict[str, Tuple[Optional[Card], ...]] = {
+    suit: tuple(Card(rank + 1, suit) if rank < 13 else None for rank in range(14))
+    for suit in SUITS}
+
+
+def _going_home(homes: Dict[str, int]) -> FrozenSet[Card]:
+    """The cards :func:`horne_safe` sends home from ``homes``: of each suit,
+    at most the next card of its pile (worked out once for each height of
+    the four piles, of which there are 14 ** 4 at most)."""
+    key = tuple(map(homes.__getitem__, SUITS))
+    found = _SAFE.get(key)
+    if found is None:
+        found = _SAFE[key] = frozenset(
+            card for suit in SUITS for card in (_NEXT[suit][homes[suit]],)
+            if card is not None and horne_safe(card, homes))
+    return found
+
+
+_SAFE: Dict[Tuple[int, ...], FrozenSet[Card]] = {}
 
 
 def _cannot_go_on(what: str, below: Card) -> IllegalMove:
@@ -158,24 +181,32 @@ class Position:
         if not target.isdigit():
             return 1
         destination = self.columns[int(target) - 1]
-        run = self.run_length(column)
         if not destination:
-            return 1 if single else min(run, self.limit(into_empty=True))
+            if single:
+                return 1
+            run = self.run_length(column)  # the limit is 1 or more
+            return 1 if run == 1 else min(run, self.limit(into_empty=True))
         below = destination[-1]
         cards = self.columns[column]
-        for n in range(1, run + 1):
-            if fits_on(cards[-n], below):
-                limit = self.limit(into_empty=False)
-                if n > limit:
-                    raise IllegalMove("F305", f"moving the {n} cards from {cards[-n]} to "
-                                      f"{cards[-1]} onto {below} takes more than the {limit} "
-                                      f"that {_count(self.free_freecells(), 'free freecell')}"
-                                      f" and {_count(self.empty_columns(), 'empty column')} "
-                                      "allow")
-                return n
-        top = cards[-1]
-        run_text = str(top) if run == 1 else f"the run {cards[-run]} to {top}"
-        raise _cannot_go_on(run_text, below)
+        # The run at the top of the column, read down until a card fits on
+        # ``below`` (n cards moved) or the run ends (n = run_length).
+        n = 1
+        while not fits_on(cards[-n], below):
+            if n < len(cards) and fits_on(cards[-n], cards[-n - 1]):
+                n += 1
+                continue
+            top = cards[-1]
+            run_text = str(top) if n == 1 else f"the run {cards[-n]} to {top}"
+            raise _cannot_go_on(run_text, below)
+        if n > 1:  # one card always may go (the limit is 1 or more)
+            limit = self.limit(into_empty=False)
+            if n > limit:
+                raise IllegalMove("F305", f"moving the {n} cards from {cards[-n]} to "
+                                  f"{cards[-1]} onto {below} takes more than the {limit} "
+                                  f"that {_count(self.free_freecells(), 'free freecell')}"
+                                  f" and {_count(self.empty_columns(), 'empty column')} "
+                                  "allow")
+        return n
 
     def _place(self, cards: List[Card], target: str) -> None:
         if target == "h":
@@ -197,23 +228,51 @@ class Position:
                 raise _cannot_go_on(str(cards[0]), destination[-1])
             destination.extend(cards)
 
+    def move_settled(self, source: str, target: str, single: bool) -> None:
+        """:meth:`play` the move, then :meth:`automove`, in a position where
+        automove has nothing to send (one that they have just made): the
+        same position, but the piles are looked at only if the move can have
+        made a card safe to go home.  A move to a home pile changes the piles;
+        any other changes them not, and uncovers at most the card below what
+        left a column, while the cards moved were on top (or in a freecell),
+        where automove found them not safe.
+
+        Raises IllegalMove (with the reason) and leaves the position unchanged.
+        """
+        self.play(source, target, single)
+        if target == "h":
+            self.automove()
+        elif source not in _FREECELL_NAMES:
+            cards = self.columns[int(source) - 1]
+            if cards and cards[-1] in _going_home(self.homes):
+                self.automove()
+
     def automove(self) -> List[Card]:
-        """Send home every card Horne's rule allows, until none is left; the cards sent."""
+        """Send home every card Horne's rule allows, until none is left; the cards
+        sent.  The columns are looked at in order, then the freecells, and again
+        until a pass sends nothing; a card is sent by :func:`horne_safe` as the
+        piles stand when it is looked at (``safe`` is what that allows, made
+        again each time a pile grows)."""
         sent: List[Card] = []
-        moved = True
+        homes = self.homes
+        safe = _going_home(homes)
+        moved = bool(safe)
         while moved:
             moved = False
             for cards in self.columns:
-                while cards and horne_safe(cards[-1], self.homes):
+                while cards and cards[-1] in safe:
                     card = cards.pop()
-                    self.homes[card.suit] = card.rank
+                    homes[card.suit] = card.rank
                     sent.append(card)
                     moved = True
-            for cell, held in enumerate(self.freecells):
-                if held is not None and horne_safe(held, self.homes):
-                    self.freecells[cell] = None
-                    self.homes[held.suit] = held.rank
+                    safe = _going_home(homes)
+            freecells = self.freecells
+            for cell, held in enumerate(freecells):
+                if held is not None and held in safe:
+                    freecells[cell] = None
+                    homes[held.suit] = held.rank
                     sent.append(held)
                     moved = True
+                    safe = _going_home(homes)
         return sent
 

@@ -12,10 +12,11 @@
 
 Each family (:class:`~lcnotation.core.codes.Family`: letter, what it covers,
 its specification page, its codes) is declared beside the code that reports
-it, and this module gathers them.  J and F are deferred: their modules are
-imported the first time the registry is needed in full, so that ``lcn lint``
-of a Lost Cities file loads neither the JSON form nor the FreeCell package.
-The ``I`` table is kept here, for :mod:`lcnotation.formats` to use, so that
+it, and this module gathers them.  Every family but I is deferred: its
+module is imported the first time a code of it is asked for, or the
+registry is needed in full, so that ``lcn lint`` of a Lost Cities file loads
+neither the JSON form nor the FreeCell package, and ``lcn freecell check``
+nothing of Lost Cities.  The ``I`` table is kept here, for :mod:`lcnotation.formats` to use, so that
 the command reports and selects it without loading every importer.  ``lcn lint --select`` and ``--ignore``
 accept these codes and their prefixes, and the SARIF output describes each.
 
@@ -30,10 +31,6 @@ from typing import Dict, Iterator, Mapping
 from ..core.codes import CodeRegistry, Codes, Family
 from ..core.links import spec_url
 from ..core.diagnostics import Severity
-from ..lostcities.convert import CONVERSION
-from ..lostcities.game.codes import RULES
-from ..lostcities.style import STYLE
-from ..lostcities.text.messages import SYNTAX
 
 __all__ = ["ALL_CODES", "FAMILIES", "FORMAT_CODES", "FORMATS_FAMILY", "Codes", "CodeRegistry",
            "documentation_url"]
@@ -64,6 +61,30 @@ FORMATS_FAMILY = Family("I", "import and export", "diagnostics.md",
                         {code: (Severity.ERROR, summary) for code, summary in FORMAT_CODES.items()})
 
 
+def _syntax() -> Family:
+    from ..lostcities.text.messages import SYNTAX
+
+    return SYNTAX
+
+
+def _rules() -> Family:
+    from ..lostcities.game.codes import RULES
+
+    return RULES
+
+
+def _style() -> Family:
+    from ..lostcities.style import STYLE
+
+    return STYLE
+
+
+def _conversion() -> Family:
+    from ..lostcities.convert import CONVERSION
+
+    return CONVERSION
+
+
 def _json_form() -> Family:
     from ..lostcities.jsonform import JSON_FORM  # the JSON form's module, only when asked
 
@@ -76,12 +97,13 @@ def _freecell() -> Family:
     return FREECELL
 
 
-#: code -> (severity, summary), over every family.  The J and F tables (and the
-#: modules that hold them) are imported the first time they are needed, so that
-#: ``lcn lint`` of a Lost Cities file loads neither.
+#: code -> (severity, summary), over every family.  Each table but I (and the
+#: module that holds it) is imported the first time it is needed, so that
+#: ``lcn lint`` of a Lost Cities file loads neither J nor F.
 ALL_CODES = CodeRegistry()
-for _family in (SYNTAX, RULES, STYLE, CONVERSION, FORMATS_FAMILY):
-    ALL_CODES.add(_family)
+for _prefix, _load in (("N", _syntax), ("R", _rules), ("S", _style), ("C", _conversion)):
+    ALL_CODES.defer(_prefix, _load)
+ALL_CODES.add(FORMATS_FAMILY)
 ALL_CODES.defer("J", _json_form)
 ALL_CODES.defer("F", _freecell)
 

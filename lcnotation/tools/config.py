@@ -14,25 +14,30 @@ import os
 import sys
 from dataclasses import dataclass, replace
 from fnmatch import fnmatchcase
-from typing import Any, Dict, Mapping, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, Dict, Mapping, Optional, Sequence, Tuple
 
-from .codes import ALL_CODES
-from ..lostcities.text.dialects import DIALECTS, Dialect
 from ..core.diagnostics import NotationError
-from ..lostcities.text.headers import parse_colors
 from ..core.lint import LintConfig
-from .notations import NOTATIONS
-from ..lostcities.text.reader import parse_part, split_games
-from ..lostcities.style import first_discard_marker, resolve_dialect
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on Python 3.10 only
-    import tomli as tomllib
+# The code registry, the notations, the reader and TOML are imported by the
+# functions that use them: every command imports this module (for
+# ConfigError), and a command that reads no configuration pays for none of them.
+if TYPE_CHECKING:  # pragma: no cover
+    from ..lostcities.text.dialects import Dialect
 
 __all__ = ["ConfigError", "find_config", "load_config", "config_from_table", "parse_codes",
            "ProjectConfig", "ConfigCache", "load_project", "project_for", "config_for_file",
            "dialect_for_file", "resolve_dialect"]
+
+
+
+def __getattr__(name: str) -> Any:
+    if name == "resolve_dialect":  # lcnotation.lostcities.style's, named here too
+        from ..lostcities.style import resolve_dialect
+
+        return resolve_dialect
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 _LINT_KEYS = ("select", "ignore", "colors", "dialect", "notation")
 _KEYS = _LINT_KEYS + ("per-file-ignores", "exclude", "extend-exclude")
@@ -77,6 +82,11 @@ class ConfigCache:
 
 
 def _table(path: str) -> Optional[Mapping[str, Any]]:
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - exercised on Python 3.10 only
+        import tomli as tomllib
+
     try:
         with open(path, "rb") as handle:
             data = tomllib.load(handle)
@@ -209,6 +219,9 @@ def dialect_for_file(path: str, text: str, explicit: Optional[str] = None,
     >>> dialect_for_file("-", "1. R3-D 2. BHX-D").name
     'x-discard'
     """
+    from ..lostcities.style import first_discard_marker, resolve_dialect
+    from ..lostcities.text.reader import parse_part, split_games
+
     configured = config_for_file(path, explicit, cache).dialect
     if configured is not None:
         return resolve_dialect(configured, None)
@@ -233,6 +246,8 @@ def parse_codes(values: Sequence[str], what: str) -> Tuple[str, ...]:
     >>> parse_codes(["s1", " R101 "], "select")
     ('S1', 'R101')
     """
+    from .codes import ALL_CODES
+
     codes = []
     for value in values:
         code = value.strip().upper()
@@ -268,6 +283,10 @@ def _per_file_ignores(table: Mapping[str, Any]) -> Tuple[Tuple[str, Tuple[str, .
 
 def config_from_table(table: Mapping[str, Any]) -> LintConfig:
     """A :class:`LintConfig` from the keys of a ``[tool.lcnotation]`` table."""
+    from ..lostcities.text.dialects import DIALECTS
+    from ..lostcities.text.headers import parse_colors
+    from .notations import NOTATIONS
+
     unknown = sorted(set(table) - set(_KEYS))
     if unknown:
         raise ConfigError(f"unknown key '{unknown[0]}' (known: {', '.join(_KEYS)})")

@@ -22,7 +22,6 @@ import os
 from typing import Callable, Dict, Iterator, Mapping, Optional, Tuple
 
 from ..core.notation import Notation
-from .codes import ALL_CODES
 
 __all__ = ["NOTATIONS", "DEFAULT", "register_notation", "get_notation", "notation_for",
            "extensions", "UnknownNotation"]
@@ -54,6 +53,8 @@ class _Registry(Mapping[str, Notation]):
             raise TypeError(f"{notation!r} does not implement the Notation protocol")
         self._pending.pop(notation.name, None)
         self._loaded[notation.name] = notation
+        from .codes import ALL_CODES  # the registry of codes, when a notation joins it
+
         for ext in notation.extensions:
             self._extensions[ext.lower()] = notation.name
         for family in notation.families:

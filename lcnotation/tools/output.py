@@ -1,6 +1,5 @@
 """Writing lint findings: plain text, JSON, GitHub annotations and SARIF 2.1.0.
 
->>> from lcnotation.lostcities.text.ast import Span
 >>> d = Diagnostic("N103", "bad rank", Span(2, 4, 2, 6, 10, 12), path="a.lcn")
 >>> print(text_line(d))
 a.lcn:2:4: N103 bad rank
@@ -15,7 +14,7 @@ import re
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
 from .codes import ALL_CODES, documentation_url
-from ..lostcities.text.ast import Span  # noqa: F401 (the doctests)
+from ..core.span import Span  # noqa: F401 (the doctests)
 from ..core.diagnostics import Diagnostic, Severity
 from ..core.terminal import printable
 from .colour import Palette

@@ -2,8 +2,9 @@
 
 Most records in an archive are clean.  For them, one regular expression
 scans the game and moves are built straight from the matched text.  The
-expression is composed from the grammar's own terminals (taken from the
-loaded Lark grammar, not written out again), and accepts a subset of what
+expression is composed from the grammar's own terminals (as
+:mod:`~lcnotation.lostcities.text.lexical` reads them from the grammar, not
+written out again; Lark is not loaded for it), and accepts a subset of what
 the grammar accepts: whitespace, moves (with an optional move number right
 before them on the same line), headers at the start of a line before the
 first move, and comments.  At the first thing it does not accept it gives
@@ -15,15 +16,15 @@ test (tests/test_fastpath.py) holds them to that.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Dict, Optional, Pattern, Tuple
-
-from lark import Lark
+from typing import TYPE_CHECKING, Dict, Iterable, Optional, Pattern, Tuple
 
 from .ast import Card, Comment, Draw, Move, Placement, Span
 from .lexical import LEXICON, without_lookbehind
 from ...core.numbers import read_decimal
 
 if TYPE_CHECKING:  # pragma: no cover
+    from lark import Lark
+
     from .builder import Builder
 
 __all__ = ["fast_pattern", "fast_parse", "move_parts", "move_pattern", "terminal_patterns",
@@ -35,8 +36,12 @@ _MINUS = without_lookbehind(LEXICON.terminals["MINUS"])  # the hyphen
 _new = tuple.__new__
 
 
-def terminal_patterns(lark: Lark, lookbehind: bool = True) -> Dict[str, str]:
-    """Each terminal of ``lark``'s grammar as a regular expression (a group).
+def terminal_patterns(lark: "Optional[Lark]" = None,
+                      lookbehind: bool = True) -> Dict[str, str]:
+    """Each terminal of the grammar as a regular expression (a group): as
+    :mod:`~lcnotation.lostcities.text.lexical` reads the grammar's text (no
+    Lark is loaded), or as the Lark parser ``lark`` reads it (the same
+    expressions: tests/test_lexical.py holds them to that).
 
     With ``lookbehind=False``, without the look-behind it begins with, if
     any: the grammar's RANK, DISCARD, MINUS and DRAW terminals look behind
@@ -44,20 +49,21 @@ def terminal_patterns(lark: Lark, lookbehind: bool = True) -> Dict[str, str]:
     matched one after the other, as parts of one move, the part before is
     already what they look for.
 
-    >>> from lcnotation.lostcities.text.parser import parser
-    >>> lark = parser().lark
-    >>> terminal_patterns(lark)["DISCARD"], terminal_patterns(lark, False)["DISCARD"]
+    >>> terminal_patterns()["DISCARD"], terminal_patterns(lookbehind=False)["DISCARD"]
     ('(?:(?<=[0-9Hh])[DdXx])', '(?:[DdXx])')
     """
-    patterns: Dict[str, str] = {}
-    for term in lark.terminals:
-        regexp = term.pattern.to_regexp()
-        patterns[term.name] = f"(?:{regexp if lookbehind else without_lookbehind(regexp)})"
-    return patterns
+    read: Iterable[Tuple[str, str]]
+    if lark is None:
+        read = LEXICON.terminals.items()
+    else:
+        read = ((term.name, term.pattern.to_regexp()) for term in lark.terminals)
+    return {name: f"(?:{regexp if lookbehind else without_lookbehind(regexp)})"
+            for name, regexp in read}
 
 
-def fast_pattern(lark: Lark) -> Pattern[str]:
-    """The fast path's expression, built from the terminals of ``lark``.
+def fast_pattern(lark: "Optional[Lark]" = None) -> Pattern[str]:
+    """The fast path's expression, built from the grammar's terminals (see
+    :func:`terminal_patterns`).
 
     One match reads the white space before a token and the token: a move
     (with an optional move number before it on the same line), a header, a
@@ -74,9 +80,10 @@ def fast_pattern(lark: Lark) -> Pattern[str]:
                       f"|(?P<end>\\Z)|(?P<bad>))")
 
 
-def move_pattern(lark: Lark) -> str:
+def move_pattern(lark: "Optional[Lark]" = None) -> str:
     """The expression of one move as the fast path reads it (colour, rank,
-    discard marker, hyphen, draw), built from the terminals of ``lark``."""
+    discard marker, hyphen, draw), built from the grammar's terminals (see
+    :func:`terminal_patterns`)."""
     t = terminal_patterns(lark)
     part = terminal_patterns(lark, lookbehind=False)  # redundant inside a move, and slow
     return (f"{t['COLOR']}{part['RANK']}{part['DISCARD']}?{part['MINUS']}"

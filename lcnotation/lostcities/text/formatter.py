@@ -16,7 +16,7 @@ the spelling of the moves.
 from __future__ import annotations
 
 import re
-from typing import Iterable, List, Sequence, Union
+from typing import Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 from .ast import HANDSHAKE, Card, Comment, Game, Header, Move  # noqa: F401 (doctests)
 from .dialects import COLOR_LETTERS, Dialect, get_dialect
@@ -125,9 +125,26 @@ def format_game(game: Game, dialect: Union[str, Dialect] = "v1") -> str:
     if not d.comments and _has_comments(game):
         raise ValueError(f"dialect {d.name} cannot write comments")
     out = head_lines(game)
+    spelled = _SPELLED.get(d)
+    if spelled is None:
+        spelled = _SPELLED[d] = {}
     for i, move in enumerate(game.moves, 1):
-        _with_comments(f"{i}. {format_move(move, d)}", move.comments, out)
+        placement, draw, comments = move[0], move[1], move[2]
+        card = placement[0]
+        key = (card[0], card[1], placement[1], draw[0])  # hashed in C, not by the nodes
+        text = spelled.get(key)
+        if text is None:  # each spelling is worked out once (a few thousand at most)
+            text = spelled[key] = format_move(move, d)
+        if comments:
+            _with_comments(f"{i}. {text}", comments, out)
+        else:
+            out.append(f"{i}. {text}")
     return "".join(line + "\n" for line in out)
+
+
+#: The text of a move in a dialect, by its card's colour and rank, whether it
+#: is discarded and the colour drawn: what :func:`format_move` gives, kept.
+_SPELLED: Dict[Dialect, Dict[Tuple[str, int, bool, Optional[str]], str]] = {}
 
 
 def head_lines(game: Game) -> List[str]:

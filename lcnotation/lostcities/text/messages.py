@@ -10,14 +10,15 @@ what was expected, and the character range to report.
 from __future__ import annotations
 
 import re
-from typing import Callable, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Callable, List, Optional, Sequence, Tuple
 
 from ...core.codes import Family
 from ...core.diagnostics import Severity
-from .larkstate import Tok
-
 from .lexical import LEXICON, RESERVED_WHY
 from ...core.lineends import line_end
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .larkstate import Tok
 
 __all__ = ["explain", "explain_header", "word_end", "shortened", "SYNTAX_CODES", "SYNTAX"]
 

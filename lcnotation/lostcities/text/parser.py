@@ -7,26 +7,31 @@ complete, as the fast path does for clean games.
 
 In lax mode a syntax error does not stop the game: the error is recorded
 and parsing resumes after the bad text (see :mod:`lcnotation.lostcities.text.recovery`).
+
+Lark, and the modules that work with its state (``larkstate``,
+``recovery``), are imported the first time a text needs them: a clean game
+is read by the fast path, whose expression comes from the grammar's text
+without Lark, so a command that reads only clean games never loads it.
 """
 
 from __future__ import annotations
 
 import re
 import threading
-from typing import Optional, Sequence
-
-from lark import Lark
-from lark.exceptions import UnexpectedInput
+from typing import TYPE_CHECKING, FrozenSet, Optional, Sequence, Tuple
 
 from .ast import Card, Comment, Move, Span
 from .builder import GameBuilder, ParseResult
 from ...core.diagnostics import NotationError
 from .fastpath import fast_parse, fast_pattern, move_parts
-from .larkstate import Interactive, Tok
 from ...core.grammar import grammar_text
 from .lexical import GRAMMAR_FILE, LEXICON
-from .recovery import MOVE_PARTS, recover, spaced_move_pattern
 from ...core.numbers import read_decimal, too_long
+
+if TYPE_CHECKING:  # pragma: no cover
+    from lark import Lark
+
+    from .larkstate import Tok
 
 __all__ = ["GameParser"]
 
@@ -40,8 +45,9 @@ class _LarkCallbacks:
     """Called by the LALR parser as it shifts terminals and reduces rules:
     they fill the builder of the parse under way (``self.b``)."""
 
-    def __init__(self) -> None:
+    def __init__(self, move_parts: FrozenSet[str]) -> None:
         self.b = GameBuilder("")
+        self.move_parts = move_parts  # the tokens that make a move (recovery's)
 
     def span(self, first: Tok, last: Tok) -> Span:
         b = self.b
@@ -75,7 +81,8 @@ class _LarkCallbacks:
     # -- rules ------------------------------------------------------------
 
     def move(self, children: Sequence[Tok]) -> None:
-        self.emit_move([t for t in children if t.type in MOVE_PARTS])
+        parts = self.move_parts
+        self.emit_move([t for t in children if t.type in parts])
 
     def emit_move(self, parts: Sequence[Tok]) -> None:
         """Build a move from its tokens: [MOVE_NUMBER] COLOR RANK [DISCARD] [MINUS] DRAW."""
@@ -121,22 +128,45 @@ _IDLE = GameBuilder("")
 
 
 class GameParser:
-    """A Lark LALR parser and the fast path, filling a builder.  Not
-    thread-safe (Lark's callbacks are bound to one parser): see :func:`parser`."""
+    """The fast path and a Lark LALR parser, filling a builder.  Not
+    thread-safe (Lark's callbacks are bound to one parser): see :func:`parser`.
+
+    The fast path's expression is made at once; Lark's parser (:attr:`lark`)
+    when a text first needs it (Lark keeps its tables on disk, ``cache=True``).
+    """
 
     def __init__(self) -> None:
-        self.callbacks = _LarkCallbacks()
-        self.lark = Lark(
+        self._lark: "Optional[Lark]" = None
+        self._callbacks: Optional[_LarkCallbacks] = None
+        self._spaced_move: Optional["re.Pattern[str]"] = None
+        self.fast = fast_pattern()
+
+    @property
+    def lark(self) -> "Lark":
+        """The Lark parser of the grammar, made (and Lark imported) when first used."""
+        return self._lark if self._lark is not None else self._make()[0]
+
+    @property
+    def callbacks(self) -> _LarkCallbacks:
+        """What Lark calls as it reads (made with :attr:`lark`)."""
+        return self._callbacks if self._callbacks is not None else self._make()[1]
+
+    def _make(self) -> "Tuple[Lark, _LarkCallbacks]":
+        from lark import Lark
+
+        from .recovery import MOVE_PARTS
+
+        callbacks = self._callbacks = _LarkCallbacks(MOVE_PARTS)
+        lark = self._lark = Lark(
             grammar_text(GRAMMAR_FILE),
             parser="lalr",
             lexer="contextual",
             start=START_SYMBOLS,
-            transformer=self.callbacks,
+            transformer=callbacks,
             maybe_placeholders=False,
             cache=True,
         )
-        self._spaced_move: Optional["re.Pattern[str]"] = None
-        self.fast = fast_pattern(self.lark)
+        return lark, callbacks
 
     def run(self, start: str, text: str, *, strict: bool, first_line: int = 1,
             first_offset: int = 0, fast: bool = True) -> ParseResult:
@@ -151,18 +181,25 @@ class GameParser:
             quick = GameBuilder(text, first_line, first_offset)
             if fast_parse(quick, self.fast):
                 return quick.result()
-        b = self.callbacks.b = GameBuilder(text, first_line, first_offset)
+        callbacks = self.callbacks
+        b = callbacks.b = GameBuilder(text, first_line, first_offset)
         try:
-            self._lark(start, text, strict)
+            self._parse(start, text, strict)
         finally:
-            self.callbacks.b = _IDLE
+            callbacks.b = _IDLE
         if strict and b.errors:
             code, message, span = b.errors[0]
             raise NotationError(message, span, code=code)
         return b.result()
 
-    def _lark(self, start: str, text: str, strict: bool) -> None:
-        b = self.callbacks.b
+    def _parse(self, start: str, text: str, strict: bool) -> None:
+        from lark.exceptions import UnexpectedInput
+
+        from .larkstate import Interactive
+        from .recovery import recover
+
+        callbacks = self.callbacks
+        b = callbacks.b
         lark_text = _mask_unclosable_braces(text)
         ip = Interactive(self.lark, lark_text, start)
         while True:
@@ -170,8 +207,8 @@ class GameParser:
                 ip.resume()
                 break
             except UnexpectedInput as e:
-                if not recover(ip, e, b, text, lark_text, self.callbacks.emit_move,
-                               self._spaced, self.callbacks.record_comment):
+                if not recover(ip, e, b, text, lark_text, callbacks.emit_move,
+                               self._spaced, callbacks.record_comment):
                     break
                 if strict and b.errors:
                     break
@@ -180,7 +217,9 @@ class GameParser:
         """The pattern of a move with blanks inside (compiled when first
         needed: errors are rare)."""
         if self._spaced_move is None:
-            self._spaced_move = spaced_move_pattern(self.lark)
+            from .recovery import spaced_move_pattern
+
+            self._spaced_move = spaced_move_pattern()
         return self._spaced_move
 
 # What decides whether a "{" can be closed: braces, and the lines that begin

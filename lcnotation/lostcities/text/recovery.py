@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 from typing import Callable, Optional, Pattern, Sequence
 
-from lark import Lark, Token, Tree
+from lark import Token, Tree
 from lark.exceptions import UnexpectedInput
 
 from .builder import GameBuilder
@@ -44,13 +44,13 @@ _GAP = "[ \t]"
 _GAP_RUN = re.compile(_GAP + "+")
 
 
-def spaced_move_pattern(lark: Lark) -> Pattern[str]:
+def spaced_move_pattern() -> Pattern[str]:
     """A move whose parts may be separated by spaces or tabs, for error messages.
 
     Built from the grammar's terminals without their look-behinds (which are
     what forbid the spaces).
     """
-    t = terminal_patterns(lark, lookbehind=False)
+    t = terminal_patterns(lookbehind=False)
     gap = _GAP + "*"
     return re.compile(gap.join([t["COLOR"], t["RANK"], t["DISCARD"] + "?", t["MINUS"],
                                 f"(?:{t['DRAW_COLOR']}|{t['DRAW_PILE']})"]))
