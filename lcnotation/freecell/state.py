@@ -35,19 +35,36 @@ def fits_on(card: Card, below: Card) -> bool:
     return card[0] == below[0] - 1 and (card[1] in RED_SUITS) != (below[1] in RED_SUITS)
 
 
+def _safe_above(pile: int, partner: int, other_colour: int) -> bool:
+    """Horne's rule by the heights of the piles: the next card of a pile at
+    ``pile`` goes home when there is one (``pile`` below 13), the lower pile
+    of the other colour is at least ``pile - 1`` (two below the card) and
+    the other pile of its colour, ``partner``, at least ``pile - 2`` (three
+    below)."""
+    return pile < 13 and other_colour >= pile - 1 and partner >= pile - 2
+
+
+#: Of each suit, in the order of SUITS: its index, the index of the other
+#: suit of its colour, and those of the two suits of the other colour.
+_KIN: Tuple[Tuple[str, int, int, int, int], ...] = tuple(
+    (suit, i, *(j for j, t in enumerate(SUITS) if t != suit
+                and (t in RED_SUITS) == (suit in RED_SUITS)),
+     *(j for j, t in enumerate(SUITS) if (t in RED_SUITS) != (suit in RED_SUITS)))
+    for i, suit in enumerate(SUITS))
+_KIN_OF = {kin[0]: kin for kin in _KIN}
+
+
 def horne_safe(card: Card, homes: Dict[str, int]) -> bool:
     """Horne's automove rule: ``card`` goes home when its own pile is one below
     it, both piles of the other colour are at least two below it, and the
     other pile of its colour at least three below (so aces and twos always go).
     """
-    if homes[card.suit] != card.rank - 1:
+    pile = homes[card.suit]
+    if pile != card.rank - 1:
         return False
-    for suit in SUITS:
-        other_red = suit in "DH"
-        need = card.rank - 2 if other_red != card.is_red else card.rank - 3
-        if homes[suit] < need:
-            return False
-    return True
+    heights = tuple(map(homes.__getitem__, SUITS))
+    _, _, partner, a, b = _KIN_OF[card.suit]
+    return _safe_above(pile, heights[partner], min(heights[a], heights[b]))
 
 
 #: The card that goes on each suit's home pile next, by the pile's top rank
@@ -64,9 +81,9 @@ def _going_home(homes: Dict[str, int]) -> FrozenSet[Card]:
     key = tuple(map(homes.__getitem__, SUITS))
     found = _SAFE.get(key)
     if found is None:
-        found = _SAFE[key] = frozenset(
-            card for suit in SUITS for card in (_NEXT[suit][homes[suit]],)
-            if card is not None and horne_safe(card, homes))
+        found = _SAFE[key] = frozenset([
+            _NEXT[suit][key[i]] for suit, i, partner, a, b in _KIN
+            if _safe_above(key[i], key[partner], min(key[a], key[b]))])
     return found
 
 
@@ -244,8 +261,12 @@ class Position:
             self.automove()
         elif source not in _FREECELL_NAMES:
             cards = self.columns[int(source) - 1]
-            if cards and cards[-1] in _going_home(self.homes):
-                self.automove()
+            # The card uncovered, if its pile is one below it (else it is not
+            # safe, and the piles need not be looked at).
+            if cards:
+                top = cards[-1]
+                if self.homes[top[1]] == top[0] - 1 and top in _going_home(self.homes):
+                    self.automove()
 
     def automove(self) -> List[Card]:
         """Send home every card Horne's rule allows, until none is left; the cards
