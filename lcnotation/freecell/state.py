@@ -19,6 +19,10 @@ __all__ = ["FREECELLS", "IllegalMove", "Position", "fits_on", "horne_safe", "won
 #: The number of freecells of the standard game.
 FREECELLS = 4
 _FREECELL_NAMES = "abcd"
+#: The index of each freecell by its name, and of each column by its number
+#: as a move writes it (another number is read by int, as before).
+_CELL = {name: i for i, name in enumerate(_FREECELL_NAMES)}
+_COLUMN = {str(i + 1): i for i in range(8)}
 
 
 class IllegalMove(ValueError):
@@ -174,8 +178,8 @@ class Position:
         """
         if source == target:
             raise IllegalMove("F306", f"{source}{target} moves a card to where it is")
-        if source in _FREECELL_NAMES:
-            cell = _FREECELL_NAMES.index(source)
+        cell = _CELL.get(source)
+        if cell is not None:
             card = self.freecells[cell]
             if card is None:
                 what = "is blocked" if self.blocked[cell] else "is empty"
@@ -183,7 +187,9 @@ class Position:
             self._place([card], target)
             self.freecells[cell] = None
             return 1
-        column = int(source) - 1
+        column = _COLUMN.get(source)
+        if column is None:
+            column = int(source) - 1
         cards = self.columns[column]
         if not cards:
             raise IllegalMove("F301", f"column {source} is empty")
@@ -195,9 +201,12 @@ class Position:
 
     def _run_for(self, column: int, target: str, single: bool) -> int:
         """How many cards a move from ``column`` to ``target`` carries."""
-        if not target.isdigit():
-            return 1
-        destination = self.columns[int(target) - 1]
+        index = _COLUMN.get(target)
+        if index is None:
+            if not target.isdigit():
+                return 1
+            index = int(target) - 1
+        destination = self.columns[index]
         if not destination:
             if single:
                 return 1
@@ -233,14 +242,15 @@ class Position:
                 raise IllegalMove("F303", f"{card} cannot go home: the {card.suit} pile "
                                   + ("is empty" if have == 0 else f"is at rank {have}"))
             self.homes[card.suit] = card.rank
-        elif target in _FREECELL_NAMES:
-            cell = _FREECELL_NAMES.index(target)
+        elif target in _CELL:
+            cell = _CELL[target]
             if self.blocked[cell] or self.freecells[cell] is not None:
                 what = "blocked" if self.blocked[cell] else f"holding {self.freecells[cell]}"
                 raise IllegalMove("F302", f"freecell {target} is {what}")
             self.freecells[cell] = cards[-1]
         else:
-            destination = self.columns[int(target) - 1]
+            index = _COLUMN.get(target)
+            destination = self.columns[int(target) - 1 if index is None else index]
             if destination and not fits_on(cards[0], destination[-1]):
                 raise _cannot_go_on(str(cards[0]), destination[-1])
             destination.extend(cards)
@@ -259,8 +269,9 @@ class Position:
         self.play(source, target, single)
         if target == "h":
             self.automove()
-        elif source not in _FREECELL_NAMES:
-            cards = self.columns[int(source) - 1]
+        elif source not in _CELL:
+            column = _COLUMN.get(source)
+            cards = self.columns[int(source) - 1 if column is None else column]
             # The card uncovered, if its pile is one below it (else it is not
             # safe, and the piles need not be looked at).
             if cards:
