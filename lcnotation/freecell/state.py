@@ -48,13 +48,17 @@ def _safe_above(pile: int, partner: int, other_colour: int) -> bool:
     return pile < 13 and other_colour >= pile - 1 and partner >= pile - 2
 
 
-#: Of each suit, in the order of SUITS: its index, the index of the other
-#: suit of its colour, and those of the two suits of the other colour.
-_KIN: Tuple[Tuple[str, int, int, int, int], ...] = tuple(
-    (suit, i, *(j for j, t in enumerate(SUITS) if t != suit
-                and (t in RED_SUITS) == (suit in RED_SUITS)),
-     *(j for j, t in enumerate(SUITS) if (t in RED_SUITS) != (suit in RED_SUITS)))
-    for i, suit in enumerate(SUITS))
+def _kin(suit: str) -> Tuple[str, int, int, int, int]:
+    """``suit``, its index in SUITS, the index of the other suit of its
+    colour, and those of the two suits of the other colour."""
+    red = suit in RED_SUITS
+    partner = next(j for j, other in enumerate(SUITS)
+                   if other != suit and (other in RED_SUITS) == red)
+    a, b = (j for j, other in enumerate(SUITS) if (other in RED_SUITS) != red)
+    return suit, SUITS.index(suit), partner, a, b
+
+
+_KIN = tuple(_kin(suit) for suit in SUITS)
 _KIN_OF = {kin[0]: kin for kin in _KIN}
 
 
@@ -66,9 +70,8 @@ def horne_safe(card: Card, homes: Dict[str, int]) -> bool:
     pile = homes[card.suit]
     if pile != card.rank - 1:
         return False
-    heights = tuple(map(homes.__getitem__, SUITS))
     _, _, partner, a, b = _KIN_OF[card.suit]
-    return _safe_above(pile, heights[partner], min(heights[a], heights[b]))
+    return _safe_above(pile, homes[SUITS[partner]], min(homes[SUITS[a]], homes[SUITS[b]]))
 
 
 #: The card that goes on each suit's home pile next, by the pile's top rank
@@ -86,8 +89,9 @@ def _going_home(homes: Dict[str, int]) -> FrozenSet[Card]:
     found = _SAFE.get(key)
     if found is None:
         found = _SAFE[key] = frozenset([
-            _NEXT[suit][key[i]] for suit, i, partner, a, b in _KIN
-            if _safe_above(key[i], key[partner], min(key[a], key[b]))])
+            card for suit, i, partner, a, b in _KIN
+            if _safe_above(key[i], key[partner], min(key[a], key[b]))
+            for card in (_NEXT[suit][key[i]],) if card is not None])
     return found
 
 
