@@ -4,10 +4,10 @@ output and keeps what any other layout of the same record means."""
 
 from __future__ import annotations
 
-from typing import List, Optional, Tuple
+from typing import Dict, List, Optional, Tuple
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from lcnotation import freecell
@@ -168,6 +168,36 @@ def automove_as_horne_says(position: Position) -> List[Card]:
                 sent.append(held)
                 moved = True
     return sent
+
+
+def horne_as_written(card: Card, homes: Dict[str, int]) -> bool:
+    """Horne's rule in the words of its definition, suit by suit: the card's
+    own pile one below it, each pile of the other colour at least two below
+    it, the other pile of its colour (and its own) at least three below."""
+    if homes[card.suit] != card.rank - 1:
+        return False
+    for suit in SUITS:
+        same_colour = (suit in "DH") == (card.suit in "DH")
+        if homes[suit] < card.rank - (3 if same_colour else 2):
+            return False
+    return True
+
+
+@given(st.sampled_from(FULL_DECK), st.tuples(*[st.integers(0, 13)] * 4))
+@example(Card(3, "H"), (1, 2, 0, 1))
+@example(Card(3, "H"), (1, 2, 1, 1))
+@example(Card(5, "S"), (2, 3, 3, 4))
+@example(Card(5, "S"), (3, 3, 3, 4))
+@example(Card(13, "D"), (13, 12, 13, 11))
+@example(Card(1, "C"), (0, 0, 0, 0))
+@examples(300)
+def test_horne_safe_is_the_rule_as_written(card: Card, heights: Tuple[int, ...]) -> None:
+    """horne_safe (read by the heights of the piles) and the cards that
+    automove sends (a cached set by the four heights) are Horne's rule."""
+    homes = dict(zip(SUITS, heights))
+    assert horne_safe(card, homes) is horne_as_written(card, homes)
+    position = Position([None] * 4, [False] * 4, homes, [[card]] + [[]] * 7)
+    assert position.automove() == ([card] if horne_as_written(card, homes) else [])
 
 
 @st.composite

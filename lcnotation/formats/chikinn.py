@@ -93,6 +93,11 @@ _OUR = {token: Card(SUITS[token[0]], DIGITS[token[1]]) for token in _CARDS}
 #: discarded, and each draw.
 _PLACED = {(token, discard): Placement(card, discard) for token, card in _OUR.items()
            for discard in (False, True)}
+#: Every card of the engine as many times as the deck holds it, how each is
+#: written in a header, and the order of our colours and ranks.
+_FULL = Counter({token: COPIES[card.rank] for token, card in _OUR.items()})
+_SPELLED = {token: format_card(card) for token, card in _OUR.items()}
+_ORDER = {token: (_COLOR_RANK[card.color], card.rank) for token, card in _OUR.items()}
 _FROM_DECK = Draw(None)
 _FROM_PILE = {suit: Draw(color) for suit, color in SUITS.items()}
 _new = tuple.__new__
@@ -448,10 +453,10 @@ class _Reader:
                 source = _FROM_PILE[draw[0]]
             moves.append(_new(Move, (_PLACED[card, discard], source, (), None, t, span)))
         # The cards never shown are those the last turns drew from the draw pile.
-        seen = Counter(turns[0].hand) + Counter(turns[1].hand) + Counter(c for c in deck if c)
-        full = Counter({s + d: COPIES[r] for s in SUITS for d, r in DIGITS.items()})
-        unseen = sorted((full - seen).elements(),
-                        key=lambda c: (_COLOR_RANK[SUITS[c[0]]], DIGITS[c[1]]))
+        seen = Counter(turns[0].hand)
+        seen.update(turns[1].hand)
+        seen.update(filter(None, deck))
+        unseen = sorted((_FULL - seen).elements(), key=_ORDER.__getitem__)
         unknown = [i for i, c in enumerate(deck) if c is None]
         guessed = unseen[:len(unknown)]
         for i, card in zip(unknown, guessed):
@@ -480,12 +485,8 @@ class _Reader:
         ]
         return Game(tuple(headers), tuple(moves), (), (), span)
 
-    @staticmethod
-    def _our(token: str) -> Card:
-        return _OUR[token]
-
     def _cards(self, tokens: Iterable[str]) -> str:
-        return " ".join(format_card(self._our(t)) for t in tokens)
+        return " ".join(map(_SPELLED.__getitem__, tokens))
 
 
 def _turn_of(m: "re.Match[str]", hand_index: int) -> Tuple[_Turn, int]:

@@ -15,14 +15,18 @@ True
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .ast import Record
 from .checker import VERDICTS, CheckResult, Verdict, check
 from .codes import FREECELL_CODES
 from .deals import DEAL_LIMIT, deal as deal_columns
-from .fcsolve import import_fc_solve
 from .formatter import format, layout_text
 from .parser import parse
 from .state import Position
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .fcsolve import import_fc_solve
 
 __all__ = ["parse", "deal", "check", "format", "import_fc_solve", "Record", "CheckResult", "Verdict",
            "Position", "VERDICTS", "FREECELL_CODES", "DEAL_LIMIT", "deal_columns"]
@@ -32,3 +36,14 @@ def deal(number: int) -> str:
     """Deal ``number`` (0 to 2**33 - 1, Microsoft's numbering) as a standard layout:
     the ``Game #N`` line, the freecell+home line and the columns."""
     return f"Game #{number}\n" + layout_text(Position.fresh(deal_columns(number)))
+
+
+def __getattr__(name: str) -> object:
+    """``import_fc_solve``, imported the first time it is asked for: reading
+    fc-solve's output is not what ``lcn freecell check`` needs."""
+    if name == "import_fc_solve":
+        from .fcsolve import import_fc_solve
+
+        globals()[name] = import_fc_solve
+        return import_fc_solve
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

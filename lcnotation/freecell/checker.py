@@ -157,6 +157,8 @@ class _Checker:
                         "start from the layout shown (whether the deal leads to it is not "
                         "checked)", r.game.span)
             return depicted
+        if start.columns == depicted.columns:  # r.columns' cards: nothing to report
+            return start
         for index, (wanted, column) in enumerate(zip(start.columns, r.columns)):
             for row in range(max(len(wanted), len(column))):
                 have = column[row] if row < len(column) else None

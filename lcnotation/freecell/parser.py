@@ -369,12 +369,15 @@ class _Reader:
                            f"{extra + 1}", line.span(3 * extra, 3 * extra + 2))
             # A row may end early (trailing spaces are optional): the columns it
             # does not reach are blank in this row.
+            number, start = line.number, line.start
             for index in range(COLUMNS):
                 token = cells[index] if index < len(cells) else None
                 if token is None:
                     gap[index] = True
                     continue
-                span = line.span(3 * index, 3 * index + 2)
+                at = 3 * index  # line.span(at, at + 2), made at once
+                span = _new_span(Span, (number, at + 1, number, at + 3, start + at,
+                                        start + at + 2))
                 card = parse_card(token)
                 if card is None:
                     self.error("F101", f"{token!r} is not a card ({_CARD_HINT})", span)

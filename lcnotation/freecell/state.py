@@ -19,6 +19,10 @@ __all__ = ["FREECELLS", "IllegalMove", "Position", "fits_on", "horne_safe", "won
 #: The number of freecells of the standard game.
 FREECELLS = 4
 _FREECELL_NAMES = "abcd"
+#: The index of each freecell by its name, and of each column by its number
+#: as a move writes it (another number is read by int, as before).
+_CELL = {name: i for i, name in enumerate(_FREECELL_NAMES)}
+_COLUMN = {str(i + 1): i for i in range(8)}
 
 
 class IllegalMove(ValueError):
@@ -35,19 +39,39 @@ def fits_on(card: Card, below: Card) -> bool:
     return card[0] == below[0] - 1 and (card[1] in RED_SUITS) != (below[1] in RED_SUITS)
 
 
+def _safe_above(pile: int, partner: int, other_colour: int) -> bool:
+    """Horne's rule by the heights of the piles: the next card of a pile at
+    ``pile`` goes home when there is one (``pile`` below 13), the lower pile
+    of the other colour is at least ``pile - 1`` (two below the card) and
+    the other pile of its colour, ``partner``, at least ``pile - 2`` (three
+    below)."""
+    return pile < 13 and other_colour >= pile - 1 and partner >= pile - 2
+
+
+def _kin(suit: str) -> Tuple[str, int, int, int, int]:
+    """``suit``, its index in SUITS, the index of the other suit of its
+    colour, and those of the two suits of the other colour."""
+    red = suit in RED_SUITS
+    partner = next(j for j, other in enumerate(SUITS)
+                   if other != suit and (other in RED_SUITS) == red)
+    a, b = (j for j, other in enumerate(SUITS) if (other in RED_SUITS) != red)
+    return suit, SUITS.index(suit), partner, a, b
+
+
+_KIN = tuple(_kin(suit) for suit in SUITS)
+_KIN_OF = {kin[0]: kin for kin in _KIN}
+
+
 def horne_safe(card: Card, homes: Dict[str, int]) -> bool:
     """Horne's automove rule: ``card`` goes home when its own pile is one below
     it, both piles of the other colour are at least two below it, and the
     other pile of its colour at least three below (so aces and twos always go).
     """
-    if homes[card.suit] != card.rank - 1:
+    pile = homes[card.suit]
+    if pile != card.rank - 1:
         return False
-    for suit in SUITS:
-        other_red = suit in "DH"
-        need = card.rank - 2 if other_red != card.is_red else card.rank - 3
-        if homes[suit] < need:
-            return False
-    return True
+    _, _, partner, a, b = _KIN_OF[card.suit]
+    return _safe_above(pile, homes[SUITS[partner]], min(homes[SUITS[a]], homes[SUITS[b]]))
 
 
 #: The card that goes on each suit's home pile next, by the pile's top rank
@@ -64,9 +88,10 @@ def _going_home(homes: Dict[str, int]) -> FrozenSet[Card]:
     key = tuple(map(homes.__getitem__, SUITS))
     found = _SAFE.get(key)
     if found is None:
-        found = _SAFE[key] = frozenset(
-            card for suit in SUITS for card in (_NEXT[suit][homes[suit]],)
-            if card is not None and horne_safe(card, homes))
+        found = _SAFE[key] = frozenset([
+            card for suit, i, partner, a, b in _KIN
+            if _safe_above(key[i], key[partner], min(key[a], key[b]))
+            for card in (_NEXT[suit][key[i]],) if card is not None])
     return found
 
 
@@ -157,8 +182,8 @@ class Position:
         """
         if source == target:
             raise IllegalMove("F306", f"{source}{target} moves a card to where it is")
-        if source in _FREECELL_NAMES:
-            cell = _FREECELL_NAMES.index(source)
+        cell = _CELL.get(source)
+        if cell is not None:
             card = self.freecells[cell]
             if card is None:
                 what = "is blocked" if self.blocked[cell] else "is empty"
@@ -166,7 +191,9 @@ class Position:
             self._place([card], target)
             self.freecells[cell] = None
             return 1
-        column = int(source) - 1
+        column = _COLUMN.get(source)
+        if column is None:
+            column = int(source) - 1
         cards = self.columns[column]
         if not cards:
             raise IllegalMove("F301", f"column {source} is empty")
@@ -178,9 +205,12 @@ class Position:
 
     def _run_for(self, column: int, target: str, single: bool) -> int:
         """How many cards a move from ``column`` to ``target`` carries."""
-        if not target.isdigit():
-            return 1
-        destination = self.columns[int(target) - 1]
+        index = _COLUMN.get(target)
+        if index is None:
+            if not target.isdigit():
+                return 1
+            index = int(target) - 1
+        destination = self.columns[index]
         if not destination:
             if single:
                 return 1
@@ -216,14 +246,15 @@ class Position:
                 raise IllegalMove("F303", f"{card} cannot go home: the {card.suit} pile "
                                   + ("is empty" if have == 0 else f"is at rank {have}"))
             self.homes[card.suit] = card.rank
-        elif target in _FREECELL_NAMES:
-            cell = _FREECELL_NAMES.index(target)
+        elif target in _CELL:
+            cell = _CELL[target]
             if self.blocked[cell] or self.freecells[cell] is not None:
                 what = "blocked" if self.blocked[cell] else f"holding {self.freecells[cell]}"
                 raise IllegalMove("F302", f"freecell {target} is {what}")
             self.freecells[cell] = cards[-1]
         else:
-            destination = self.columns[int(target) - 1]
+            index = _COLUMN.get(target)
+            destination = self.columns[int(target) - 1 if index is None else index]
             if destination and not fits_on(cards[0], destination[-1]):
                 raise _cannot_go_on(str(cards[0]), destination[-1])
             destination.extend(cards)
@@ -242,10 +273,15 @@ class Position:
         self.play(source, target, single)
         if target == "h":
             self.automove()
-        elif source not in _FREECELL_NAMES:
-            cards = self.columns[int(source) - 1]
-            if cards and cards[-1] in _going_home(self.homes):
-                self.automove()
+        elif source not in _CELL:
+            column = _COLUMN.get(source)
+            cards = self.columns[int(source) - 1 if column is None else column]
+            # The card uncovered, if its pile is one below it (else it is not
+            # safe, and the piles need not be looked at).
+            if cards:
+                top = cards[-1]
+                if self.homes[top[1]] == top[0] - 1 and top in _going_home(self.homes):
+                    self.automove()
 
     def automove(self) -> List[Card]:
         """Send home every card Horne's rule allows, until none is left; the cards
