@@ -44,11 +44,10 @@ from .ast import Span
 from .cards import RANKS, SUITS, Card, parse_card
 from .deals import COLUMNS, deal
 from .formatter import MOVES_PER_LINE, layout_text
-from .state import FREECELLS, IllegalMove, Position, fits_on
+from .state import FREECELL_NAMES, FREECELLS, IllegalMove, Position, fits_on
 
 __all__ = ["FcSolveMove", "read_fc_solve", "import_fc_solve"]
 
-_FREECELL_NAMES = "abcd"
 # Where a move comes from or goes: ("s", column), ("f", freecell), ("h", 0); 0-based.
 Place = Tuple[str, int]
 
@@ -156,8 +155,8 @@ def _place(kind: str, match: "re.Match[str]", group: int, line: int) -> Place:
 def _short_place(char: str) -> Place:
     if char == "h":
         return ("h", 0)
-    if char in _FREECELL_NAMES:
-        return ("f", _FREECELL_NAMES.index(char))
+    if char in FREECELL_NAMES:
+        return ("f", FREECELL_NAMES.index(char))
     return ("s", int(char) - 1)
 
 
@@ -442,7 +441,7 @@ def _name(place: Place) -> str:
     kind, index = place
     if kind == "s":
         return str(index + 1)
-    return _FREECELL_NAMES[index] if kind == "f" else "h"
+    return FREECELL_NAMES[index] if kind == "f" else "h"
 
 
 @dataclass
@@ -484,11 +483,11 @@ class _Writer:
             for _ in range(count - 1):
                 cell = next(i for i in range(FREECELLS)
                             if p.freecells[i] is None and not p.blocked[i])
-                parked.append(_FREECELL_NAMES[cell])
-                self.play(src, _FREECELL_NAMES[cell])
+                parked.append(FREECELL_NAMES[cell])
+                self.play(src, FREECELL_NAMES[cell])
             self.play(src, dst, single=True)
             for cell_name in reversed(parked):
-                if p.freecells[_FREECELL_NAMES.index(cell_name)] is not None:
+                if p.freecells[FREECELL_NAMES.index(cell_name)] is not None:
                     self.play(cell_name, dst)
             return
         spare = [i for i, c in enumerate(p.columns)

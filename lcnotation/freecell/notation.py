@@ -32,6 +32,7 @@ from .checker import check
 from .codes import FREECELL
 from .formatter import format, layout_text
 from .parser import parse
+from .state import FREECELL_NAMES
 
 __all__ = ["FreeCellNotation", "NOTATION"]
 
@@ -257,7 +258,7 @@ def _describe_move(record: Record, index: int) -> str:
 def _place(name: str) -> str:
     if name == "h":
         return "home"
-    if name in "abcd":
+    if name in FREECELL_NAMES:
         return f"freecell {name}"
     return f"column {name}"
 

@@ -14,14 +14,15 @@ from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 from .cards import RED_SUITS, SUITS, Card
 
-__all__ = ["FREECELLS", "IllegalMove", "Position", "fits_on", "horne_safe", "won"]
+__all__ = ["FREECELLS", "FREECELL_NAMES", "IllegalMove", "Position", "fits_on", "horne_safe", "won"]
 
 #: The number of freecells of the standard game.
 FREECELLS = 4
-_FREECELL_NAMES = "abcd"
+#: The freecells' names as moves write them, in order.
+FREECELL_NAMES = "abcd"
 #: The index of each freecell by its name, and of each column by its number
 #: as a move writes it (another number is read by int, as before).
-_CELL = {name: i for i, name in enumerate(_FREECELL_NAMES)}
+_CELL = {name: i for i, name in enumerate(FREECELL_NAMES)}
 _COLUMN = {str(i + 1): i for i in range(8)}
 
 
