@@ -34,8 +34,8 @@ import re
 from typing import Dict, List, Optional, Tuple
 
 from . import accel
-from .game.checker import check_result
-from .game.setup import read_setup
+from .game.checker import result_holds
+from .game.setup import clean_setup, read_setup
 from .game.state import GameState, Step
 from .style import NOT_PLAIN, StyleState, tags_clean
 from .text.ast import Game, Header
@@ -124,21 +124,22 @@ def clean_moves(part: GameText, style: StyleState,
         headers, steps = _scan(text)
     except NumberTooLong:
         return None
-    if steps is None or not tags_clean(h.name for h in headers):
+    if steps is None or not tags_clean(name for name, _ in headers):
         return None
-    setup = read_setup(Game(headers=tuple(headers)), colors)
-    if setup.diagnostics:
-        return None
+    values = dict(headers)  # each tag once (tags_clean)
+    setup = clean_setup(values, colors)
+    if setup is None:  # not the common way: read_setup says whether it is clean
+        setup = read_setup(Game(headers=tuple(Header(n, v) for n, v in headers)), colors)
+        if setup.diagnostics:
+            return None
     state = GameState.from_setup(setup)
     if not state.play_quietly(steps):
         return None
     if state.draw_pile_range[0]:
         return None  # the round is incomplete (R110)
-    for header in headers:
-        if header.name == "Result":
-            if check_result(header, state, state.scores()):
-                return None
-            break
+    result = values.get("Result")
+    if result is not None and not result_holds(result, state):
+        return None
     moved_on(style, any(step[2] for step in steps))
     return len(steps)
 
@@ -173,19 +174,42 @@ class _Reading:
         # A move number followed by white space other than blanks: its move
         # is not on its line.
         self.number_alone = re.compile(r"\.[ \t]*[^\S \t]")
+        # Header lines as the formatter writes them, one after another from
+        # the start of the text: "[Name "value"]" alone on its line, the
+        # value printable ASCII without quotes or backslashes (which the
+        # grammar reads as written); one match for them all, then each read.
+        name = LEXICON.header_name.pattern
+        self.plain_headers = re.compile(f'(?:\\[{name} "[ !#-\\[\\]-~]*"\\]\n)*')
+        self.plain_header = re.compile(f'\\[({name}) "([^"]*)"\\]')
 
 
 _reading: List[_Reading] = []
 
 
-def _scan(text: str) -> Tuple[List[Header], Optional[List[Step]]]:
+#: A game's header lines as (tag, value) pairs, in their order.
+Headers = List[Tuple[str, str]]
+
+
+def _scan(text: str) -> Tuple[Headers, Optional[List[Step]]]:
     """The headers and the steps of ``text`` as the fast path reads it; steps
     None where the fast path gives up or a style check would look closer."""
     if not _reading:
         _reading.append(_Reading())
     reading = _reading[0]
-    headers: List[Header] = []
-    # The header lines (and comments among them), token by token.
+    pos = reading.plain_headers.match(text).end()  # type: ignore[union-attr]
+    if text.find("[", pos) < 0:  # no header line is left among the moves
+        steps = _steps(text[pos:])
+        if steps is not None:
+            return reading.plain_header.findall(text, 0, pos), steps
+    # Header lines written otherwise, a comment among them, a game that may
+    # not be clean: token by token (the same answer where both answer).
+    return _read_headers(text, reading)
+
+
+def _read_headers(text: str, reading: _Reading) -> Tuple[Headers, Optional[List[Step]]]:
+    """:func:`_scan` of any text: its header lines (and comments among them)
+    read token by token."""
+    headers: Headers = []
     match = reading.fast.match
     pos = 0
     builder: Optional[GameBuilder] = None
@@ -208,34 +232,39 @@ def _scan(text: str) -> Tuple[List[Header], Optional[List[Step]]]:
             # Positions are not needed: a header with a problem sends the
             # game to the tree path, which places it.
             builder.add_header(header, 0, 1, 1)
-            headers.append(builder.headers[-1])
+            read = builder.headers[-1]
+            headers.append((read.name, read.value))
         pos = m.end()
-    # The moves: white space and tokens, each a move or a move number (one
-    # that the style checks would look closer at, or anything else, is
-    # unreadable here).  The fast path reads a number only when its move
-    # follows on the same line.
-    moves = text[pos:]
+    return headers, _steps(text[pos:])
+
+
+def _steps(moves: str) -> Optional[List[Step]]:
+    """The steps of the movetext ``moves`` (white space and tokens, each a
+    move or a move number); None where one is unreadable here (one that the
+    style checks would look closer at, or anything else).  The fast path
+    reads a number only when its move follows on the same line."""
+    reading = _reading[0]
     if reading.number_alone.search(moves) is not None:
-        return headers, None
+        return None
     try:
         read = list(map(_TOKENS.__getitem__, moves.split()))
     except _Unreadable:
-        return headers, None
+        return None
     half = len(read) >> 1
     if not len(read) & 1 and read[0::2] == _ONE_TO[:half] and moves.count(".") == half:
         # The usual layout, "1. R3-D 2. B4-D ...": the numbers (each token
         # with a dot) are the even tokens, and the turns' own.
-        return headers, read[1::2]  # type: ignore[return-value]
+        return read[1::2]  # type: ignore[return-value]
     steps: List[Step] = []
     number = False  # the token before was a number
     for value in read:
         if value.__class__ is int:
             if number or value != len(steps) + 1:
-                return headers, None
+                return None
             number = True
         else:
             steps.append(value)  # type: ignore[arg-type]
             number = False
     if number:
-        return headers, None  # a number without its move
-    return headers, steps
+        return None  # a number without its move
+    return steps

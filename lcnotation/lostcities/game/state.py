@@ -369,6 +369,19 @@ class GameState:
         first, second = (tuple(score_ranks(side[c]) for c in colors) for side in self._exp)
         return GameScore(self.players, colors, (first, second), self._high == 0)
 
+    def totals(self) -> Tuple[int, int]:
+        """Each player's score of the round as it stands: :meth:`scores`'
+        totals, without the table.
+
+        >>> from lcnotation.lostcities.text.reader import parse_move
+        >>> state = GameState()
+        >>> _ = state.apply(parse_move("R7-D"))
+        >>> state.totals() == state.scores().totals == (-13, 0)
+        True
+        """
+        first, second = self._exp
+        return (sum(map(score_ranks, first.values())), sum(map(score_ranks, second.values())))
+
     def legal_moves(self) -> List[Move]:
         """Every legal move of the side to move (empty once the round is over).
 
