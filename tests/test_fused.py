@@ -324,3 +324,20 @@ def test_a_result_holds_where_check_result_finds_nothing(game: Game, played: int
         value = f"{a}-{b + data.draw(st.sampled_from([0, 0, 1, -1]))}"
     found = check_result(Header("Result", value), state, state.scores())
     assert result_holds(value, state) == (found == [])
+
+
+@SETTINGS
+@given(st.one_of(texts, header_edited(), st.lists(st.sampled_from(
+    ["1.", "2.", "3.", "01.", "R3-D", "b4-d", "G5X-D", "\n", " ", "  ", "\t", "\u2003", ".", "1",
+     "{c}", "2.R3-D", "R3-D."]), max_size=12).map(" ".join)))
+def test_the_usual_layout_reads_as_any_movetext(text: str):
+    """Movetext numbered turn by turn, "1. R3-D", is read at once (one match,
+    the moves picked by their places); what that gives is what reading it
+    token by token gives."""
+    fused._scan("")  # the expressions, made once
+    for t in [text] + [part.text[part.text.find("\n1. "):] for part in split_games([text])]:
+        try:
+            token_by_token = fused._any_steps(t)
+        except NumberTooLong:
+            continue
+        assert fused._steps(t) == token_by_token

@@ -89,10 +89,10 @@ class _Tokens(Dict[str, object]):
 
 
 _TOKENS = _Tokens()
-#: The move numbers 1, 2, ... of a game numbered turn by turn (a game is far
-#: shorter: a round has at most 2 * 60 - 16 turns, and a longer record goes
-#: the general way).
-_ONE_TO = list(range(1, 200))
+#: The move numbers "1.", "2.", ... of a game numbered turn by turn, as
+#: written (a game is far shorter: a round has at most 2 * 60 - 16 turns, and
+#: a longer record goes the general way).
+_NUMBERED = [f"{n}." for n in range(1, 200)]
 _is_line_blank = LEXICON.is_line_blank
 
 
@@ -243,18 +243,29 @@ def _steps(moves: str) -> Optional[List[Step]]:
     move or a move number); None where one is unreadable here (one that the
     style checks would look closer at, or anything else).  The fast path
     reads a number only when its move follows on the same line."""
-    reading = _reading[0]
-    if reading.number_alone.search(moves) is not None:
+    if _reading[0].number_alone.search(moves) is not None:
+        return None
+    tokens = moves.split()
+    half = len(tokens) >> 1
+    if not len(tokens) & 1 and tokens[0::2] == _NUMBERED[:half] and moves.count(".") == half:
+        # The usual layout, "1. R3-D 2. B4-D ...": the numbers (each token
+        # with a dot) are the even tokens, and the turns' own as written; the
+        # moves are the odd tokens.
+        try:
+            return list(map(_TOKENS.__getitem__, tokens[1::2]))  # type: ignore[arg-type]
+        except _Unreadable:
+            return None
+    return _any_steps(moves)
+
+
+def _any_steps(moves: str) -> Optional[List[Step]]:
+    """:func:`_steps` of any movetext, token by token."""
+    if _reading[0].number_alone.search(moves) is not None:
         return None
     try:
         read = list(map(_TOKENS.__getitem__, moves.split()))
     except _Unreadable:
         return None
-    half = len(read) >> 1
-    if not len(read) & 1 and read[0::2] == _ONE_TO[:half] and moves.count(".") == half:
-        # The usual layout, "1. R3-D 2. B4-D ...": the numbers (each token
-        # with a dot) are the even tokens, and the turns' own.
-        return read[1::2]  # type: ignore[return-value]
     steps: List[Step] = []
     number = False  # the token before was a number
     for value in read:
