@@ -23,7 +23,8 @@ from lcnotation.lostcities.fused import clean_moves
 from lcnotation.lostcities.game.checker import check_result, result_holds
 from lcnotation.lostcities.game.setup import clean_setup, read_setup
 from lcnotation.lostcities.game.state import GameState
-from lcnotation.lostcities.text.ast import Game, Header
+from lcnotation.lostcities.text.ast import Card, Game, Header
+from lcnotation.lostcities.text.headers import game_colors
 from lcnotation.lostcities.text.reader import parse_game, split_games
 from lcnotation.core.lint import LintConfig
 from lcnotation.lostcities.lint import colors_of, lint_game, lint_text, style_state
@@ -341,3 +342,33 @@ def test_the_usual_layout_reads_as_any_movetext(text: str):
         except NumberTooLong:
             continue
         assert fused._steps(t) == token_by_token
+
+
+def test_the_quiet_replay_refuses_each_broken_rule():
+    """Each rule play_quietly checks, broken by the last step (what play says
+    of it too); the same steps without it are played."""
+    game = generate_game(7, deal=True)
+    steps = steps_of(game)
+    state = GameState.from_game(game)
+    assert state.play_quietly(steps)
+    assert not GameState.from_game(game).play_quietly(steps + [steps[-1]])  # after the end (R109)
+    hand = GameState.from_game(game).hand(0)
+    held = hand[0]
+    absent = next((c, r) for c in game_colors(game) for r in (2, 3, 4, 5, 6, 7, 8, 9, 10)
+                  if Card(c, r) not in hand)
+    broken = {
+        "R106, a colour outside the game": [("Q", 5, False, None)],
+        "R106, a draw from a pile outside": [(held.color, held.rank, True, "Q")],
+        "R107, a draw from an empty pile": [(held.color, held.rank, False,
+                                             next(c for c in game_colors(game)
+                                                  if c != held.color))],
+        "R108, the card just discarded drawn back": [(held.color, held.rank, True, held.color)],
+        "R103, a card not held": [(absent[0], absent[1], False, None)],
+    }
+    for name, tail in broken.items():
+        assert not GameState.from_game(game).play_quietly(tail), name
+    free = GameState()
+    assert free.play_quietly([("R", 7, False, None), ("B", 4, True, None)])
+    for name, last in {"R101": ("R", 4, False, None), "R102": ("R", 0, False, None)}.items():
+        state = GameState()
+        assert not state.play_quietly([("R", 7, False, None), ("B", 4, True, None), last]), name

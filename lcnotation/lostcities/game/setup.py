@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Dict, Iterable, List, NamedTuple, Optional, Se
 
 from ..text.ast import HANDSHAKE, Card, Game, Header, Span
 from ...core.diagnostics import Diagnostic, NotationError
+from ..text.formatter import format_card
 from ..text.headers import CARD_WORDS, DEFAULT_COLORS, parse_cards, parse_colors
 from ...core.span import NO_SPAN, first_known
 from ..text.lexical import COLOR_LETTERS
@@ -128,6 +129,7 @@ _CARD_PAIRS = {word: (card.color, card.rank) for word, card in CARD_WORDS.items(
 # Every card as a small number (sorting numbers is quicker than sorting pairs).
 _CARD_CODES = {pair: ord(pair[0]) * 16 + pair[1] for pair in _CARD_PAIRS.values()}
 _full_decks: Dict[Tuple[str, ...], List[int]] = {}
+_full_deck_words: Dict[Tuple[str, ...], List[str]] = {}
 _colors_seen: Dict[str, Tuple[str, ...]] = {}
 
 
@@ -141,6 +143,17 @@ def _full_deck(colors: Sequence[str]) -> List[int]:
             _full_decks.clear()
         _full_decks[key] = deck
     return deck
+
+
+def _written_deck(colors: Tuple[str, ...]) -> List[str]:
+    """Every card of the colours as the formatter writes it, sorted."""
+    words = _full_deck_words.get(colors)
+    if words is None:
+        words = sorted(format_card(Card(c, r)) for c in colors for r in COLOR_DECK)
+        if len(_full_deck_words) > 64:
+            _full_deck_words.clear()
+        _full_deck_words[colors] = words
+    return words
 
 
 def _plain_cards(value: str) -> Deal:
@@ -259,6 +272,17 @@ def clean_setup(values: Dict[str, str], default_colors: Tuple[str, ...] = DEFAUL
         colors = seen
     get = values.get
     players = (_player(get("Player1", ""), 1), _player(get("Player2", ""), 2))
+    first, second, rest = get("Hand1"), get("Hand2"), get("Deck")
+    if (first is not None and second is not None and rest is not None
+            and first.count(" ") == second.count(" ") == HAND_SIZE - 1):
+        # The whole deal, as the formatter writes it: sound when its cards,
+        # sorted, are those of the deck (so no card is read twice to say so).
+        words = f"{first} {second} {rest}".split(" ")
+        if sorted(words) == _written_deck(colors):
+            cards = list(map(_CARD_PAIRS.__getitem__, words))
+            return Setup(colors, players, (tuple(cards[:HAND_SIZE]),
+                                           tuple(cards[HAND_SIZE:2 * HAND_SIZE])),
+                         tuple(cards[2 * HAND_SIZE:]), ())
     parts: Dict[str, Optional[Deal]] = {}
     try:
         for name in _DEAL_PARTS:
