@@ -2,8 +2,10 @@
 
 Most games of an archive have no finding at all.  For them the lint engine
 need not build a tree: :func:`clean_moves` reads the game's header lines
-with the fast path's own expression
-(:func:`~lcnotation.lostcities.text.fastpath.fast_pattern`) and its moves as
+(those written as the formatter writes them by one expression, any other
+with the fast path's own,
+:func:`~lcnotation.lostcities.text.fastpath.fast_pattern`), its setup from
+their values (:func:`~lcnotation.lostcities.game.setup.clean_setup`) and its moves as
 white-space separated tokens, each a move spelling or a move number that the
 fast path's expressions accept whole; it replays the moves as they are read
 (:meth:`~lcnotation.lostcities.game.state.GameState.play_quietly`), looks at
