@@ -258,8 +258,8 @@ def clean_setup(values: Dict[str, str], default_colors: Tuple[str, ...] = DEFAUL
     asks :func:`read_setup`, which says what).  Lint's fused path reads a
     clean game's setup so, without a :class:`Header` for each value.
 
-    >>> clean_setup({"Colors": "RGWBYK", "Player1": "Ann"}).colors
-    ('R', 'G', 'W', 'B', 'Y', 'K')
+    >>> clean_setup({"Player1": "Ann"}).players
+    ('Ann', 'Player 2')
     >>> clean_setup({"Hand1": "R3"}) is None
     True
     """
