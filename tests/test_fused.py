@@ -11,15 +11,20 @@ the quiet replay to the reporting one.
 from __future__ import annotations
 
 import dataclasses
-from typing import List, Optional
+from typing import List, Optional, Tuple
 
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from lcnotation import format_game, format_games, generate_game, generate_games
+from lcnotation.lostcities.text.fastpath import NumberTooLong
+from lcnotation.lostcities import fused
 from lcnotation.lostcities.fused import clean_moves
+from lcnotation.lostcities.game.checker import check_result, result_holds
+from lcnotation.lostcities.game.setup import clean_setup, read_setup
 from lcnotation.lostcities.game.state import GameState
-from lcnotation.lostcities.text.ast import Game
+from lcnotation.lostcities.text.ast import Card, Game, Header
+from lcnotation.lostcities.text.headers import game_colors
 from lcnotation.lostcities.text.reader import parse_game, split_games
 from lcnotation.core.lint import LintConfig
 from lcnotation.lostcities.lint import colors_of, lint_game, lint_text, style_state
@@ -174,6 +179,7 @@ def test_the_quiet_replay_agrees_with_the_reporting_one(text: str):
         assert ok == (found == [])
         if ok:
             assert observable(quiet) == observable(loud)
+            assert quiet.totals() == loud.scores().totals
 
 
 def _clean_file() -> List[str]:
@@ -216,3 +222,153 @@ def test_near_misses_go_the_tree_path():
         assert everything(fused) == everything(tree), name
         if not any(word in name for word in ("own line", "comment among", "mark", "blank")):
             assert tree.findings, name  # the edit is a real near miss
+
+
+#: Edits of a header line or value: each may or may not leave it as the
+#: formatter writes it.
+HEADER_EDITS = ['"', "\\", '\\"', " ", "\t", "  ", "\u00eb", "\u2028", "\x00", "\x7f", "]", "[",
+                "{c}", "; c", "\n", "\n\n", "K", "r3", "R11", "Q5", "*", "-", "9" * 30, "\ufeff"]
+
+
+@st.composite
+def header_edited(draw) -> str:
+    """A legal game (perhaps with others after it) with a few edits among its
+    header lines: pieces inserted or characters replaced, anywhere from the
+    start of the text to its first move."""
+    text = format_game(draw(legal_games(headers=True)))
+    for _ in range(draw(st.integers(1, 3))):
+        block = text.find("\n1.")
+        at = draw(st.integers(0, max(0, block)))
+        end = at + draw(st.sampled_from([0, 0, 1, 2]))
+        text = text[:at] + draw(st.sampled_from(HEADER_EDITS)) + text[end:]
+    return text + draw(st.sampled_from(["", "\n" + format_game(generate_game(1, deal=True))]))
+
+
+@SETTINGS
+@given(st.one_of(texts, header_edited()))
+def test_the_plain_header_lines_read_as_any_header_lines(text: str):
+    """Header lines as the formatter writes them are read at once (one match
+    for them all); what that gives is what reading them token by token gives."""
+    fused._scan("")  # the expressions, made once
+    for part in split_games([text]):
+        try:
+            token_by_token = fused._read_headers(part.text, fused._reading[0])
+        except NumberTooLong:
+            continue
+        assert fused._scan(part.text) == token_by_token
+
+
+#: Edits of a header's value: each may or may not leave it readable, and sound.
+VALUE_EDITS = ["", " ", "  ", "\t", "R3", "R3 ", " R3", "r3", "R11", "Q5", "K", "RH", "R", "RGWB",
+               "RGWBYKP", "RRGWB", "rgwby", "ABCEF", "RGWBYP", "\u00eb", "\\"]
+
+
+@st.composite
+def header_values(draw) -> Tuple[dict, Game]:
+    """The headers of a legal game, by tag, with a few values edited (a piece
+    inserted or put in place of a part, a header dropped), and the game of
+    those headers."""
+    game = draw(legal_games(headers=True))
+    values = {h.name: h.value for h in game.headers}
+    for _ in range(draw(st.integers(0, 3))):
+        name = draw(st.sampled_from(["Colors", "Hand1", "Hand2", "Deck", "Player1", "Player2"]))
+        value = values.get(name, "")
+        if draw(st.integers(0, 5)) == 0:
+            values.pop(name, None)
+            continue
+        at = draw(st.integers(0, len(value)))
+        end = at + draw(st.sampled_from([0, 0, 2, 3, len(value)]))
+        values[name] = value[:at] + draw(st.sampled_from(VALUE_EDITS)) + value[end:]
+    return values, Game(headers=tuple(Header(k, v) for k, v in values.items()))
+
+
+@SETTINGS
+@given(header_values(), colour_sets)
+def test_a_clean_setup_is_the_one_read_setup_reads(values_and_game, default: str):
+    """clean_setup answers only where read_setup finds nothing, with its setup."""
+    values, game = values_and_game
+    colors = tuple(default)
+    before = clean_setup(values, colors)
+    read = read_setup(game, colors)
+    quick = clean_setup(values, colors)  # read_setup has seen the Colors header now
+    for setup in (before, quick):
+        assert setup is None or setup == read and not read.diagnostics
+    if not read.diagnostics and all(values[k] == " ".join(values[k].split())
+                                    for k in ("Hand1", "Hand2", "Deck") if k in values):
+        assert quick == read  # the common way is read at once
+
+
+def test_generated_games_are_set_up_at_once():
+    """The deal headers of generated games, as the formatter writes them, are
+    read without a Header (else the speed docs/speed.md claims would not be
+    there)."""
+    for game in generate_games(20, seed=8, deal=True):
+        values = {h.name: h.value for h in game.headers}
+        read_setup(game)  # its Colors header, read once
+        assert clean_setup(values) == read_setup(game)
+
+
+results = st.one_of(st.sampled_from(["*", " * ", "", "x", "1", "0-0", "1-2", " 3 - 4 ",
+                                     "-5--6", "9" * 40 + "-0", "1-2-3", "\u0661-1"]),
+                    st.tuples(st.integers(-200, 200), st.integers(-200, 200)).map(
+                        lambda t: f"{t[0]}-{t[1]}"))
+
+
+@SETTINGS
+@given(legal_games(), st.integers(0, 120), results, st.data())
+def test_a_result_holds_where_check_result_finds_nothing(game: Game, played: int, value: str,
+                                                           data: st.DataObject):
+    state = GameState.from_game(game)
+    state.play_quietly(steps_of(game)[:played])
+    if data.draw(st.booleans()):  # the true result, or one point off
+        a, b = state.totals()
+        value = f"{a}-{b + data.draw(st.sampled_from([0, 0, 1, -1]))}"
+    found = check_result(Header("Result", value), state, state.scores())
+    assert result_holds(value, state) == (found == [])
+
+
+@SETTINGS
+@given(st.one_of(texts, header_edited(), st.lists(st.sampled_from(
+    ["1.", "2.", "3.", "01.", "R3-D", "b4-d", "G5X-D", "\n", " ", "  ", "\t", "\u2003", ".", "1",
+     "{c}", "2.R3-D", "R3-D."]), max_size=12).map(" ".join)))
+def test_the_usual_layout_reads_as_any_movetext(text: str):
+    """Movetext numbered turn by turn, "1. R3-D", is read at once (one match,
+    the moves picked by their places); what that gives is what reading it
+    token by token gives."""
+    fused._scan("")  # the expressions, made once
+    for t in [text] + [part.text[part.text.find("\n1. "):] for part in split_games([text])]:
+        try:
+            token_by_token = fused._any_steps(t)
+        except NumberTooLong:
+            continue
+        assert fused._steps(t) == token_by_token
+
+
+def test_the_quiet_replay_refuses_each_broken_rule():
+    """Each rule play_quietly checks, broken by the last step (what play says
+    of it too); the same steps without it are played."""
+    game = generate_game(7, deal=True)
+    steps = steps_of(game)
+    state = GameState.from_game(game)
+    assert state.play_quietly(steps)
+    assert not GameState.from_game(game).play_quietly(steps + [steps[-1]])  # after the end (R109)
+    hand = GameState.from_game(game).hand(0)
+    held = hand[0]
+    absent = next((c, r) for c in game_colors(game) for r in (2, 3, 4, 5, 6, 7, 8, 9, 10)
+                  if Card(c, r) not in hand)
+    broken = {
+        "R106, a colour outside the game": [("Q", 5, False, None)],
+        "R106, a draw from a pile outside": [(held.color, held.rank, True, "Q")],
+        "R107, a draw from an empty pile": [(held.color, held.rank, False,
+                                             next(c for c in game_colors(game)
+                                                  if c != held.color))],
+        "R108, the card just discarded drawn back": [(held.color, held.rank, True, held.color)],
+        "R103, a card not held": [(absent[0], absent[1], False, None)],
+    }
+    for name, tail in broken.items():
+        assert not GameState.from_game(game).play_quietly(tail), name
+    free = GameState()
+    assert free.play_quietly([("R", 7, False, None), ("B", 4, True, None)])
+    for name, last in {"R101": ("R", 4, False, None), "R102": ("R", 0, False, None)}.items():
+        state = GameState()
+        assert not state.play_quietly([("R", 7, False, None), ("B", 4, True, None), last]), name

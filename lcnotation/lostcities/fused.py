@@ -2,8 +2,10 @@
 
 Most games of an archive have no finding at all.  For them the lint engine
 need not build a tree: :func:`clean_moves` reads the game's header lines
-with the fast path's own expression
-(:func:`~lcnotation.lostcities.text.fastpath.fast_pattern`) and its moves as
+(those written as the formatter writes them by one expression, any other
+with the fast path's own,
+:func:`~lcnotation.lostcities.text.fastpath.fast_pattern`), its setup from
+their values (:func:`~lcnotation.lostcities.game.setup.clean_setup`) and its moves as
 white-space separated tokens, each a move spelling or a move number that the
 fast path's expressions accept whole; it replays the moves as they are read
 (:meth:`~lcnotation.lostcities.game.state.GameState.play_quietly`), looks at
@@ -34,8 +36,8 @@ import re
 from typing import Dict, List, Optional, Tuple
 
 from . import accel
-from .game.checker import check_result
-from .game.setup import read_setup
+from .game.checker import result_holds
+from .game.setup import clean_setup, read_setup
 from .game.state import GameState, Step
 from .style import NOT_PLAIN, StyleState, tags_clean
 from .text.ast import Game, Header
@@ -89,10 +91,10 @@ class _Tokens(Dict[str, object]):
 
 
 _TOKENS = _Tokens()
-#: The move numbers 1, 2, ... of a game numbered turn by turn (a game is far
-#: shorter: a round has at most 2 * 60 - 16 turns, and a longer record goes
-#: the general way).
-_ONE_TO = list(range(1, 200))
+#: The move numbers "1.", "2.", ... of a game numbered turn by turn, as
+#: written (a game is far shorter: a round has at most 2 * 60 - 16 turns, and
+#: a longer record goes the general way).
+_NUMBERED = [f"{n}." for n in range(1, 200)]
 _is_line_blank = LEXICON.is_line_blank
 
 
@@ -124,21 +126,22 @@ def clean_moves(part: GameText, style: StyleState,
         headers, steps = _scan(text)
     except NumberTooLong:
         return None
-    if steps is None or not tags_clean(h.name for h in headers):
+    if steps is None or not tags_clean(name for name, _ in headers):
         return None
-    setup = read_setup(Game(headers=tuple(headers)), colors)
-    if setup.diagnostics:
-        return None
+    values = dict(headers)  # each tag once (tags_clean)
+    setup = clean_setup(values, colors)
+    if setup is None:  # not the common way: read_setup says whether it is clean
+        setup = read_setup(Game(headers=tuple(Header(n, v) for n, v in headers)), colors)
+        if setup.diagnostics:
+            return None
     state = GameState.from_setup(setup)
     if not state.play_quietly(steps):
         return None
     if state.draw_pile_range[0]:
         return None  # the round is incomplete (R110)
-    for header in headers:
-        if header.name == "Result":
-            if check_result(header, state, state.scores()):
-                return None
-            break
+    result = values.get("Result")
+    if result is not None and not result_holds(result, state):
+        return None
     moved_on(style, any(step[2] for step in steps))
     return len(steps)
 
@@ -173,19 +176,42 @@ class _Reading:
         # A move number followed by white space other than blanks: its move
         # is not on its line.
         self.number_alone = re.compile(r"\.[ \t]*[^\S \t]")
+        # Header lines as the formatter writes them, one after another from
+        # the start of the text: "[Name "value"]" alone on its line, the
+        # value printable ASCII without quotes or backslashes (which the
+        # grammar reads as written); one match for them all, then each read.
+        name = LEXICON.header_name.pattern
+        self.plain_headers = re.compile(f'(?:\\[{name} "[ !#-\\[\\]-~]*"\\]\n)*')
+        self.plain_header = re.compile(f'\\[({name}) "([^"]*)"\\]')
 
 
 _reading: List[_Reading] = []
 
 
-def _scan(text: str) -> Tuple[List[Header], Optional[List[Step]]]:
+#: A game's header lines as (tag, value) pairs, in their order.
+Headers = List[Tuple[str, str]]
+
+
+def _scan(text: str) -> Tuple[Headers, Optional[List[Step]]]:
     """The headers and the steps of ``text`` as the fast path reads it; steps
     None where the fast path gives up or a style check would look closer."""
     if not _reading:
         _reading.append(_Reading())
     reading = _reading[0]
-    headers: List[Header] = []
-    # The header lines (and comments among them), token by token.
+    pos = reading.plain_headers.match(text).end()  # type: ignore[union-attr]
+    if text.find("[", pos) < 0:  # no header line is left among the moves
+        steps = _steps(text[pos:])
+        if steps is not None:
+            return reading.plain_header.findall(text, 0, pos), steps
+    # Header lines written otherwise, a comment among them, a game that may
+    # not be clean: token by token (the same answer where both answer).
+    return _read_headers(text, reading)
+
+
+def _read_headers(text: str, reading: _Reading) -> Tuple[Headers, Optional[List[Step]]]:
+    """:func:`_scan` of any text: its header lines (and comments among them)
+    read token by token."""
+    headers: Headers = []
     match = reading.fast.match
     pos = 0
     builder: Optional[GameBuilder] = None
@@ -208,34 +234,50 @@ def _scan(text: str) -> Tuple[List[Header], Optional[List[Step]]]:
             # Positions are not needed: a header with a problem sends the
             # game to the tree path, which places it.
             builder.add_header(header, 0, 1, 1)
-            headers.append(builder.headers[-1])
+            read = builder.headers[-1]
+            headers.append((read.name, read.value))
         pos = m.end()
-    # The moves: white space and tokens, each a move or a move number (one
-    # that the style checks would look closer at, or anything else, is
-    # unreadable here).  The fast path reads a number only when its move
-    # follows on the same line.
-    moves = text[pos:]
-    if reading.number_alone.search(moves) is not None:
-        return headers, None
+    return headers, _steps(text[pos:])
+
+
+def _steps(moves: str) -> Optional[List[Step]]:
+    """The steps of the movetext ``moves`` (white space and tokens, each a
+    move or a move number); None where one is unreadable here (one that the
+    style checks would look closer at, or anything else).  The fast path
+    reads a number only when its move follows on the same line."""
+    if _reading[0].number_alone.search(moves) is not None:
+        return None
+    tokens = moves.split()
+    half = len(tokens) >> 1
+    if not len(tokens) & 1 and tokens[0::2] == _NUMBERED[:half] and moves.count(".") == half:
+        # The usual layout, "1. R3-D 2. B4-D ...": the numbers (each token
+        # with a dot) are the even tokens, and the turns' own as written; the
+        # moves are the odd tokens.
+        try:
+            return list(map(_TOKENS.__getitem__, tokens[1::2]))  # type: ignore[arg-type]
+        except _Unreadable:
+            return None
+    return _any_steps(moves)
+
+
+def _any_steps(moves: str) -> Optional[List[Step]]:
+    """:func:`_steps` of any movetext, token by token."""
+    if _reading[0].number_alone.search(moves) is not None:
+        return None
     try:
         read = list(map(_TOKENS.__getitem__, moves.split()))
     except _Unreadable:
-        return headers, None
-    half = len(read) >> 1
-    if not len(read) & 1 and read[0::2] == _ONE_TO[:half] and moves.count(".") == half:
-        # The usual layout, "1. R3-D 2. B4-D ...": the numbers (each token
-        # with a dot) are the even tokens, and the turns' own.
-        return headers, read[1::2]  # type: ignore[return-value]
+        return None
     steps: List[Step] = []
     number = False  # the token before was a number
     for value in read:
         if value.__class__ is int:
             if number or value != len(steps) + 1:
-                return headers, None
+                return None
             number = True
         else:
             steps.append(value)  # type: ignore[arg-type]
             number = False
     if number:
-        return headers, None  # a number without its move
-    return headers, steps
+        return None  # a number without its move
+    return steps

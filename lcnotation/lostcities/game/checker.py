@@ -34,8 +34,8 @@ from .codes import RULE_CODES
 from .setup import Setup, read_setup
 from .state import GameState
 
-__all__ = ["RULE_CODES", "CheckReport", "check", "check_played", "check_result", "score",
-           "match_totals"]
+__all__ = ["RULE_CODES", "CheckReport", "check", "check_played", "check_result",
+           "result_holds", "score", "match_totals"]
 
 ERROR, INFO = Severity.ERROR, Severity.INFO
 
@@ -146,15 +146,35 @@ def check_result(header: Header, state: GameState, score: GameScore) -> List[Dia
         claimed = parse_result(header)
     except NotationError as err:
         return [err.to_diagnostic()]
-    if claimed is None or not state.is_over or not state.certain:
-        return []
     actual = score.totals
-    if claimed == actual:
+    if claimed is None or _result_holds(claimed, state, actual):
         return []
     from .violations import WrongResult
 
     return [WrongResult(first_known(header.value_span, header.span), None, claimed, actual,
                         state.players).to_diagnostic()]
+
+
+def _result_holds(claimed: Tuple[int, int], state: GameState, totals: Tuple[int, int]) -> bool:
+    """Whether a Result header that claims the scores ``claimed`` agrees with
+    the replay ``state``, whose totals are ``totals``: only a complete,
+    certain replay is scored for sure."""
+    return not state.is_over or not state.certain or claimed == totals
+
+
+def result_holds(value: str, state: GameState) -> bool:
+    """Whether :func:`check_result` finds nothing wrong with a Result header
+    of value ``value`` after the replay ``state`` (lint's fused path asks so,
+    without a score's table).
+
+    >>> result_holds("*", GameState()), result_holds("0-0", GameState()), result_holds("x", GameState())
+    (True, True, False)
+    """
+    try:
+        claimed = parse_result(value)
+    except NotationError:
+        return False
+    return claimed is None or _result_holds(claimed, state, state.totals())
 
 
 def score(game: Game) -> GameScore:

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Dict, Iterable, List, NamedTuple, Optional, Se
 
 from ..text.ast import HANDSHAKE, Card, Game, Header, Span
 from ...core.diagnostics import Diagnostic, NotationError
+from ..text.formatter import format_card
 from ..text.headers import CARD_WORDS, DEFAULT_COLORS, parse_cards, parse_colors
 from ...core.span import NO_SPAN, first_known
 from ..text.lexical import COLOR_LETTERS
@@ -21,7 +22,7 @@ if TYPE_CHECKING:
     from .violations import DealMisses, DealSize, DealtTooOften, NotInDeck
 
 __all__ = ["HAND_SIZE", "COLOR_COUNTS", "COLOR_DECK", "DECK_RANKS", "CARDS_PER_COLOR", "COPIES", "Deal", "DealProblem", "Setup", "draw_pile_start", "deal_problems", "read_setup",
-           "as_pairs"]
+           "clean_setup", "as_pairs"]
 
 #: Cards dealt to each player.
 HAND_SIZE = 8
@@ -40,6 +41,8 @@ COPIES: Tuple[int, ...] = tuple(COLOR_DECK.count(r) for r in range(11))
 
 #: A deal header's cards as ``(colour, rank)`` pairs.
 Deal = Tuple[Tuple[str, int], ...]
+#: The headers of a deal.
+_DEAL_PARTS = ("Hand1", "Hand2", "Deck")
 #: What :func:`deal_problems` reports.
 DealProblem = Union["DealSize", "NotInDeck", "DealtTooOften", "DealMisses"]
 
@@ -126,6 +129,7 @@ _CARD_PAIRS = {word: (card.color, card.rank) for word, card in CARD_WORDS.items(
 # Every card as a small number (sorting numbers is quicker than sorting pairs).
 _CARD_CODES = {pair: ord(pair[0]) * 16 + pair[1] for pair in _CARD_PAIRS.values()}
 _full_decks: Dict[Tuple[str, ...], List[int]] = {}
+_full_deck_words: Dict[Tuple[str, ...], List[str]] = {}
 _colors_seen: Dict[str, Tuple[str, ...]] = {}
 
 
@@ -141,13 +145,29 @@ def _full_deck(colors: Sequence[str]) -> List[int]:
     return deck
 
 
+def _written_deck(colors: Tuple[str, ...]) -> List[str]:
+    """Every card of the colours as the formatter writes it, sorted."""
+    words = _full_deck_words.get(colors)
+    if words is None:
+        words = sorted(format_card(Card(c, r)) for c in colors for r in COLOR_DECK)
+        if len(_full_deck_words) > 64:
+            _full_deck_words.clear()
+        _full_deck_words[colors] = words
+    return words
+
+
+def _plain_cards(value: str) -> Deal:
+    """The cards of a deal header's value written as cards separated by single
+    spaces, by far the common case (the grammar reads them the same); raises
+    KeyError for anything else."""
+    return tuple(map(_CARD_PAIRS.__getitem__, value.split(" ")))
+
+
 def _cards_of(header: Header) -> Deal:
     """The cards of a deal header; raises NotationError (with positions)."""
-    # Cards separated by single spaces, by far the common case, skip the
-    # grammar (which reads them the same); anything else goes through it.
     try:
-        return tuple(map(_CARD_PAIRS.__getitem__, header.value.split(" ")))
-    except KeyError:
+        return _plain_cards(header.value)
+    except KeyError:  # not the common case: through the grammar
         return as_pairs(parse_cards(header))
 
 
@@ -197,10 +217,10 @@ def read_setup(game: Game, default_colors: Tuple[str, ...] = DEFAULT_COLORS) -> 
             from .violations import ColorCount
 
             diagnostics.append(ColorCount(_where(header), None, len(colors)).to_diagnostic())
-    first, second = ((found[k].value.strip() if k in found else "") or f"Player {i}"
+    first, second = (_player(found[k].value if k in found else "", i)
                      for i, k in ((1, "Player1"), (2, "Player2")))
     parts: Dict[str, Optional[Deal]] = {}
-    for name in ("Hand1", "Hand2", "Deck"):
+    for name in _DEAL_PARTS:
         header = found.get(name)
         if header is None:
             parts[name] = None
@@ -222,6 +242,59 @@ def read_setup(game: Game, default_colors: Tuple[str, ...] = DEFAULT_COLORS) -> 
                 diagnostics.append(problem.at(span).to_diagnostic())
             hands, deck = (None, None), None
     return Setup(colors, (first, second), hands, deck, tuple(diagnostics))
+
+
+def _player(value: str, number: int) -> str:
+    """The name of player ``number`` (1 or 2), from its header's value ("" when
+    there is none)."""
+    return value.strip() or f"Player {number}"
+
+
+def clean_setup(values: Dict[str, str], default_colors: Tuple[str, ...] = DEFAULT_COLORS
+                ) -> Optional[Setup]:
+    """:func:`read_setup` of a game whose headers' values are ``values`` (by
+    tag, each tag once), when it finds nothing wrong with them and they are
+    written the common way; None when it may find something (the caller then
+    asks :func:`read_setup`, which says what).  Lint's fused path reads a
+    clean game's setup so, without a :class:`Header` for each value.
+
+    >>> clean_setup({"Player1": "Ann"}).players
+    ('Ann', 'Player 2')
+    >>> clean_setup({"Hand1": "R3"}) is None
+    True
+    """
+    colors = default_colors
+    written = values.get("Colors")
+    if written is not None:
+        seen = _colors_seen.get(written)  # read by read_setup before, without a problem
+        if seen is None or len(seen) not in COLOR_COUNTS:
+            return None
+        colors = seen
+    get = values.get
+    players = (_player(get("Player1", ""), 1), _player(get("Player2", ""), 2))
+    first, second, rest = get("Hand1"), get("Hand2"), get("Deck")
+    if (first is not None and second is not None and rest is not None
+            and first.count(" ") == second.count(" ") == HAND_SIZE - 1):
+        # The whole deal, as the formatter writes it: sound when its cards,
+        # sorted, are those of the deck (so no card is read twice to say so).
+        words = f"{first} {second} {rest}".split(" ")
+        if sorted(words) == _written_deck(colors):
+            cards = list(map(_CARD_PAIRS.__getitem__, words))
+            return Setup(colors, players, (tuple(cards[:HAND_SIZE]),
+                                           tuple(cards[HAND_SIZE:2 * HAND_SIZE])),
+                         tuple(cards[2 * HAND_SIZE:]), ())
+    parts: Dict[str, Optional[Deal]] = {}
+    try:
+        for name in _DEAL_PARTS:
+            value = get(name)
+            parts[name] = None if value is None else _plain_cards(value)
+    except KeyError:
+        return None
+    hands = (parts["Hand1"], parts["Hand2"])
+    deck = parts["Deck"]
+    if (hands != (None, None) or deck is not None) and deal_problems(colors, parts):
+        return None
+    return Setup(colors, players, hands, deck, ())
 
 
 def _card_span(header: Header, index: int, read: Dict[str, Tuple[Card, ...]]) -> Span:

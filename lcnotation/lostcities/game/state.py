@@ -369,6 +369,19 @@ class GameState:
         first, second = (tuple(score_ranks(side[c]) for c in colors) for side in self._exp)
         return GameScore(self.players, colors, (first, second), self._high == 0)
 
+    def totals(self) -> Tuple[int, int]:
+        """Each player's score of the round as it stands: :meth:`scores`'
+        totals, without the table.
+
+        >>> from lcnotation.lostcities.text.reader import parse_move
+        >>> state = GameState()
+        >>> _ = state.apply(parse_move("R7-D"))
+        >>> state.totals() == state.scores().totals == (-13, 0)
+        True
+        """
+        first, second = self._exp
+        return (sum(map(score_ranks, first.values())), sum(map(score_ranks, second.values())))
+
     def legal_moves(self) -> List[Move]:
         """Every legal move of the side to move (empty once the round is over).
 
@@ -545,8 +558,7 @@ class GameState:
         ...                           ("R", 4, False, None)])
         False
         """
-        held_by, exp_by, piles, pool, unknown = (self._held, self._exp, self._piles,
-                                                 self._pool, self._unknown)
+        piles, pool, unknown = self._piles, self._pool, self._unknown
         # Nothing is forgotten on this path: the deal stays known (or not) and
         # no pile falls in doubt, so a draw from an empty pile is a problem.
         deck = self._deck
@@ -555,55 +567,61 @@ class GameState:
         end_turn = self._end_turn
         ok = True
         exp: List[int] = []  # the expedition played on (set for each play)
-        for c, r, discard, source in steps:
-            p = turn & 1
-            if not high:  # a move after the end (R109)
-                ok = False
-                break
-            held = held_by[p].get(c)
-            if held is None:  # a colour outside the game (R106)
-                ok = False
-                break
-            if not discard:
-                exp = exp_by[p][c]
-                if exp:
-                    last = exp[-1]
-                    if (r <= last) if r else (last != HANDSHAKE):  # R101, R102
-                        ok = False
-                        break
-            if held[r]:
-                held[r] -= 1
-            elif unknown[p] and pool[c][r]:
-                pool[c][r] -= 1
-                unknown[p] -= 1
-            else:  # R103 to R105
-                ok = False
-                break
-            if discard:
-                piles[c].append(r)
-            else:
-                exp.append(r)
-            if source is None:
-                if deck is not None:
-                    dc, dr = deck.pop()
-                    held_by[p][dc][dr] += 1
-                else:
-                    unknown[p] += 1
-                high -= 1
-                if low:
-                    low -= 1
-                if not high:
-                    end_turn = turn
-            elif source == c and discard:  # R108
-                ok = False
-                break
-            else:
-                pile = piles.get(source)
-                if not pile:  # R106, R107
+        # The mover's hand and expeditions, and the other player's: swapped
+        # after each move.
+        p = turn & 1
+        held_me, held_you = self._held[p], self._held[1 - p]
+        exp_me, exp_you = self._exp[p], self._exp[1 - p]
+        try:
+            for c, r, discard, source in steps:
+                if not high:  # a move after the end (R109)
                     ok = False
                     break
-                held_by[p][source][pile.pop()] += 1
-            turn += 1
+                held = held_me[c]  # KeyError: a colour outside the game (R106)
+                if not discard:
+                    exp = exp_me[c]
+                    if exp:
+                        last = exp[-1]
+                        if (r <= last) if r else (last != HANDSHAKE):  # R101, R102
+                            ok = False
+                            break
+                if held[r]:
+                    held[r] -= 1
+                elif unknown[turn & 1] and pool[c][r]:
+                    pool[c][r] -= 1
+                    unknown[turn & 1] -= 1
+                else:  # R103 to R105
+                    ok = False
+                    break
+                if discard:
+                    piles[c].append(r)
+                else:
+                    exp.append(r)
+                if source is None:
+                    if deck is not None:
+                        dc, dr = deck.pop()
+                        held_me[dc][dr] += 1
+                    else:
+                        unknown[turn & 1] += 1
+                    high -= 1
+                    if low:
+                        low -= 1
+                    if not high:
+                        end_turn = turn
+                elif source == c and discard:  # R108
+                    ok = False
+                    break
+                else:
+                    pile = piles[source]  # KeyError: a colour outside the game (R106)
+                    if not pile:  # R107
+                        ok = False
+                        break
+                    held_me[source][pile.pop()] += 1
+                turn += 1
+                held_me, held_you = held_you, held_me
+                exp_me, exp_you = exp_you, exp_me
+        except KeyError:
+            ok = False
         self._turn, self._high, self._low, self._end_turn = turn, high, low, end_turn
         return ok
 
