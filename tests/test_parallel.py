@@ -11,6 +11,7 @@ are not UTF-8, a discard marker that changes between pieces.
 
 from __future__ import annotations
 
+import io
 from typing import List
 
 import pytest
@@ -119,6 +120,102 @@ def test_mutated_files_in_pieces(tmp_path, small_pieces, texts):
     path = tmp_path / "mutated.lcn"
     path.write_text("\n".join(texts), encoding="utf-8")
     _same(*_both(path))
+
+
+@examples(25)
+@given(data=st.lists(record_files(), min_size=1, max_size=4), step=st.integers(1, 400),
+       held=st.sampled_from([0, 3, parallel.HELD]))
+def test_any_bytes_linted_in_pieces_give_the_findings_of_one_process(tmp_path_factory, data,
+                                                                     step, held):
+    """Line ends of every kind and mixed, a byte-order mark, bytes that are
+    not UTF-8, cut anywhere: the workers place their pieces from what the
+    pieces before them counted, S107 is made of the pieces' counts (or, past
+    ``HELD`` findings held for it, of the file read ahead) and goes where one
+    process puts it."""
+    import unittest.mock
+
+    from lcnotation.core import notation
+
+    path = tmp_path_factory.mktemp("lint") / "games.lcn"
+    path.write_bytes(b"\n".join(data))
+    with unittest.mock.patch.object(parallel, "PIECE", step), \
+            unittest.mock.patch.object(parallel, "HELD", held), \
+            unittest.mock.patch.object(notation, "PARALLEL_BYTES", 0):
+        _same(*_both(path))
+
+
+class _CountedFile(io.FileIO):
+    """A file that counts the bytes read from it."""
+
+    got = 0
+
+    def read(self, size=-1):
+        data = super().read(size)
+        self.got += len(data or b"")
+        return data
+
+    def readinto(self, buffer):
+        n = super().readinto(buffer)
+        self.got += n or 0
+        return n
+
+    def readall(self):
+        data = super().readall()
+        self.got += len(data)
+        return data
+
+
+@pytest.mark.parametrize("variant", ["lf", "mixed", "bom-crlf"])
+def test_the_main_process_reads_only_around_the_cuts(tmp_path, monkeypatch, variant):
+    """-j 2's main process finds the cuts (a few KB read around each) and
+    leaves the pieces to the workers, line ends and all: it does not read
+    the file through (nor does it for S107, when the findings held for it
+    are few)."""
+    monkeypatch.setattr(parallel, "PIECE", 1 << 14)
+    path = tmp_path / "games.lcn"
+    path.write_bytes(VARIANTS[variant] * 40)
+    emitted: List = []
+    with _CountedFile(str(path), "rb") as handle:
+        report = parallel.lint_stream_parallel(handle, str(path), LintConfig(), 2,
+                                               emitted.extend)
+        got = handle.got
+    size = path.stat().st_size
+    assert len(_cuts(path)) > 8 and got < size / 4
+    whole = lint_file(str(path))
+    _same(whole, report, emitted)
+    assert ("S107" in [f.diagnostic.code for f in emitted]) == (variant == "mixed")
+
+
+def test_the_board_sums_the_pieces_before_and_tells_a_piece_that_could_not_be_read():
+    board = parallel._Board(4)
+    board.tell(0, 3, 40)
+    board.tell(1, 0, 0)
+    board.tell(2, 5, 7)
+    assert [board.before(i) for i in (0, 1, 2, 3)] == [(0, 0), (3, 40), (3, 40), (8, 47)]
+    board = parallel._Board(3)
+    board.tell(0, 1, 1)
+    board.fail(1)
+    with pytest.raises(OSError):
+        board.before(2)
+    assert board.before(1) == (1, 1)
+
+
+def test_without_fork_a_file_is_linted_in_this_process(tmp_path, small_pieces, monkeypatch):
+    import os
+
+    def refused(*args, **kwargs):
+        raise AssertionError("no workers without fork")
+
+    path = tmp_path / "games.lcn"
+    path.write_bytes(VARIANTS["mixed"])
+    whole = lint_file(str(path))
+    monkeypatch.delattr(os, "fork")
+    monkeypatch.setattr(parallel, "mapped", refused)
+    emitted: List = []
+    with open(path, "rb") as handle:
+        report = parallel.lint_stream_parallel(handle, str(path), LintConfig(), 2,
+                                               emitted.extend)
+    _same(whole, report, emitted)
 
 
 def test_lcn_lint_j2_on_one_file_prints_what_j1_prints(run, tmp_path, small_pieces):

@@ -33,8 +33,9 @@ import errno
 import io
 import os
 import stat
+import struct
 from collections import deque
-from typing import (IO, Any, Callable, Deque, Generator, Iterable, Iterator, List, NamedTuple,
+from typing import (IO, Any, Callable, Deque, Dict, Generator, Iterable, Iterator, List, NamedTuple,
                     Optional, Tuple, TypeVar)
 
 from ..core.files import BOM, Identity, identity_of
@@ -42,12 +43,13 @@ from ..core.findings import Finding
 from ..core.lineends import CountingReader
 from ..core.lint import FileReport, LintConfig
 from . import accel
-from .lint import Placing, line_end_finding, lint_piece, lint_stream_emitting
+from .lint import (Placing, line_end_finding, line_end_finding_ahead, lint_piece,
+                   lint_stream_emitting)
 from ..core.diagnostics import Diagnostic, Severity
 from .game.checker import check
 from .game.scoring import GameScore
 from .text.ast import Game
-from .text.ranges import split_ranges
+from .text.ranges import Range, ranges
 from .text.reader import (BLANK, MAX_GAME, Piece, chars_read, decoded_at, parse_part,
                           split_games)
 
@@ -115,7 +117,7 @@ def cuts(handle: IO[bytes], size: int, counted: Optional[CountingReader] = None,
     counted = counted if counted is not None else CountingReader(handle)
     read = read or counted.read
     chars = written = 0
-    for start, end in split_ranges(handle, size, PIECE):
+    for start, end in ranges(handle, size, PIECE):
         crlf, cr, lf = counted.counts
         handle.seek(start)
         data = _read(read, end - start)
@@ -166,7 +168,7 @@ def _read(read: Callable[[int], bytes], size: int) -> bytes:
     return data
 
 
-def cut_bytes(source: Source, cut: Cut) -> bytes:
+def cut_bytes(source: Source, cut: "Cut | Range") -> bytes:
     """The bytes of a piece of the file ``source`` (in a worker); OSError
     when it cannot be read, or is no longer the file it was."""
     with open(source.path, "rb") as handle:
@@ -182,12 +184,15 @@ def cut_items(source: Source, cut: Cut) -> List[Piece]:
     return list(decoded_at(cut_bytes(source, cut), cut.start, cut.offset, cut.line))
 
 
-def _worker_start() -> None:
+def _worker_start(board: Optional[_Board] = None) -> None:
     """A worker leaves Ctrl-C to the main process and dies of SIGTERM (the
     main process's handlers, inherited by a forked worker, would turn it
-    into an exception that the pool hands back)."""
+    into an exception that the pool hands back); a forked one keeps the
+    board it shares (``board``)."""
     import signal
 
+    global _board
+    _board = board
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     for name in ("SIGTERM", "SIGHUP"):
         number = getattr(signal, name, None)
@@ -200,16 +205,24 @@ _R = TypeVar("_R")
 
 
 def mapped(cuts: Iterable[_J], jobs: int, work: Callable[[Tuple[_J, Any]], _R],
-           extra: Any) -> Generator[Tuple[_J, _R], None, None]:
+           extra: Any, board: Optional[_Board] = None) -> Generator[Tuple[_J, _R], None, None]:
     """Each of ``cuts`` (pieces of a file) with ``work((cut, extra))``, done in
     ``jobs`` processes, in the order of ``cuts`` (at most two a process in
-    flight).  ``work`` must be a module-level function.  When the caller
-    stops early (an exception where it is, or it closes the iterator), the
-    workers are ended at once: none outlives the run."""
+    flight; each is handed out as soon as ``cuts`` gives it).  ``work`` must
+    be a module-level function.  With ``board``, the workers are forked and
+    share it (:data:`_board`).  When the caller stops early (an exception
+    where it is, or it closes the iterator), the workers are ended at once:
+    none outlives the run."""
     from concurrent.futures import Future, ProcessPoolExecutor
 
     waiting: Deque[Tuple[_J, "Future[_R]"]] = deque()
-    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_worker_start)
+    if board is None:
+        pool = ProcessPoolExecutor(max_workers=jobs, initializer=_worker_start)
+    else:
+        import multiprocessing
+
+        pool = ProcessPoolExecutor(max_workers=jobs, initializer=_worker_start,
+                                   initargs=(board,), mp_context=multiprocessing.get_context("fork"))
     try:
         for cut in cuts:
             waiting.append((cut, pool.submit(work, (cut, extra))))
@@ -239,46 +252,193 @@ def _end(pool: Any) -> None:
             worker.join()
 
 
-def _lint_work(job: Tuple[Cut, Tuple[Source, str, LintConfig, Optional[str]]]
-               ) -> Tuple[FileReport, Optional[str]]:
-    cut, (source, path, config, marker) = job
-    return lint_piece(cut_bytes(source, cut), (cut.start, cut.line, cut.offset), path, config,
-                      marker)
+class _Board:
+    """What each piece of a file tells the pieces after it (its line ends
+    and the characters the reader reads in it), in memory that the forked
+    workers share: a worker says its piece's as soon as it has counted them
+    and waits for those of the pieces before its own, which the other
+    workers count first thing too (pieces are taken in the order of the
+    file, so each one before is being counted or is counted).  A slot is
+    written figures first and check last, and read check first: a slot whose
+    check does not match its figures is not written yet (-1: the piece could
+    not be read)."""
+
+    _SLOT = struct.Struct("qqq")
+
+    def __init__(self, pieces: int) -> None:
+        import mmap
+
+        self.memory = mmap.mmap(-1, self._SLOT.size * max(pieces, 1))
+        self.parent = os.getpid()
+        self.known: List[Tuple[int, int]] = [(0, 0)]  # lines and chars before piece i
+
+    @staticmethod
+    def _check(index: int, lines: int, chars: int) -> int:
+        return ((lines * 0x9E3779B1 + chars * 0x85EBCA77 + index) & 0x3FFFFFFFFFFFFFFF) | 1
+
+    def tell(self, index: int, lines: int, chars: int) -> None:
+        """Piece ``index`` holds ``lines`` line ends and ``chars`` characters."""
+        slot = self._SLOT.size * index
+        struct.pack_into("qq", self.memory, slot, lines, chars)
+        struct.pack_into("q", self.memory, slot + 16, self._check(index, lines, chars))
+
+    def fail(self, index: int) -> None:
+        """Piece ``index`` could not be read."""
+        struct.pack_into("q", self.memory, self._SLOT.size * index + 16, -1)
+
+    def before(self, index: int) -> Tuple[int, int]:
+        """The line ends and characters of the file before piece ``index``,
+        once the pieces before it have said theirs."""
+        known = self.known
+        while len(known) <= index:
+            lines, chars = self._wait(len(known) - 1)
+            done_lines, done_chars = known[-1]
+            known.append((done_lines + lines, done_chars + chars))
+        return known[index]
+
+    def _wait(self, index: int) -> Tuple[int, int]:
+        import time
+
+        waited = 0
+        while True:
+            lines, chars, check = self._SLOT.unpack_from(self.memory, self._SLOT.size * index)
+            if check == self._check(index, lines, chars):
+                return lines, chars
+            if check == -1:
+                raise OSError(errno.EIO, f"piece {index} of the file could not be read")
+            waited += 1
+            if waited > 100:
+                if os.getppid() != self.parent:  # the main process is gone: so is this one
+                    os._exit(1)
+                time.sleep(0.0005)
+
+
+#: The board of the pieces a forked worker lints (:func:`_worker_start`).
+_board: Optional[_Board] = None
+
+
+class Told(NamedTuple):
+    """What a worker found of its piece for the main process: its line ends
+    (``counts``, and ``first``: the line of the piece where each kind first
+    ends one) and how many characters the reader reads in it."""
+
+    counts: Tuple[int, int, int]
+    first: Dict[str, int]
+    chars: int
+
+
+def _lint_placed(job: Tuple[Tuple[int, Range], Tuple[Source, str, LintConfig]]
+                 ) -> Tuple[FileReport, Optional[str], Told]:
+    """Lint piece ``index`` of a file in a worker: its line ends and
+    characters counted and told first, then linted from where the pieces
+    before it end."""
+    (index, piece), (source, path, config) = job
+    board = _board
+    assert board is not None, "a worker forked with the board"
+    try:
+        data = cut_bytes(source, piece)
+        counted = CountingReader(io.BytesIO(data), line_ends=accel.line_end_counter())
+        counted.read()
+        told = Told(counted.counts, counted.first, chars_read(without_bom(data, piece.start)))
+    except BaseException:
+        board.fail(index)
+        raise
+    board.tell(index, sum(told.counts), told.chars)
+    lines, chars = board.before(index)
+    report, left = lint_piece(data, (piece.start, lines + 1, chars), path, config)
+    return report, left, told
+
+
+#: Findings are held until S107's place is known (the end of the file), up
+#: to this many; past it, the file's line ends are counted ahead.
+HELD = 10_000
+
+
+class _Held:
+    """Gives findings to ``emit`` through :class:`Placing`, once S107 (about
+    the whole file, known at its end) is known; until then holds them, at
+    most :data:`HELD` (past it, ``ahead()`` says S107, from the file read
+    for its line ends alone, as one process does)."""
+
+    def __init__(self, emit: Callable[[List[Finding]], object],
+                 ahead: Callable[[], Optional[Finding]]) -> None:
+        self.emit, self.ahead = emit, ahead
+        self.place: Optional[Placing] = None
+        self.held: List[List[Finding]] = []
+        self.count = 0
+
+    def __call__(self, findings: List[Finding]) -> None:
+        if self.place is not None:
+            self.place(findings)
+            return
+        self.held.append(findings)
+        self.count += len(findings)
+        if self.count > HELD:
+            self.settle(self.ahead())
+
+    def settle(self, mixed: Optional[Finding]) -> None:
+        """S107 is ``mixed`` (or none): what is held goes, in its order."""
+        if self.place is None:
+            self.place = Placing(mixed, self.emit)
+            for findings in self.held:
+                self.place(findings)
+            self.held = []
+
+    def finish(self, mixed: Optional[Finding]) -> None:
+        self.settle(mixed)
+        assert self.place is not None
+        self.place.finish()
 
 
 def lint_stream_parallel(handle: IO[bytes], path: str, config: LintConfig, jobs: int,
                          emit: Callable[[List[Finding]], object],
                          progress: Optional[Callable[[int], None]] = None) -> FileReport:
     """As :func:`~lcnotation.lostcities.lint.lint_stream_emitting` for a
-    regular file, in ``jobs`` worker processes; the findings go to ``emit``
-    in the order of the file, a piece's at a time."""
+    regular file, in ``jobs`` forked worker processes; the findings go to
+    ``emit`` in the order of the file, a piece's at a time.
+
+    The main process only finds the cuts (a few KB read around each), and
+    hands each piece out as soon as it is found; each worker reads its piece,
+    counts its line ends and characters, tells them (:class:`_Board`), and
+    lints it from where the pieces before it end.  S107 (about the whole
+    file) is made of the pieces' counts at the end; the findings wait for it
+    (:class:`_Held`).  Where processes cannot be forked, the file is linted
+    in this process."""
     source = source_of(handle)
-    if source is None:
+    if source is None or not hasattr(os, "fork"):
         return lint_stream_emitting(handle, path, config, emit, progress)
-    # The pieces are placed first, in one quick pass that also counts the line
-    # ends: S107 (about the whole file) then goes in its place.
-    counted = CountingReader(handle, line_ends=accel.line_end_counter())
-    placed = list(cuts(handle, source.size, counted))
-    place = Placing(line_end_finding(counted, config, path), emit)
+    board = _Board(source.size // PIECE + 2)
+
+    def ahead() -> Optional[Finding]:
+        handle.seek(0)
+        return line_end_finding_ahead(handle, config, path)
+
+    held = _Held(emit, ahead)
+    counted = CountingReader(io.BytesIO())  # the line ends of the pieces so far
     report = FileReport(path)
     marker: Optional[str] = None  # the file's first discard marker, so far
-    done_pieces = mapped(placed, jobs, _lint_work, (source, path, config, None))
+    chars = 0
+    pieces = enumerate(ranges(handle, source.size, PIECE))
+    done_pieces = mapped(pieces, jobs, _lint_placed, (source, path, config), board)
     with contextlib.closing(done_pieces):
-        for cut, (done, left) in done_pieces:
+        for (_, piece), (done, left, told) in done_pieces:
             if marker is not None and left is not None and left != marker \
                     and config.dialect is None:
                 # The piece's discards are not marked as the file's: lint it
                 # again with the file's marker (its first discard is then S101).
-                done, left = _lint_work((cut, (source, path, config, marker)))
+                at = (piece.start, sum(counted.counts) + 1, chars)
+                done, left = lint_piece(cut_bytes(source, piece), at, path, config, marker)
             if marker is None:
                 marker = left
+            counted.follow(told.counts, told.first)
+            chars += told.chars
             report.games += done.games
             report.moves += done.moves
             if done.findings:
-                place(done.findings)
+                held(done.findings)
             if progress is not None:
-                progress(cut.end)
-    place.finish()
+                progress(piece.end)
+    held.finish(line_end_finding(counted, config, path))
     return report
 
 
