@@ -218,6 +218,96 @@ def test_without_fork_a_file_is_linted_in_this_process(tmp_path, small_pieces, m
     _same(whole, report, emitted)
 
 
+def _children_of_this_process():
+    import os
+
+    return _children(os.getpid()) if os.path.isdir("/proc") else []
+
+
+def test_forked_workers_give_the_results_in_order_and_are_reaped():
+    """mapped(forked=True): the workers are this process's forks, ``extra``
+    theirs from the start (a closure, which could not be pickled), and the
+    results come in the order of the cuts, however long each took."""
+    import time
+
+    seen = []
+
+    def work(job):
+        cut, (scale, record) = job
+        time.sleep(0.002 * (cut % 3))
+        record(cut)  # in the worker: this process's list is not touched
+        return cut * scale
+
+    done = list(parallel.mapped(range(40), 2, work, (3, seen.append), forked=True))
+    assert done == [(i, 3 * i) for i in range(40)] and seen == []
+    assert _children_of_this_process() == []
+
+
+def test_a_forked_worker_s_exception_is_raised_here_and_every_worker_ends():
+    import errno
+
+    def work(job):
+        cut, _ = job
+        if cut == 5:
+            raise OSError(errno.ESTALE, "the file changed", "a.lcn")
+        return cut
+
+    done = parallel.mapped(range(20), 2, work, None, forked=True)
+    got = []
+    with pytest.raises(OSError) as caught:
+        for cut, result in done:
+            got.append(result)
+    assert got == [0, 1, 2, 3, 4] and caught.value.errno == errno.ESTALE
+    assert caught.value.filename == "a.lcn"
+    assert _children_of_this_process() == []
+
+
+def test_a_forked_worker_that_dies_is_said_not_waited_for():
+    import errno
+    import os
+    import signal
+
+    def work(job):
+        cut, _ = job
+        if cut == 3:
+            os.kill(os.getpid(), signal.SIGKILL)
+        return cut
+
+    with pytest.raises(OSError) as caught:
+        list(parallel.mapped(range(10), 2, work, None, forked=True))
+    assert caught.value.errno == errno.ECHILD and "ended before it was done" in str(caught.value)
+    assert _children_of_this_process() == []
+
+
+def test_lcn_lint_j2_does_not_load_multiprocessing(tmp_path):
+    """lcn lint -j 2 forks its workers itself: multiprocessing and
+    concurrent.futures are not imported (their import alone was some 73 M
+    instructions)."""
+    import os
+    import subprocess
+    import sys
+
+    path = tmp_path / "games.lcn"
+    path.write_bytes(VARIANTS["lf"] * 3)
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    code = (
+        "import sys\n"
+        "from lcnotation.core import notation\n"
+        "from lcnotation.lostcities import parallel\n"
+        "notation.PARALLEL_BYTES = 0\n"
+        "parallel.PIECE = 300\n"
+        "from lcnotation.cli import main\n"
+        "try:\n"
+        f"    main(['lint', '--no-progress', '-j', '2', {str(path)!r}])\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "print(sorted(m for m in sys.modules if m.startswith(('multiprocessing', "
+        "'concurrent'))))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": root})
+    assert done.stdout.strip().splitlines()[-1] == "[]", done.stderr
+
+
 def test_lcn_lint_j2_on_one_file_prints_what_j1_prints(run, tmp_path, small_pieces):
     path = tmp_path / "games.lcn"
     path.write_text(_games(range(10), ["v1", "lower"] * 5), encoding="utf-8")

@@ -1,18 +1,23 @@
 """One large file in several processes, cut at game boundaries.
 
 The main process finds the cuts in bytes
-(:func:`~lcnotation.lostcities.text.ranges.split_ranges`, which reads only a
-little around each cut, about every :data:`PIECE` bytes) and reads the file
-once, a piece ahead of the workers, for what a piece must know of the pieces
-before it: the line and the character where it starts (:func:`cuts`: line
-ends counted in C, and the length of the decoded text where it is not
-ASCII).  A worker reads and decodes its piece's bytes itself (by the file's
-path: :class:`Source`, which also tells a file put in its place meanwhile)
-and does it (:func:`mapped`, the one pool of ``lcn lint``, ``fmt``, ``score``
-and ``convert``); the main process takes the results in the order of the
-file, a piece at a time, so the output is the one of one process
-(tests/test_parallel.py holds them equal).  A file that cannot be opened
-again by its name (a handle without one) is done in this process.
+(:func:`~lcnotation.lostcities.text.ranges.ranges`, which reads only a
+little around each cut, about every :data:`PIECE` bytes) and hands each
+piece out as soon as its cut is found.  A piece must know what the pieces
+before it hold: the line and the character where it starts.  For ``lcn
+fmt``, ``score`` and ``convert`` the main process reads the file once, a
+piece ahead of the workers, for them (:func:`cuts`: line ends counted in C,
+and the length of the decoded text where it is not ASCII); for ``lcn lint``
+it does not read the file at all: each worker counts its own piece and tells
+the others on a board in shared memory (:class:`_Board`,
+:func:`lint_stream_parallel`).  A worker reads and decodes its piece's bytes
+itself (by the file's path: :class:`Source`, which also tells a file put in
+its place meanwhile) and does it (:func:`mapped`, the one pool of ``lcn
+lint``, ``fmt``, ``score`` and ``convert``); the main process takes the
+results in the order of the file, a piece at a time, so the output is the
+one of one process (tests/test_parallel.py holds them equal).  A file that
+cannot be opened again by its name (a handle without one) is done in this
+process.
 
 Linting: what one game tells the next is the file's first discard marker: a
 worker starts without it and says the one it leaves; a piece whose first
@@ -184,15 +189,12 @@ def cut_items(source: Source, cut: Cut) -> List[Piece]:
     return list(decoded_at(cut_bytes(source, cut), cut.start, cut.offset, cut.line))
 
 
-def _worker_start(board: Optional[_Board] = None) -> None:
+def _worker_start() -> None:
     """A worker leaves Ctrl-C to the main process and dies of SIGTERM (the
     main process's handlers, inherited by a forked worker, would turn it
-    into an exception that the pool hands back); a forked one keeps the
-    board it shares (``board``)."""
+    into an exception that the pool hands back)."""
     import signal
 
-    global _board
-    _board = board
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     for name in ("SIGTERM", "SIGHUP"):
         number = getattr(signal, name, None)
@@ -205,24 +207,23 @@ _R = TypeVar("_R")
 
 
 def mapped(cuts: Iterable[_J], jobs: int, work: Callable[[Tuple[_J, Any]], _R],
-           extra: Any, board: Optional[_Board] = None) -> Generator[Tuple[_J, _R], None, None]:
+           extra: Any, forked: bool = False) -> Generator[Tuple[_J, _R], None, None]:
     """Each of ``cuts`` (pieces of a file) with ``work((cut, extra))``, done in
     ``jobs`` processes, in the order of ``cuts`` (at most two a process in
     flight; each is handed out as soon as ``cuts`` gives it).  ``work`` must
-    be a module-level function.  With ``board``, the workers are forked and
-    share it (:data:`_board`).  When the caller stops early (an exception
-    where it is, or it closes the iterator), the workers are ended at once:
-    none outlives the run."""
+    be a module-level function.  ``forked``: the workers are forked from
+    this process (:class:`_Forked`: no multiprocessing), ``extra`` is theirs
+    from the start (it may hold what cannot be pickled) and each of ``cuts``
+    is small (:data:`_Forked.RECORD`).  When the caller stops early (an
+    exception where it is, or it closes the iterator), the workers are ended
+    at once: none outlives the run."""
+    if forked:
+        yield from _forked_mapped(cuts, jobs, work, extra)
+        return
     from concurrent.futures import Future, ProcessPoolExecutor
 
     waiting: Deque[Tuple[_J, "Future[_R]"]] = deque()
-    if board is None:
-        pool = ProcessPoolExecutor(max_workers=jobs, initializer=_worker_start)
-    else:
-        import multiprocessing
-
-        pool = ProcessPoolExecutor(max_workers=jobs, initializer=_worker_start,
-                                   initargs=(board,), mp_context=multiprocessing.get_context("fork"))
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_worker_start)
     try:
         for cut in cuts:
             waiting.append((cut, pool.submit(work, (cut, extra))))
@@ -250,6 +251,177 @@ def _end(pool: Any) -> None:
         if worker.is_alive():  # pragma: no cover  (SIGTERM is not ignored in a worker)
             worker.kill()
             worker.join()
+
+
+class _Forked:
+    """``jobs`` workers forked from this process, each doing ``work((cut,
+    extra))`` for the cuts it takes.  The cuts go down one pipe that every
+    worker reads, in records of :data:`RECORD` bytes (a pipe writes that
+    much at once, and a read of it takes one whole record), so that they
+    are taken in order, each by the first worker free; each worker sends
+    its results back on a pipe of its own (a length, then the pickled
+    result), read here as they come.  This spares the import and the
+    threads of a ``ProcessPoolExecutor`` (multiprocessing, its queues), and
+    the pickling of ``extra`` with every cut."""
+
+    RECORD = 512
+
+    def __init__(self, jobs: int, work: Callable[[Tuple[Any, Any]], Any], extra: Any) -> None:
+        import gc
+
+        self.pids: List[int] = []
+        self.results: Dict[int, int] = {}  # a worker's pipe: its pid
+        self.buffers: Dict[int, bytearray] = {}
+        self.done: Dict[int, Tuple[bool, Any]] = {}
+        self.sent = 0
+        tasks, self.tasks = os.pipe()
+        frozen = gc.get_freeze_count() == 0
+        gc.freeze()  # the workers' collections leave this process's objects (and pages) alone
+        try:
+            for _ in range(jobs):
+                read, write = os.pipe()
+                pid = os.fork()
+                if pid == 0:  # pragma: no cover  (the worker: never returns)
+                    code = 1
+                    try:
+                        os.close(self.tasks)
+                        os.close(read)
+                        for other in self.results:
+                            os.close(other)
+                        _worker_start()
+                        _serve(tasks, write, work, extra)
+                        code = 0
+                    finally:
+                        os._exit(code)
+                os.close(write)
+                self.pids.append(pid)
+                self.results[read] = pid
+                self.buffers[read] = bytearray()
+        finally:
+            os.close(tasks)
+            if frozen:
+                gc.unfreeze()
+
+    def send(self, cut: Any) -> int:
+        """Hand ``cut`` out; its number."""
+        import pickle
+
+        data = pickle.dumps((self.sent, cut), pickle.HIGHEST_PROTOCOL)
+        if len(data) > self.RECORD - 2:
+            raise ValueError(f"a cut of {len(data)} bytes pickled does not fit a record")
+        _write_all(self.tasks, (len(data).to_bytes(2, "little") + data).ljust(self.RECORD,
+                                                                               b"\0"))
+        self.sent += 1
+        return self.sent - 1
+
+    def result(self, number: int) -> Any:
+        """The result of cut ``number`` (its exception raised here)."""
+        import select
+
+        while number not in self.done:
+            ready, _, _ = select.select(list(self.results), [], [])
+            for fd in ready:
+                data = os.read(fd, 1 << 16)
+                if not data:
+                    raise OSError(errno.ECHILD, f"worker process {self.results[fd]} ended "
+                                  "before it was done; run lcn again")
+                self._take(fd, data)
+        ok, value = self.done.pop(number)
+        if not ok:
+            raise value
+        return value
+
+    def _take(self, fd: int, data: bytes) -> None:
+        import pickle
+
+        buffer = self.buffers[fd]
+        buffer += data
+        while len(buffer) >= 8:
+            size = int.from_bytes(buffer[:8], "little")
+            if len(buffer) < 8 + size:
+                break
+            number, ok, value = pickle.loads(buffer[8:8 + size])
+            self.done[number] = (ok, value)
+            del buffer[:8 + size]
+
+    def close(self) -> None:
+        """No more cuts: the workers end when they have done theirs; reap them."""
+        os.close(self.tasks)
+        for fd in self.results:
+            os.close(fd)
+        for pid in self.pids:
+            os.waitpid(pid, 0)
+
+    def end(self) -> None:
+        """Stop now: end the workers, reap them."""
+        import signal
+        import time
+
+        for fd in [self.tasks, *self.results]:
+            with contextlib.suppress(OSError):
+                os.close(fd)
+        for pid in self.pids:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGTERM)
+        for pid in self.pids:
+            deadline = time.monotonic() + 5
+            while os.waitpid(pid, os.WNOHANG) == (0, 0):
+                if time.monotonic() > deadline:  # pragma: no cover  (SIGTERM kills a worker)
+                    os.kill(pid, signal.SIGKILL)
+                    os.waitpid(pid, 0)
+                    break
+                time.sleep(0.001)
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+def _serve(tasks: int, results: int, work: Callable[[Tuple[Any, Any]], Any],
+           extra: Any) -> None:  # pragma: no cover  (runs in a worker)
+    """A forked worker's loop: take a cut, do it, send its result back, until
+    the cuts end."""
+    import pickle
+
+    while True:
+        record = b""
+        while len(record) < _Forked.RECORD:
+            more = os.read(tasks, _Forked.RECORD - len(record))
+            if not more:
+                return
+            record += more
+        number, cut = pickle.loads(record[2:2 + int.from_bytes(record[:2], "little")])
+        try:
+            done: Tuple[int, bool, Any] = (number, True, work((cut, extra)))
+        except BaseException as exc:  # handed back, raised in the main process
+            done = (number, False, exc)
+        try:
+            data = pickle.dumps(done, pickle.HIGHEST_PROTOCOL)
+        except Exception as exc:  # an exception that cannot be pickled
+            data = pickle.dumps((number, False, RuntimeError(f"{type(exc).__name__}: {exc}")))
+        _write_all(results, len(data).to_bytes(8, "little") + data)
+
+
+def _forked_mapped(cuts: Iterable[_J], jobs: int, work: Callable[[Tuple[_J, Any]], _R],
+                   extra: Any) -> Generator[Tuple[_J, _R], None, None]:
+    """:func:`mapped` in workers forked by :class:`_Forked`."""
+    pool = _Forked(jobs, work, extra)
+    waiting: Deque[Tuple[_J, int]] = deque()
+    try:
+        for cut in cuts:
+            waiting.append((cut, pool.send(cut)))
+            if len(waiting) >= 2 * jobs:
+                cut, number = waiting.popleft()
+                yield cut, pool.result(number)
+        while waiting:
+            cut, number = waiting.popleft()
+            yield cut, pool.result(number)
+    except BaseException:
+        pool.end()
+        raise
+    pool.close()
 
 
 class _Board:
@@ -313,10 +485,6 @@ class _Board:
                 time.sleep(0.0005)
 
 
-#: The board of the pieces a forked worker lints (:func:`_worker_start`).
-_board: Optional[_Board] = None
-
-
 class Told(NamedTuple):
     """What a worker found of its piece for the main process: its line ends
     (``counts``, and ``first``: the line of the piece where each kind first
@@ -327,14 +495,12 @@ class Told(NamedTuple):
     chars: int
 
 
-def _lint_placed(job: Tuple[Tuple[int, Range], Tuple[Source, str, LintConfig]]
+def _lint_placed(job: Tuple[Tuple[int, Range], Tuple[Source, str, LintConfig, _Board]]
                  ) -> Tuple[FileReport, Optional[str], Told]:
-    """Lint piece ``index`` of a file in a worker: its line ends and
+    """Lint piece ``index`` of a file in a forked worker: its line ends and
     characters counted and told first, then linted from where the pieces
     before it end."""
-    (index, piece), (source, path, config) = job
-    board = _board
-    assert board is not None, "a worker forked with the board"
+    (index, piece), (source, path, config, board) = job
     try:
         data = cut_bytes(source, piece)
         counted = CountingReader(io.BytesIO(data), line_ends=accel.line_end_counter())
@@ -419,7 +585,7 @@ def lint_stream_parallel(handle: IO[bytes], path: str, config: LintConfig, jobs:
     marker: Optional[str] = None  # the file's first discard marker, so far
     chars = 0
     pieces = enumerate(ranges(handle, source.size, PIECE))
-    done_pieces = mapped(pieces, jobs, _lint_placed, (source, path, config), board)
+    done_pieces = mapped(pieces, jobs, _lint_placed, (source, path, config, board), forked=True)
     with contextlib.closing(done_pieces):
         for (_, piece), (done, left, told) in done_pieces:
             if marker is not None and left is not None and left != marker \
