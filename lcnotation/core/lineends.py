@@ -232,7 +232,8 @@ class CountingReader(ProgressReader):
         alone counts them.
 
         >>> import io
-        >>> whole, more = CountingReader(io.BytesIO(b"a\\nb\\n")), CountingReader(io.BytesIO(b"c\\r\\nd\\r"))
+        >>> whole = CountingReader(io.BytesIO(b"a\\nb\\n"))
+        >>> more = CountingReader(io.BytesIO(b"c\\r\\nd\\r"))
         >>> _ = whole.read(), more.read()
         >>> whole.follow(more.counts, more.first)
         >>> whole.counts, whole.first

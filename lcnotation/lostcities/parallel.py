@@ -211,13 +211,14 @@ def mapped(cuts: Iterable[_J], jobs: int, work: Callable[[Tuple[_J, Any]], _R],
     """Each of ``cuts`` (pieces of a file) with ``work((cut, extra))``, done in
     ``jobs`` processes, in the order of ``cuts`` (at most two a process in
     flight; each is handed out as soon as ``cuts`` gives it).  ``work`` must
-    be a module-level function.  ``forked``: the workers are forked from
-    this process (:class:`_Forked`: no multiprocessing), ``extra`` is theirs
-    from the start (it may hold what cannot be pickled) and each of ``cuts``
-    is small (:data:`_Forked.RECORD`).  When the caller stops early (an
+    be a module-level function.  ``forked``: where processes can be
+    forked, the workers are forked from this process (:class:`_Forked`: no
+    multiprocessing), ``extra`` is theirs from the start (it may hold what
+    cannot be pickled) and each of ``cuts`` must be small
+    (:data:`_Forked.RECORD`).  When the caller stops early (an
     exception where it is, or it closes the iterator), the workers are ended
     at once: none outlives the run."""
-    if forked:
+    if forked and hasattr(os, "fork"):
         yield from _forked_mapped(cuts, jobs, work, extra)
         return
     from concurrent.futures import Future, ProcessPoolExecutor
