@@ -266,6 +266,9 @@ class _Forked:
     the pickling of ``extra`` with every cut."""
 
     RECORD = 512
+    #: How many cuts may wait in the pipe at most (what its buffer holds
+    #: everywhere, so that handing one out never waits).
+    AHEAD = (16 << 10) // RECORD
 
     def __init__(self, jobs: int, work: Callable[[Tuple[Any, Any]], Any], extra: Any) -> None:
         import gc
@@ -279,7 +282,7 @@ class _Forked:
         frozen = gc.get_freeze_count() == 0
         gc.freeze()  # the workers' collections leave this process's objects (and pages) alone
         try:
-            for _ in range(jobs):
+            for _ in range(jobs):  # (an error, or Ctrl-C, ends those started: see end)
                 read, write = os.pipe()
                 pid = os.fork()
                 if pid == 0:  # pragma: no cover  (the worker: never returns)
@@ -298,6 +301,9 @@ class _Forked:
                 self.pids.append(pid)
                 self.results[read] = pid
                 self.buffers[read] = bytearray()
+        except BaseException:
+            self.end()
+            raise
         finally:
             os.close(tasks)
             if frozen:
@@ -366,12 +372,20 @@ class _Forked:
                 os.kill(pid, signal.SIGTERM)
         for pid in self.pids:
             deadline = time.monotonic() + 5
-            while os.waitpid(pid, os.WNOHANG) == (0, 0):
-                if time.monotonic() > deadline:  # pragma: no cover  (SIGTERM kills a worker)
-                    os.kill(pid, signal.SIGKILL)
-                    os.waitpid(pid, 0)
-                    break
-                time.sleep(0.001)
+            with contextlib.suppress(ChildProcessError):
+                self._reap(pid, deadline)
+
+    @staticmethod
+    def _reap(pid: int, deadline: float) -> None:
+        import signal
+        import time
+
+        while os.waitpid(pid, os.WNOHANG) == (0, 0):
+            if time.monotonic() > deadline:  # pragma: no cover  (SIGTERM kills a worker)
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+                return
+            time.sleep(0.001)
 
 
 def _write_all(fd: int, data: bytes) -> None:
@@ -410,10 +424,11 @@ def _forked_mapped(cuts: Iterable[_J], jobs: int, work: Callable[[Tuple[_J, Any]
     """:func:`mapped` in workers forked by :class:`_Forked`."""
     pool = _Forked(jobs, work, extra)
     waiting: Deque[Tuple[_J, int]] = deque()
+    ahead = min(2 * jobs, _Forked.AHEAD)
     try:
         for cut in cuts:
             waiting.append((cut, pool.send(cut)))
-            if len(waiting) >= 2 * jobs:
+            if len(waiting) >= ahead:
                 cut, number = waiting.popleft()
                 yield cut, pool.result(number)
         while waiting:
