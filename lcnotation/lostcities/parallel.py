@@ -40,8 +40,8 @@ import os
 import stat
 import struct
 from collections import deque
-from typing import (IO, Any, Callable, Deque, Dict, Generator, Iterable, Iterator, List, NamedTuple,
-                    Optional, Tuple, TypeVar)
+from typing import (IO, Any, Callable, Deque, Dict, Generator, Iterable, Iterator, List,
+                    NamedTuple, Optional, Tuple, TypeVar)
 
 from ..core.files import BOM, Identity, identity_of
 from ..core.findings import Finding
@@ -59,7 +59,8 @@ from .text.reader import (BLANK, MAX_GAME, Piece, chars_read, decoded_at, parse_
                           split_games)
 
 __all__ = ["Cut", "Source", "source_of", "cuts", "cut_bytes", "cut_items", "without_bom",
-           "mapped", "readable_at_a_glance", "lint_stream_parallel", "checked_piece", "PIECE"]
+           "mapped", "readable_at_a_glance", "lint_stream_parallel", "checked_piece", "PIECE",
+           "HELD"]
 
 #: About how many bytes a piece holds.
 PIECE = 1 << 20
@@ -501,7 +502,7 @@ class _Board:
                 time.sleep(0.0005)
 
 
-class Told(NamedTuple):
+class _Told(NamedTuple):
     """What a worker found of its piece for the main process: its line ends
     (``counts``, and ``first``: the line of the piece where each kind first
     ends one) and how many characters the reader reads in it."""
@@ -512,7 +513,7 @@ class Told(NamedTuple):
 
 
 def _lint_placed(job: Tuple[Tuple[int, Range], Tuple[Source, str, LintConfig, _Board]]
-                 ) -> Tuple[FileReport, Optional[str], Told]:
+                 ) -> Tuple[FileReport, Optional[str], _Told]:
     """Lint piece ``index`` of a file in a forked worker: its line ends and
     characters counted and told first, then linted from where the pieces
     before it end."""
@@ -521,7 +522,7 @@ def _lint_placed(job: Tuple[Tuple[int, Range], Tuple[Source, str, LintConfig, _B
         data = cut_bytes(source, piece)
         counted = CountingReader(io.BytesIO(data), line_ends=accel.line_end_counter())
         counted.read()
-        told = Told(counted.counts, counted.first, chars_read(without_bom(data, piece.start)))
+        told = _Told(counted.counts, counted.first, chars_read(without_bom(data, piece.start)))
     except BaseException:
         board.fail(index)
         raise
