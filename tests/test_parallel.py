@@ -11,6 +11,7 @@ are not UTF-8, a discard marker that changes between pieces.
 
 from __future__ import annotations
 
+import io
 from typing import List
 
 import pytest
@@ -119,6 +120,192 @@ def test_mutated_files_in_pieces(tmp_path, small_pieces, texts):
     path = tmp_path / "mutated.lcn"
     path.write_text("\n".join(texts), encoding="utf-8")
     _same(*_both(path))
+
+
+@examples(25)
+@given(data=st.lists(record_files(), min_size=1, max_size=4), step=st.integers(1, 400),
+       held=st.sampled_from([0, 3, parallel.HELD]))
+def test_any_bytes_linted_in_pieces_give_the_findings_of_one_process(tmp_path_factory, data,
+                                                                     step, held):
+    """Line ends of every kind and mixed, a byte-order mark, bytes that are
+    not UTF-8, cut anywhere: the workers place their pieces from what the
+    pieces before them counted, S107 is made of the pieces' counts (or, past
+    ``HELD`` findings held for it, of the file read ahead) and goes where one
+    process puts it."""
+    import unittest.mock
+
+    from lcnotation.core import notation
+
+    path = tmp_path_factory.mktemp("lint") / "games.lcn"
+    path.write_bytes(b"\n".join(data))
+    with unittest.mock.patch.object(parallel, "PIECE", step), \
+            unittest.mock.patch.object(parallel, "HELD", held), \
+            unittest.mock.patch.object(notation, "PARALLEL_BYTES", 0):
+        _same(*_both(path))
+
+
+class _CountedFile(io.FileIO):
+    """A file that counts the bytes read from it."""
+
+    got = 0
+
+    def read(self, size=-1):
+        data = super().read(size)
+        self.got += len(data or b"")
+        return data
+
+    def readinto(self, buffer):
+        n = super().readinto(buffer)
+        self.got += n or 0
+        return n
+
+    def readall(self):
+        data = super().readall()
+        self.got += len(data)
+        return data
+
+
+@pytest.mark.parametrize("variant", ["lf", "mixed", "bom-crlf"])
+def test_the_main_process_reads_only_around_the_cuts(tmp_path, monkeypatch, variant):
+    """-j 2's main process finds the cuts (a few KB read around each) and
+    leaves the pieces to the workers, line ends and all: it does not read
+    the file through (nor does it for S107, when the findings held for it
+    are few)."""
+    monkeypatch.setattr(parallel, "PIECE", 1 << 14)
+    path = tmp_path / "games.lcn"
+    path.write_bytes(VARIANTS[variant] * 40)
+    emitted: List = []
+    with _CountedFile(str(path), "rb") as handle:
+        report = parallel.lint_stream_parallel(handle, str(path), LintConfig(), 2,
+                                               emitted.extend)
+        got = handle.got
+    size = path.stat().st_size
+    assert len(_cuts(path)) > 8 and got < size / 4
+    whole = lint_file(str(path))
+    _same(whole, report, emitted)
+    assert ("S107" in [f.diagnostic.code for f in emitted]) == (variant == "mixed")
+
+
+def test_the_board_sums_the_pieces_before_and_tells_a_piece_that_could_not_be_read():
+    board = parallel._Board(4)
+    board.tell(0, 3, 40)
+    board.tell(1, 0, 0)
+    board.tell(2, 5, 7)
+    assert [board.before(i) for i in (0, 1, 2, 3)] == [(0, 0), (3, 40), (3, 40), (8, 47)]
+    board = parallel._Board(3)
+    board.tell(0, 1, 1)
+    board.fail(1)
+    with pytest.raises(OSError):
+        board.before(2)
+    assert board.before(1) == (1, 1)
+
+
+def test_without_fork_a_file_is_linted_in_this_process(tmp_path, small_pieces, monkeypatch):
+    import os
+
+    def refused(*args, **kwargs):
+        raise AssertionError("no workers without fork")
+
+    path = tmp_path / "games.lcn"
+    path.write_bytes(VARIANTS["mixed"])
+    whole = lint_file(str(path))
+    monkeypatch.delattr(os, "fork")
+    monkeypatch.setattr(parallel, "mapped", refused)
+    emitted: List = []
+    with open(path, "rb") as handle:
+        report = parallel.lint_stream_parallel(handle, str(path), LintConfig(), 2,
+                                               emitted.extend)
+    _same(whole, report, emitted)
+
+
+def _children_of_this_process():
+    import os
+
+    return _children(os.getpid()) if os.path.isdir("/proc") else []
+
+
+def test_forked_workers_give_the_results_in_order_and_are_reaped():
+    """mapped(forked=True): the workers are this process's forks, ``extra``
+    theirs from the start (a closure, which could not be pickled), and the
+    results come in the order of the cuts, however long each took."""
+    import time
+
+    seen = []
+
+    def work(job):
+        cut, (scale, record) = job
+        time.sleep(0.002 * (cut % 3))
+        record(cut)  # in the worker: this process's list is not touched
+        return cut * scale
+
+    done = list(parallel.mapped(range(40), 2, work, (3, seen.append), forked=True))
+    assert done == [(i, 3 * i) for i in range(40)] and seen == []
+    assert _children_of_this_process() == []
+
+
+def test_a_forked_worker_s_exception_is_raised_here_and_every_worker_ends():
+    import errno
+
+    def work(job):
+        cut, _ = job
+        if cut == 5:
+            raise OSError(errno.ESTALE, "the file changed", "a.lcn")
+        return cut
+
+    done = parallel.mapped(range(20), 2, work, None, forked=True)
+    got = []
+    with pytest.raises(OSError) as caught:
+        for cut, result in done:
+            got.append(result)
+    assert got == [0, 1, 2, 3, 4] and caught.value.errno == errno.ESTALE
+    assert caught.value.filename == "a.lcn"
+    assert _children_of_this_process() == []
+
+
+def test_a_forked_worker_that_dies_is_said_not_waited_for():
+    import errno
+    import os
+    import signal
+
+    def work(job):
+        cut, _ = job
+        if cut == 3:
+            os.kill(os.getpid(), signal.SIGKILL)
+        return cut
+
+    with pytest.raises(OSError) as caught:
+        list(parallel.mapped(range(10), 2, work, None, forked=True))
+    assert caught.value.errno == errno.ECHILD and "ended before it was done" in str(caught.value)
+    assert _children_of_this_process() == []
+
+
+def test_lcn_lint_j2_does_not_load_multiprocessing(tmp_path):
+    """lcn lint -j 2 forks its workers itself: multiprocessing and
+    concurrent.futures are not imported (their import alone was some 73 M
+    instructions)."""
+    import os
+    import subprocess
+    import sys
+
+    path = tmp_path / "games.lcn"
+    path.write_bytes(VARIANTS["lf"] * 3)
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    code = (
+        "import sys\n"
+        "from lcnotation.core import notation\n"
+        "from lcnotation.lostcities import parallel\n"
+        "notation.PARALLEL_BYTES = 0\n"
+        "parallel.PIECE = 300\n"
+        "from lcnotation.cli import main\n"
+        "try:\n"
+        f"    main(['lint', '--no-progress', '-j', '2', {str(path)!r}])\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "print(sorted(m for m in sys.modules if m.startswith(('multiprocessing', "
+        "'concurrent'))))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": root})
+    assert done.stdout.strip().splitlines()[-1] == "[]", done.stderr
 
 
 def test_lcn_lint_j2_on_one_file_prints_what_j1_prints(run, tmp_path, small_pieces):

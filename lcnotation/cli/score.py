@@ -160,7 +160,7 @@ def _shown(path: str, name: str, games: Iterable[Game], colors: Tuple[str, ...],
             source = source_of(handle)
             if source is not None:
                 done = mapped(cuts(handle, source.size), jobs, _shown_piece,
-                              (source, name, colors, as_json))
+                              (source, name, colors, as_json), forked=True)
                 with contextlib.closing(done):
                     yield from (shown for _, piece in _reading(done) for shown in piece)
                 return

@@ -225,6 +225,27 @@ class CountingReader(ProgressReader):
         self.cr += cr
         self.lf += lf
 
+    def follow(self, counts: LineEndCounts, first: Dict[str, int]) -> None:
+        """Count, after what this reader has read, the line ends of text that
+        comes next in the same file and starts a line (a CRLF is never cut in
+        two between them): ``counts`` and ``first`` as a reader of that text
+        alone counts them.
+
+        >>> import io
+        >>> whole = CountingReader(io.BytesIO(b"a\\nb\\n"))
+        >>> more = CountingReader(io.BytesIO(b"c\\r\\nd\\r"))
+        >>> _ = whole.read(), more.read()
+        >>> whole.follow(more.counts, more.first)
+        >>> whole.counts, whole.first
+        ((1, 1, 2), {'\\n': 1, '\\r\\n': 3, '\\r': 4})
+        """
+        before = self.crlf + self.cr + self.lf
+        for kind, line in first.items():
+            self.first.setdefault(kind, before + line)
+        self.crlf += counts[0]
+        self.cr += counts[1]
+        self.lf += counts[2]
+
 
 def _crlf(data: bytes) -> int:
     return data.find(b"\r\n")

@@ -487,7 +487,7 @@ def _convert_parallel(data: BinaryIO, source: Source, to: DialectName,
 
     def texts() -> Iterator[str]:
         done = mapped(cuts(data, source.size), jobs, convert_piece,
-                      (source, to, from_dialect, path))
+                      (source, to, from_dialect, path), forked=True)
         with contextlib.closing(done):
             for _, (converted, found) in done:
                 if not problems:

@@ -209,7 +209,7 @@ def format_stream_parallel(handle: IO[bytes], path: str, dialect: Optional[str],
     def done() -> Iterator[Done]:
         marker: Optional[str] = None
         results = mapped(cuts(handle, source.size, counter.counted, counter.read, seen), jobs, format_piece,
-                         (source, path, dialect, force, None))
+                         (source, path, dialect, force, None), forked=True)
         with contextlib.closing(results):
             for cut, (games, left, unknown_used, unreadable) in results:
                 if dialect is None and marker is not None and (unknown_used or left != marker):

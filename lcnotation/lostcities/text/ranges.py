@@ -22,7 +22,7 @@ from typing import IO, Iterator, List, NamedTuple, Optional, Tuple, cast
 from .lexical import LEXICON
 from .reader import holds_moves_in, line_blocks
 
-__all__ = ["Range", "Slice", "split_ranges", "next_boundary", "RANGE_SIZE"]
+__all__ = ["Range", "Slice", "split_ranges", "ranges", "next_boundary", "RANGE_SIZE"]
 
 #: The size of a range, in bytes, when none is asked for.
 RANGE_SIZE = 64 << 20
@@ -63,17 +63,26 @@ class Slice:
 def split_ranges(handle: IO[bytes], size: int, step: int = RANGE_SIZE) -> List[Range]:
     """Cut a file of ``size`` bytes into ranges of about ``step`` bytes (more when
     a game is longer) that each begin at a game boundary; they cover the file."""
+    return list(ranges(handle, size, step))
+
+
+def ranges(handle: IO[bytes], size: int, step: int = RANGE_SIZE) -> Iterator[Range]:
+    """:func:`split_ranges`, a range at a time: each cut is looked for only
+    when the range before it is asked for (``handle`` may be read and moved
+    between them).  No range starts less than ``step`` bytes after the one
+    before it, so there are at most ``size // step + 1``."""
     if step < 1:
         raise ValueError(f"a range must hold at least one byte, not {step}")
-    cuts = [0]
+    start = 0
     at = step
     while at < size:
         cut = next_boundary(handle, at, size)
         if cut >= size:
             break
-        cuts.append(cut)
+        yield Range(start, cut)
+        start = cut
         at = max(cut + 1, at + step)
-    return [Range(a, b) for a, b in zip(cuts, cuts[1:] + [size])]
+    yield Range(start, size)
 
 
 def next_boundary(handle: IO[bytes], at: int, size: int) -> int:
