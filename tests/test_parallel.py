@@ -224,7 +224,16 @@ def _children_of_this_process():
     return _children(os.getpid()) if os.path.isdir("/proc") else []
 
 
-def test_forked_workers_give_the_results_in_order_and_are_reaped():
+@pytest.fixture
+def new_children():
+    """The children of this process that were not there when the test began:
+    another test in the same worker may have left a long-lived helper of its
+    own (multiprocessing's resource tracker), which is not a worker of ours."""
+    before = set(_children_of_this_process())
+    return lambda: sorted(set(_children_of_this_process()) - before)
+
+
+def test_forked_workers_give_the_results_in_order_and_are_reaped(new_children):
     """mapped(forked=True): the workers are this process's forks, ``extra``
     theirs from the start (a closure, which could not be pickled), and the
     results come in the order of the cuts, however long each took."""
@@ -240,10 +249,10 @@ def test_forked_workers_give_the_results_in_order_and_are_reaped():
 
     done = list(parallel.mapped(range(40), 2, work, (3, seen.append), forked=True))
     assert done == [(i, 3 * i) for i in range(40)] and seen == []
-    assert _children_of_this_process() == []
+    assert new_children() == []
 
 
-def test_a_forked_worker_s_exception_is_raised_here_and_every_worker_ends():
+def test_a_forked_worker_s_exception_is_raised_here_and_every_worker_ends(new_children):
     import errno
 
     def work(job):
@@ -259,10 +268,10 @@ def test_a_forked_worker_s_exception_is_raised_here_and_every_worker_ends():
             got.append(result)
     assert got == [0, 1, 2, 3, 4] and caught.value.errno == errno.ESTALE
     assert caught.value.filename == "a.lcn"
-    assert _children_of_this_process() == []
+    assert new_children() == []
 
 
-def test_a_forked_worker_that_dies_is_said_not_waited_for():
+def test_a_forked_worker_that_dies_is_said_not_waited_for(new_children):
     import errno
     import os
     import signal
@@ -276,7 +285,7 @@ def test_a_forked_worker_that_dies_is_said_not_waited_for():
     with pytest.raises(OSError) as caught:
         list(parallel.mapped(range(10), 2, work, None, forked=True))
     assert caught.value.errno == errno.ECHILD and "ended before it was done" in str(caught.value)
-    assert _children_of_this_process() == []
+    assert new_children() == []
 
 
 def test_lcn_lint_j2_does_not_load_multiprocessing(tmp_path):
