@@ -257,15 +257,21 @@ def _steps(moves: str) -> Optional[List[Step]]:
             return list(map(_TOKENS.__getitem__, tokens[1::2]))  # type: ignore[arg-type]
         except _Unreadable:
             return None
-    return _any_steps(moves)
+    return _token_steps(tokens)
 
 
 def _any_steps(moves: str) -> Optional[List[Step]]:
     """:func:`_steps` of any movetext, token by token."""
     if _reading[0].number_alone.search(moves) is not None:
         return None
+    return _token_steps(moves.split())
+
+
+def _token_steps(tokens: List[str]) -> Optional[List[Step]]:
+    """The steps of the movetext's ``tokens``, read one by one (the movetext
+    has no number alone on its line)."""
     try:
-        read = list(map(_TOKENS.__getitem__, moves.split()))
+        read = list(map(_TOKENS.__getitem__, tokens))
     except _Unreadable:
         return None
     steps: List[Step] = []
