@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 from .cards import RED_SUITS, SUITS, Card
+from .deals import COLUMNS
 
 __all__ = ["FREECELLS", "FREECELL_NAMES", "IllegalMove", "Position", "fits_on", "horne_safe", "won"]
 
@@ -23,7 +24,14 @@ FREECELL_NAMES = "abcd"
 #: The index of each freecell by its name, and of each column by its number
 #: as a move writes it (another number is read by int, as before).
 _CELL = {name: i for i, name in enumerate(FREECELL_NAMES)}
-_COLUMN = {str(i + 1): i for i in range(8)}
+_COLUMN = {str(i + 1): i for i in range(COLUMNS)}
+
+
+def _column_of(name: str) -> int:
+    """The index of the column a move names (a number written otherwise, such
+    as ``01``, by int)."""
+    index = _COLUMN.get(name)
+    return int(name) - 1 if index is None else index
 
 
 class IllegalMove(ValueError):
@@ -192,9 +200,7 @@ class Position:
             self._place([card], target)
             self.freecells[cell] = None
             return 1
-        column = _COLUMN.get(source)
-        if column is None:
-            column = int(source) - 1
+        column = _column_of(source)
         cards = self.columns[column]
         if not cards:
             raise IllegalMove("F301", f"column {source} is empty")
@@ -254,8 +260,7 @@ class Position:
                 raise IllegalMove("F302", f"freecell {target} is {what}")
             self.freecells[cell] = cards[-1]
         else:
-            index = _COLUMN.get(target)
-            destination = self.columns[int(target) - 1 if index is None else index]
+            destination = self.columns[_column_of(target)]
             if destination and not fits_on(cards[0], destination[-1]):
                 raise _cannot_go_on(str(cards[0]), destination[-1])
             destination.extend(cards)
@@ -275,8 +280,7 @@ class Position:
         if target == "h":
             self.automove()
         elif source not in _CELL:
-            column = _COLUMN.get(source)
-            cards = self.columns[int(source) - 1 if column is None else column]
+            cards = self.columns[_column_of(source)]
             # The card uncovered, if its pile is one below it (else it is not
             # safe, and the piles need not be looked at).
             if cards:
