@@ -1288,9 +1288,7 @@ static int header_alone(const unsigned char *s, Py_ssize_t i, Py_ssize_t e)
 static int line_kind(const unsigned char *s, Py_ssize_t i, Py_ssize_t e)
 {
     unsigned char c;
-    Py_ssize_t j = i;
-    while (j < e && (s[j] == ' ' || s[j] == '\t'))
-        j++;
+    Py_ssize_t j = skip_blanks(s, i, e);
     if (j == e)
         return L_BLANK;
     c = s[j];
