@@ -30,7 +30,6 @@ __all__ = ["ConfigError", "find_config", "load_config", "config_from_table", "pa
            "dialect_for_file", "resolve_dialect"]
 
 
-
 def __getattr__(name: str) -> Any:
     if name == "resolve_dialect":  # lcnotation.lostcities.style's, named here too
         from ..lostcities.style import resolve_dialect
