@@ -1,11 +1,12 @@
-"""The optional compiled accelerator of lint's fused path (issue 25 item 1).
+"""The optional compiled accelerators (issue 25).
 
 Everything else about the package is in pyproject.toml; this file only adds
-the C extension ``lcnotation.lostcities._speedups``, built where a compiler
-and Python's headers are, and skipped with a warning where they are not
-(as MarkupSafe's speed-ups are): ``pip install .`` without a compiler still
-works and gives the same results, through the pure-Python path
-(lcnotation/lostcities/accel.py says which one runs).
+the C extensions listed in ``EXTENSIONS``, built where a compiler and
+Python's headers are, and skipped with a warning where they are not (as
+MarkupSafe's speed-ups are): ``pip install .`` without a compiler still
+works and gives the same results, through the pure-Python paths
+(lcnotation/core/compiled.py is the switch; lcnotation/lostcities/accel.py
+says which path lint takes).
 """
 
 from __future__ import annotations
@@ -48,8 +49,12 @@ def _warn(err: BaseException) -> None:
                      "results\n")
 
 
-SPEEDUPS = Extension("lcnotation.lostcities._speedups",
-                     [os.path.join("lcnotation", "lostcities", "_speedups.c")],
-                     optional=True)
+def _optional(name: str) -> Extension:
+    """The extension ``name`` (a dotted module), from the C file of that path."""
+    return Extension(name, [os.path.join(*name.split(".")) + ".c"], optional=True)
 
-setup(ext_modules=[SPEEDUPS], cmdclass={"build_ext": OptionalBuildExt})
+
+#: Every optional extension: lint's fused check of Lost Cities games.
+EXTENSIONS = [_optional("lcnotation.lostcities._speedups")]
+
+setup(ext_modules=EXTENSIONS, cmdclass={"build_ext": OptionalBuildExt})

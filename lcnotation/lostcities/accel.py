@@ -44,11 +44,11 @@ True
 
 from __future__ import annotations
 
-import os
 import re
 import string
 from typing import Callable, Dict, Optional, Tuple
 
+from ..core.compiled import PURE_PYTHON
 from ..core.lineends import LineEndCounts, byte_line_ends
 from .game.scoring import score_ranks
 from .game.setup import COLOR_COUNTS, COPIES, HAND_SIZE, draw_pile_start
@@ -61,8 +61,6 @@ from .text.reader import MAX_GAME
 __all__ = ["PURE_PYTHON", "Verdict", "Scanned", "Check", "Scan", "LineEnds", "check", "scanner",
            "line_end_counter", "describe", "tables"]
 
-#: True when ``LCNOTATION_PURE_PYTHON=1`` forces the pure-Python path.
-PURE_PYTHON = os.environ.get("LCNOTATION_PURE_PYTHON", "") == "1"
 
 #: What the accelerator says of a clean game: its moves, whether one of them
 #: discards, and the two players' totals.
