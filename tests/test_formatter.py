@@ -4,12 +4,15 @@ cannot be written without changing its meaning."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, strategies as st
 
 from lcnotation.lostcities.text.ast import HANDSHAKE, Card, Comment, Draw, Game, Header, Move, Placement
 from lcnotation.lostcities.text.dialects import DIALECTS, Dialect, get_dialect
 from lcnotation.lostcities.text.formatter import (format_card, format_comment, format_game, format_games,
-                                  format_header, format_move)
+                                  format_header, format_move, head_lines, _with_comments)
 from lcnotation.lostcities.text.reader import parse_game, parse_games, parse_move
+
+from strategies import games as game_trees
 
 
 def move(card: str, discard: bool = False, draw=None, comments=()) -> Move:
@@ -174,6 +177,16 @@ class TestGame:
             format_game(GAME, silent)
         plain = Game(headers=(Header("Event", "x"),), moves=(move("R3"),))
         assert format_game(plain, silent) == '[Event "x"]\n\n1. R3-D\n'
+
+    @given(game_trees(max_moves=3), st.integers(0, 300), st.sampled_from(["v1", "x-discard", "lower"]))
+    def test_format_game_is_the_plain_layout_at_any_move_number(self, game, more, dialect):
+        # format_game numbers moves from a table of prefixes while there is
+        # one, and keeps each spelling; the plain layout, line by line:
+        long = game._replace(moves=game.moves + (move("R3"),) * more)
+        lines = head_lines(long)
+        for i, m in enumerate(long.moves, 1):
+            _with_comments(f"{i}. {format_move(m, dialect)}", m.comments, lines)
+        assert format_game(long, dialect) == "".join(f"{line}\n" for line in lines)
 
     @pytest.mark.parametrize("game", [
         Game(headers=(Header("Bad name", "x"),)),

@@ -128,6 +128,11 @@ def format_game(game: Game, dialect: Union[str, Dialect] = "v1") -> str:
     spelled = _SPELLED.get(d)
     if spelled is None:
         spelled = _SPELLED[d] = {}
+    # Each line is appended with its line end, the move's number from a
+    # table of numbered prefixes ("1. ", "2. ", ...) while there is one.
+    lines = [line + "\n" for line in out]
+    append, numbered = lines.append, _NUMBERED
+    last = len(numbered)
     for i, move in enumerate(game.moves, 1):
         placement, draw, comments = move[0], move[1], move[2]
         card = placement[0]
@@ -136,10 +141,18 @@ def format_game(game: Game, dialect: Union[str, Dialect] = "v1") -> str:
         if text is None:  # each spelling is worked out once (a few thousand at most)
             text = spelled[key] = format_move(move, d)
         if comments:
-            _with_comments(f"{i}. {text}", comments, out)
+            commented: List[str] = []
+            _with_comments(f"{i}. {text}", comments, commented)
+            lines.extend(line + "\n" for line in commented)
+        elif i < last:
+            append(numbered[i] + text + "\n")
         else:
-            out.append(f"{i}. {text}")
-    return "".join(line + "\n" for line in out)
+            append(f"{i}. {text}\n")
+    return "".join(lines)
+
+
+#: ``"N. "`` for the move numbers most games reach, made once.
+_NUMBERED = tuple(f"{i}. " for i in range(256))
 
 
 #: The text of a move in a dialect, by its card's colour and rank, whether it
