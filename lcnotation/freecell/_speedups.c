@@ -463,92 +463,162 @@ static int row_text(const Game *g, int row, char *out)
     return n;
 }
 
-/* ------------------------------------------------------------ check */
+/* ------------------------------------------------------------ reading */
 
-static PyObject *check(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+typedef struct {
+    long long number;   /* the deal */
+    Py_ssize_t moves;   /* the moves played (before the first illegal one) */
+    int illegal;        /* a move was illegal: the replay stopped before it */
+    Game game;          /* the position reached */
+} Replay;
+
+/* Read the record `text` and replay its moves up to the first illegal one:
+   1 when it has the shape read here, 0 when not (None), -1 on an exception. */
+static int read_record(PyObject *text, Replay *r)
 {
-    PyObject *text;
     const char *s, *end, *eol;
-    long long number = 0;
-    Py_ssize_t moves = 0;
-    Game g;
+    Game *g = &r->game;
     int c, depth = 0, i, got;
     char line[LINEMAX];
-    (void)self;
-    if (nargs != 1 || !PyUnicode_Check(args[0])) {
-        PyErr_SetString(PyExc_TypeError, "check(text) takes one str");
-        return NULL;
-    }
     if (!T.ready) {
         PyErr_SetString(PyExc_RuntimeError, "_speedups.configure() was not called");
-        return NULL;
+        return -1;
     }
-    text = args[0];
+    r->number = 0;
+    r->moves = 0;
+    r->illegal = 0;
     if (!PyUnicode_IS_COMPACT_ASCII(text))
-        Py_RETURN_NONE;
+        return 0;
     s = (const char *)PyUnicode_1BYTE_DATA(text);
     end = s + PyUnicode_GET_LENGTH(text);
 
     /* The Game# line. */
     if (end - s < T.nprefix || memcmp(s, T.prefix, (size_t)T.nprefix) != 0)
-        Py_RETURN_NONE;
+        return 0;
     s += T.nprefix;
     if (s >= end || *s < '0' || *s > '9' || (*s == '0' && s + 1 < end && s[1] != '\n'))
-        Py_RETURN_NONE;
+        return 0;
     for (i = 0; s < end && *s >= '0' && *s <= '9'; s++, i++) {
         if (i == 12)
-            Py_RETURN_NONE;
-        number = number * 10 + (*s - '0');
+            return 0;
+        r->number = r->number * 10 + (*s - '0');
     }
-    if (number >= T.deal_limit || s >= end || *s++ != '\n')
-        Py_RETURN_NONE;
+    if (r->number >= T.deal_limit || s >= end || *s++ != '\n')
+        return 0;
 
     /* The freecell+home line of a fresh deal. */
     for (i = 0; i < T.ncells; i++) {
         if (end - s < 3 || s[0] != ' ' || s[1] != ' ' || s[2] != (i + 1 < T.ncells ? '-' : '+'))
-            Py_RETURN_NONE;
+            return 0;
         s += 3;
     }
     if (s >= end || *s++ != '\n')
-        Py_RETURN_NONE;
+        return 0;
 
     /* The columns: the deal's, as the formatter writes them. */
-    got = dealt(number, &g);
-    if (got < 0)
-        return NULL;
-    if (!got)
-        Py_RETURN_NONE;
+    got = dealt(r->number, g);
+    if (got <= 0)
+        return got;
     for (c = 0; c < T.columns; c++)
-        if (g.height[c] > depth)
-            depth = g.height[c];
+        if (g->height[c] > depth)
+            depth = g->height[c];
     for (i = 0; i < depth; i++) {
-        int n = row_text(&g, i, line);
+        int n = row_text(g, i, line);
         if (end - s <= n || memcmp(s, line, (size_t)n) != 0 || s[n] != '\n')
-            Py_RETURN_NONE;
+            return 0;
         s += n + 1;
     }
 
-    /* The solution, replayed. */
-    automove(&g);
+    /* The solution: every line read, its moves replayed up to an illegal one. */
+    automove(g);
     while (s < end) {
         eol = memchr(s, '\n', (size_t)(end - s));
         if (eol == NULL)
             eol = end;
         if (eol == s || (eol - s) % 3 != 0)
-            Py_RETURN_NONE;
+            return 0;
         for (; s < eol; s += 3) {
             int from = T.place[(unsigned char)s[1]], to = T.place[(unsigned char)s[2]];
             if ((s[0] != T.single && s[0] != T.longest) || from < 0 || from == PLACE_HOME
-                || to < 0 || !play(&g, from, to, s[0] == T.single))
-                Py_RETURN_NONE;
-            moves++;
+                || to < 0)
+                return 0;
+            if (r->illegal)
+                continue;
+            if (play(g, from, to, s[0] == T.single))
+                r->moves++;
+            else
+                r->illegal = 1;
         }
         s = eol + 1;
     }
+    return 1;
+}
+
+/* ------------------------------------------------------------ check */
+
+static PyObject *check(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    Replay r;
+    int i, got;
+    (void)self;
+    if (nargs != 1 || !PyUnicode_Check(args[0])) {
+        PyErr_SetString(PyExc_TypeError, "check(text) takes one str");
+        return NULL;
+    }
+    got = read_record(args[0], &r);
+    if (got < 0)
+        return NULL;
+    if (!got || r.illegal)
+        Py_RETURN_NONE;
     for (i = 0; i < NSUITS; i++)
-        if (g.home[i] != T.nranks)
+        if (r.game.home[i] != T.nranks)
             Py_RETURN_NONE;
-    return Py_BuildValue("(Ln)", number, moves);
+    return Py_BuildValue("(Ln)", r.number, r.moves);
+}
+
+/* replay(text): for the tests, which hold the replay to state.py's move by
+   move: None when the record is not of the shape read, else (moves played,
+   whether the next was illegal, the position reached as
+   formatter.layout_text writes it). */
+static PyObject *replay(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    Replay r;
+    Game *g = &r.game;
+    char out[(MAXDEPTH + 1) * (LINEMAX + 1) + 4 * MAXCELLS + 16];
+    int i, n = 0, got, depth = 0;
+    (void)self;
+    if (nargs != 1 || !PyUnicode_Check(args[0])) {
+        PyErr_SetString(PyExc_TypeError, "replay(text) takes one str");
+        return NULL;
+    }
+    got = read_record(args[0], &r);
+    if (got < 0)
+        return NULL;
+    if (!got)
+        Py_RETURN_NONE;
+    for (i = 0; i < T.ncells; i++) {
+        card_t card = g->cell[i];
+        out[n++] = card ? T.ranks[RANK(card) - 1] : ' ';
+        out[n++] = card ? T.suits[SUIT(card)] : ' ';
+        out[n++] = i + 1 < T.ncells ? '-' : '+';
+    }
+    for (i = 0; i < NSUITS; i++) {
+        if (i)
+            out[n++] = ' ';
+        out[n++] = g->home[i] ? T.ranks[g->home[i] - 1] : ' ';
+        out[n++] = g->home[i] ? T.suits[i] : ' ';
+    }
+    while (n && out[n - 1] == ' ')
+        n--;
+    out[n++] = '\n';
+    for (i = 0; i < T.columns; i++)
+        if (g->height[i] > depth)
+            depth = g->height[i];
+    for (i = 0; i < depth; i++) {
+        n += row_text(g, i, out + n);
+        out[n++] = '\n';
+    }
+    return Py_BuildValue("(nOs#)", r.moves, r.illegal ? Py_True : Py_False, out, (Py_ssize_t)n);
 }
 
 static PyMethodDef methods[] = {
@@ -557,6 +627,9 @@ static PyMethodDef methods[] = {
     {"check", (PyCFunction)(void (*)(void))check, METH_FASTCALL,
      "check(text): (deal, moves) for a record that is won and clean, else None "
      "(look closer)."},
+    {"replay", (PyCFunction)(void (*)(void))replay, METH_FASTCALL,
+     "replay(text): (moves played, whether the next is illegal, the position reached), "
+     "for the tests; None when the record is not of the shape read."},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_speedups",
