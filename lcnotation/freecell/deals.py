@@ -18,7 +18,7 @@ random number also has bit 15 set, and from 2**32 the generator starts from
 
 from __future__ import annotations
 
-from typing import Iterator, List, Tuple
+from typing import List, Tuple
 
 from .cards import FULL_DECK, Card
 
@@ -35,19 +35,6 @@ FRESH_DEAL_COLUMNS = tuple(len(range(k, len(FULL_DECK), COLUMNS)) for k in range
 _MULTIPLIER, _INCREMENT, _MASK = 214013, 2531011, 0xFFFFFFFF
 
 
-def _random_numbers(number: int) -> Iterator[int]:
-    """The generator's numbers for deal ``number``."""
-    extended = number >= 2 ** 32
-    state = number - 2 ** 32 if extended else number
-    high_bit = 0x8000 if 2 ** 31 <= number < 2 ** 32 else 0
-    while True:
-        state = (state * _MULTIPLIER + _INCREMENT) & _MASK
-        if extended:
-            yield ((state >> 16) & 0xFFFF) + 1
-        else:
-            yield ((state >> 16) & 0x7FFF) | high_bit
-
-
 def deal(number: int) -> Tuple[Tuple[Card, ...], ...]:
     """The eight columns of deal ``number``, each from its deepest card to its top.
 
@@ -55,12 +42,19 @@ def deal(number: int) -> Tuple[Tuple[Card, ...], ...]:
     """
     if not 0 <= number < DEAL_LIMIT:
         raise ValueError(f"a deal number is 0 to 2**33 - 1, not {number}")
+    # The generator's numbers, made in the loop (a generator function and a
+    # next() for each card cost half the deal).
+    extended = number >= 2 ** 32
+    state = number - 2 ** 32 if extended else number
+    high_bit = 0x8000 if 2 ** 31 <= number < 2 ** 32 else 0
     deck = list(FULL_DECK)
-    columns: List[List[Card]] = [[] for _ in range(COLUMNS)]
-    numbers = _random_numbers(number)
-    for dealt in range(len(deck)):
-        left = len(deck) - dealt
-        pick = next(numbers) % left
-        columns[dealt % COLUMNS].append(deck[pick])
+    dealt: List[Card] = []
+    for left in range(len(deck), 0, -1):
+        state = (state * _MULTIPLIER + _INCREMENT) & _MASK
+        if extended:
+            pick = (((state >> 16) & 0xFFFF) + 1) % left
+        else:
+            pick = (((state >> 16) & 0x7FFF) | high_bit) % left
+        dealt.append(deck[pick])
         deck[pick] = deck[left - 1]
-    return tuple(tuple(c) for c in columns)
+    return tuple(tuple(dealt[k::COLUMNS]) for k in range(COLUMNS))
