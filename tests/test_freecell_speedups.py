@@ -224,6 +224,31 @@ def test_random_legal_play_is_answered_exactly(game, other: int, more: List[str]
     exact(text)
 
 
+@SETTINGS
+@given(st.integers(0, DEAL_LIMIT - 1))
+@example(0)
+@example(2 ** 31 - 1)
+@example(2 ** 31)
+@example(2 ** 32 - 1)
+@example(2 ** 32)
+@example(DEAL_LIMIT - 1)
+def test_the_c_code_deals_as_python_does(number: int) -> None:
+    # The layout of the deal, before any move and after its automoves.
+    assert SPEEDUPS.replay(freecell.deal(number)) == python_replay(number, [])
+    position = Position.fresh(deal(number))
+    if not position.automove():
+        assert SPEEDUPS.replay(freecell.deal(number))[2] == freecell.deal(number).split("\n", 1)[1]
+
+
+def test_a_deal_number_out_of_range_is_not_read() -> None:
+    text = SOLVED[0].read_text("utf-8")
+    number, _ = moves_of(text)
+    for written in (str(DEAL_LIMIT), "9" * 13, "-1", "0" + str(number), "+" + str(number)):
+        wrong = text.replace(f"{GAME_PREFIX}{number}\n", f"{GAME_PREFIX}{written}\n", 1)
+        assert SPEEDUPS.replay(wrong) is None and CHECK(wrong) is None
+        assert python_clean(wrong) in (None, (number, len(moves_of(text)[1])))
+
+
 def test_a_solution_under_another_deals_number_is_not_answered() -> None:
     text = SOLVED[0].read_text("utf-8")
     number, _ = moves_of(text)
@@ -307,7 +332,8 @@ def test_what_python_calls_won_but_the_c_code_leaves_to_it() -> None:
 @pytest.mark.parametrize("change", [
     {"suits": "CDH"}, {"suits": "CDHC"}, {"red_suits": "D"}, {"ranks": "A23456789TJQA"},
     {"freecell_names": "ab1d"}, {"home": "a"}, {"single": " "}, {"columns": 10},
-    {"deal": None}, {"suits": "CDH\u00e9"}, {"extra": 1},
+    {"deck": "ACAD"}, {"deck": "AC" * 52}, {"shift": 40}, {"mask": 2 ** 33},
+    {"suits": "CDH\u00e9"}, {"extra": 1},
 ])
 def test_tables_of_another_shape_are_refused(change) -> None:
     tables = accel.tables()

@@ -15,9 +15,9 @@
  *
  * The tables are not written here: configure() receives them from Python
  * (lcnotation/freecell/accel.py), which takes them from the modules that own
- * them: the rank letters and suits and which suits are red (cards.py), the
- * number of columns and the deal itself (deals.py: configure() is given its
- * `deal` function, so the Microsoft generator is not written here), the
+ * them: the rank letters and suits and which suits are red, the deck in the
+ * order the deal picks from (cards.py), the number of columns, the highest
+ * deal number and the constants of Microsoft's generator (deals.py), the
  * freecells' names, the home pile's name, the move prefixes, the Game# line's
  * prefix and Horne's rule's two distances (rules.py).  What is written here
  * is the shape of what is read, the canonical layout that `lcn freecell
@@ -37,14 +37,17 @@
  *     the last line may end without '\n'.
  *
  * The rules are written here a second time, on arrays, as
- * lcnotation/freecell/state.py has them: a move (Position.play: a freecell's
- * card, or the run a column may carry -- to an empty column the longest run
- * the freecells and empty columns allow, (free freecells + 1) << (empty
- * columns but the target), or one card with the single prefix; onto a card
- * the run down to the card that fits on it, within the same limit), then
- * the automoves of Horne's rule (Position.move_settled and automove: the
- * columns in order, then the freecells, again until a pass sends nothing).
- * The tests hold the two equal.
+ * lcnotation/freecell/deals.py and state.py have them: the deal
+ * (deals.deal: the generator picks each card from what is left of the deck,
+ * dealt row by row), a move (Position.play: a freecell's card, or the run a
+ * column may carry -- to an empty column the longest run the freecells and
+ * empty columns allow, (free freecells + 1) << (empty columns but the
+ * target), or one card with the single prefix; onto a card the run down to
+ * the card that fits on it, within the same limit), then the automoves of
+ * Horne's rule (Position.move_settled and automove: the columns in order,
+ * then the freecells, again until a pass sends nothing).  The tests hold
+ * the two equal: replay() gives the position after any moves (a deal's
+ * before any), which they compare with Python's.
  */
 
 #define PY_SSIZE_T_CLEAN
@@ -76,7 +79,10 @@ static struct {
     int nprefix;
     long long deal_limit;
     int other_below, partner_below;
-    PyObject *deal;             /* deals.deal */
+    card_t deck[NSUITS * MAXRANK];  /* the deck in the order the deal picks from */
+    int ndeck;
+    unsigned long long multiplier, increment, mask, pro_from, wide_from;
+    unsigned shift, low_bits, wide_bits, pro_bit;
     short place[256];           /* a move's place by its character: column index,
                                    100 + freecell index, 200 home, -1 none */
 } T;
@@ -140,12 +146,63 @@ static int set_place(unsigned char c, int place)
     return 0;
 }
 
+/* The deck, in the order the deal picks from (deals.FULL_DECK): each card
+   two characters, rank then suit, every card of the ranks and suits once. */
+static int deck_of(PyObject *kw)
+{
+    char text[2 * NSUITS * MAXRANK + 1];
+    int n, i, j;
+    if (text_of(kw, "deck", text, 2, 2 * NSUITS * MAXRANK, &n) < 0)
+        return -1;
+    T.ndeck = n / 2;
+    for (i = 0; i < T.ndeck; i++) {
+        const char *rank = strchr(T.ranks, text[2 * i]), *suit = strchr(T.suits, text[2 * i + 1]);
+        if (rank == NULL || suit == NULL || !text[2 * i] || !text[2 * i + 1])
+            break;
+        T.deck[i] = (card_t)(((suit - T.suits) << 4) | (rank - T.ranks + 1));
+        for (j = 0; j < i && T.deck[j] != T.deck[i]; j++)
+            ;
+        if (j < i)
+            break;
+    }
+    if (n % 2 || i < T.ndeck || T.ndeck != NSUITS * T.nranks) {
+        PyErr_SetString(PyExc_ValueError, "configure(): the deck must hold every card once");
+        return -1;
+    }
+    return 0;
+}
+
+/* The Microsoft generator's constants (deals.GENERATOR). */
+static int generator_of(PyObject *kw)
+{
+    long long v[9];
+    static const char *names[9] = {"multiplier", "increment", "mask", "shift", "low_bits",
+                                   "wide_bits", "pro_from", "pro_bit", "wide_from"};
+    int i;
+    for (i = 0; i < 9; i++)
+        if (number_of(kw, names[i], 0, 0xFFFFFFFFLL + 1, &v[i]) < 0)
+            return -1;
+    if (v[0] >= (1LL << 31) || v[2] > 0xFFFFFFFFLL || v[3] > 31 || v[8] > T.deal_limit) {
+        PyErr_SetString(PyExc_ValueError, "configure(): a generator this code cannot run");
+        return -1;
+    }
+    T.multiplier = (unsigned long long)v[0];
+    T.increment = (unsigned long long)v[1];
+    T.mask = (unsigned long long)v[2];
+    T.shift = (unsigned)v[3];
+    T.low_bits = (unsigned)v[4];
+    T.wide_bits = (unsigned)v[5];
+    T.pro_from = (unsigned long long)v[6];
+    T.pro_bit = (unsigned)v[7];
+    T.wide_from = (unsigned long long)v[8];
+    return 0;
+}
+
 static PyObject *configure(PyObject *self, PyObject *args, PyObject *kw)
 {
     char red[NSUITS + 1], one[2];
     int nred, n, i, j;
     long long v;
-    PyObject *deal;
     (void)self;
     if (PyTuple_GET_SIZE(args) != 0) {
         PyErr_SetString(PyExc_TypeError, "configure() takes keyword arguments only");
@@ -230,14 +287,9 @@ static PyObject *configure(PyObject *self, PyObject *args, PyObject *kw)
         PyErr_SetString(PyExc_ValueError, "configure(): the move prefixes must differ");
         return NULL;
     }
-    deal = kw ? PyDict_GetItemString(kw, "deal") : NULL;
-    if (deal == NULL || !PyCallable_Check(deal)) {
-        PyErr_SetString(PyExc_ValueError, "configure(): deal must be callable");
+    if (deck_of(kw) < 0 || generator_of(kw) < 0)
         return NULL;
-    }
-    Py_INCREF(deal);
-    Py_XSETREF(T.deal, deal);
-    if (PyDict_Size(kw) != 13) {
+    if (PyDict_Size(kw) != 22) {
         PyErr_SetString(PyExc_ValueError, "configure(): unknown tables");
         return NULL;
     }
@@ -388,56 +440,28 @@ static int play(Game *g, int from, int to, int single)
 
 /* ------------------------------------------------------------ the deal */
 
-/* The columns of deal `number`, from deals.deal; 1, 0 (not the shape this
-   code reads: None) or -1 (an exception). */
-static int dealt(long long number, Game *g)
+/* Deal `number` into `g` (deals.deal): the generator picks each card from
+   what is left of the deck, the last card taking the place of the one
+   picked, and the cards are dealt row by row. */
+static void deal_cards(long long number, Game *g)
 {
-    PyObject *columns = PyObject_CallFunction(T.deal, "L", number);
-    Py_ssize_t c, k, n;
-    int ok = 1;
-    if (columns == NULL)
-        return -1;
+    unsigned long long n = (unsigned long long)number;
+    int wide = n >= T.wide_from, left, dealt = 0;
+    unsigned long long state = wide ? n - T.wide_from : n;
+    unsigned high = !wide && n >= T.pro_from ? T.pro_bit : 0;
+    card_t deck[NSUITS * MAXRANK];
     memset(g, 0, sizeof *g);
-    if (!PyTuple_Check(columns) || PyTuple_GET_SIZE(columns) != T.columns)
-        ok = 0;
-    for (c = 0; ok && c < T.columns; c++) {
-        PyObject *column = PyTuple_GET_ITEM(columns, c);
-        if (!PyTuple_Check(column) || (n = PyTuple_GET_SIZE(column)) > MAXDEPTH) {
-            ok = 0;
-            break;
-        }
-        for (k = 0; ok && k < n; k++) {
-            PyObject *card = PyTuple_GET_ITEM(column, k), *rank, *suit;
-            long r;
-            const char *s, *at;
-            if (!PyTuple_Check(card) || PyTuple_GET_SIZE(card) != 2) {
-                ok = 0;
-                break;
-            }
-            rank = PyTuple_GET_ITEM(card, 0);
-            suit = PyTuple_GET_ITEM(card, 1);
-            r = PyLong_Check(rank) ? PyLong_AsLong(rank) : 0;
-            if (r == -1 && PyErr_Occurred()) {
-                Py_DECREF(columns);
-                return -1;
-            }
-            s = PyUnicode_Check(suit) && PyUnicode_GET_LENGTH(suit) == 1
-                    ? PyUnicode_AsUTF8(suit) : NULL;
-            at = s && s[0] ? strchr(T.suits, s[0]) : NULL;
-            if (s == NULL && PyErr_Occurred()) {
-                Py_DECREF(columns);
-                return -1;
-            }
-            if (r < 1 || r > T.nranks || at == NULL) {
-                ok = 0;
-                break;
-            }
-            g->col[c][k] = (card_t)(((at - T.suits) << 4) | r);
-        }
-        g->height[c] = (int)n;
+    memcpy(deck, T.deck, (size_t)T.ndeck);
+    for (left = T.ndeck; left > 0; left--, dealt++) {
+        unsigned long long random;
+        int pick, c = dealt % T.columns;
+        state = (state * T.multiplier + T.increment) & T.mask;
+        random = wide ? ((state >> T.shift) & T.wide_bits) + 1
+                      : ((state >> T.shift) & T.low_bits) | high;
+        pick = (int)(random % (unsigned long long)left);
+        g->col[c][g->height[c]++] = deck[pick];
+        deck[pick] = deck[left - 1];
     }
-    Py_DECREF(columns);
-    return ok;
 }
 
 /* The deal's column section as formatter.column_rows writes it: row `row`
@@ -478,7 +502,7 @@ static int read_record(PyObject *text, Replay *r)
 {
     const char *s, *end, *eol;
     Game *g = &r->game;
-    int c, depth = 0, i, got;
+    int c, depth = 0, i;
     char line[LINEMAX];
     if (!T.ready) {
         PyErr_SetString(PyExc_RuntimeError, "_speedups.configure() was not called");
@@ -516,9 +540,7 @@ static int read_record(PyObject *text, Replay *r)
         return 0;
 
     /* The columns: the deal's, as the formatter writes them. */
-    got = dealt(r->number, g);
-    if (got <= 0)
-        return got;
+    deal_cards(r->number, g);
     for (c = 0; c < T.columns; c++)
         if (g->height[c] > depth)
             depth = g->height[c];
@@ -623,7 +645,7 @@ static PyObject *replay(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 
 static PyMethodDef methods[] = {
     {"configure", (PyCFunction)(void (*)(void))configure, METH_VARARGS | METH_KEYWORDS,
-     "configure(**tables): the rules tables and the deal, from Python (freecell/accel.py)."},
+     "configure(**tables): the rules tables, from Python (freecell/accel.py)."},
     {"check", (PyCFunction)(void (*)(void))check, METH_FASTCALL,
      "check(text): (deal, moves) for a record that is won and clean, else None "
      "(look closer)."},

@@ -14,9 +14,10 @@ report is the Python check's whether the extension is there or not
 (tests/test_freecell_speedups.py holds it so).
 
 The rules tables the C code works from are given to it when it is loaded,
-from the modules that own them (:mod:`.cards`, :mod:`.deals`, :mod:`.rules`),
-and the deal itself is :func:`.deals.deal`.  This module imports neither the
-reader nor the checker.
+from the modules that own them (:mod:`.cards`, :mod:`.deals`, :mod:`.rules`):
+the letters, the deck, the generator's constants of the deals, the names of
+the places, Horne's rule.  This module imports neither the reader nor the
+checker.
 
 >>> checker = clean_check()
 >>> checker is None or checker("Game #1\\n") is None
@@ -29,8 +30,8 @@ from functools import lru_cache
 from typing import Callable, Dict, Optional, Tuple
 
 from ..core.compiled import optional
-from .cards import RANKS, RED_SUITS, SUITS
-from .deals import COLUMNS, DEAL_LIMIT, deal
+from .cards import FULL_DECK, RANKS, RED_SUITS, SUITS
+from .deals import COLUMNS, DEAL_LIMIT, GENERATOR
 from .rules import (FREECELL_NAMES, FREECELLS, GAME_PREFIX, HOME, LONGEST_RUN, OTHER_COLOUR_BELOW,
                     PARTNER_BELOW, SINGLE)
 
@@ -52,7 +53,8 @@ def tables() -> Optional[Dict[str, object]]:
     return dict(ranks=RANKS, suits=SUITS, red_suits=RED_SUITS,
                 freecell_names=FREECELL_NAMES[:FREECELLS], game_prefix=GAME_PREFIX, home=HOME,
                 single=SINGLE, longest=LONGEST_RUN, columns=COLUMNS, deal_limit=DEAL_LIMIT,
-                other_colour_below=OTHER_COLOUR_BELOW, partner_below=PARTNER_BELOW, deal=deal)
+                other_colour_below=OTHER_COLOUR_BELOW, partner_below=PARTNER_BELOW,
+                deck="".join(map(str, FULL_DECK)), **GENERATOR)
 
 
 @lru_cache(maxsize=None)
