@@ -19,13 +19,12 @@ The tests skip where the extension is not built, except under CI
 
 from __future__ import annotations
 
-import importlib
 import os
 import subprocess
 import sys
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable, List, Optional, Tuple
+from typing import Callable, List, Optional, Tuple
 
 import pytest
 from hypothesis import HealthCheck, example, given, settings
@@ -39,6 +38,7 @@ from lcnotation.freecell.formatter import MOVES_PER_LINE, layout_text
 from lcnotation.freecell.rules import GAME_PREFIX
 from lcnotation.freecell.state import IllegalMove, Position
 from test_freecell_properties import games
+from tools import compiled
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data" / "freecell"
@@ -46,26 +46,7 @@ DATA = ROOT / "tests" / "data" / "freecell"
 SOLVED = sorted(DATA.glob("deal-*.txt"))
 
 
-def _built() -> Optional[Any]:
-    """The extension's check, configured, whatever LCNOTATION_PURE_PYTHON
-    says; None when it is not built."""
-    try:
-        module = importlib.import_module("lcnotation.freecell._speedups")
-    except ImportError:
-        return None
-    tables = accel.tables()
-    assert tables is not None, "the rules tables no longer have the shape the C code reads"
-    module.configure(**tables)
-    return module
-
-
-SPEEDUPS = _built()
-
-if SPEEDUPS is None:
-    if os.environ.get("CI") == "true":
-        pytest.fail("the FreeCell C extension is not built, and CI has a compiler "
-                    "(pip install -e . builds it)", pytrace=False)
-    pytest.skip("the FreeCell C extension is not built", allow_module_level=True)
+SPEEDUPS = compiled("lcnotation.freecell._speedups", accel.tables(), "the FreeCell C extension")
 
 CHECK: Callable[[str], Optional[Tuple[int, int]]] = SPEEDUPS.check
 
@@ -220,7 +201,8 @@ def test_random_legal_play_is_answered_exactly(game, other: int, more: List[str]
     # Any moves after them, legal or not, as Python plays them.
     same_replay(number, moves + more)
     # The same moves under another deal's number: F203 in Python, None here.
-    text = canonical(number, moves).replace(f"{GAME_PREFIX}{number}\n", f"{GAME_PREFIX}{other}\n", 1)
+    text = canonical(number, moves).replace(f"{GAME_PREFIX}{number}\n",
+                                            f"{GAME_PREFIX}{other}\n", 1)
     exact(text)
 
 
@@ -382,3 +364,16 @@ def test_the_command_prints_the_same_bytes_with_and_without_it(form: str, tmp_pa
     assert compiled[0] == 2
     if form == "text":
         assert "won.txt: won (" in compiled[1] and "illegal.txt: illegal" in compiled[1]
+
+
+def test_the_c_functions_refuse_what_is_not_one_text() -> None:
+    for call in (lambda: CHECK(b"Game #1\n"), lambda: SPEEDUPS.replay(),  # type: ignore
+                 lambda: SPEEDUPS.check("a", "b")):
+        with pytest.raises(TypeError):
+            call()
+    # Before configure(), in a fresh process: an error, never an answer.
+    done = subprocess.run([sys.executable, "-c", "from lcnotation.freecell import _speedups\n"
+                           "try:\n    _speedups.check('Game #1\\n')\n"
+                           "except RuntimeError as exc:\n    print(exc)"],
+                          capture_output=True, text=True, check=True)
+    assert "configure() was not called" in done.stdout

@@ -496,14 +496,21 @@ typedef struct {
     Game game;          /* the position reached */
 } Replay;
 
-/* Read the record `text` and replay its moves up to the first illegal one:
-   1 when it has the shape read here, 0 when not (None), -1 on an exception. */
-static int read_record(PyObject *text, Replay *r)
+/* Read the record `text` (the one argument of the function `name`) and
+   replay its moves up to the first illegal one: 1 when it has the shape read
+   here, 0 when not (None), -1 on an exception. */
+static int read_record(PyObject *const *args, Py_ssize_t nargs, const char *name, Replay *r)
 {
     const char *s, *end, *eol;
     Game *g = &r->game;
     int c, depth = 0, i;
     char line[LINEMAX];
+    PyObject *text;
+    if (nargs != 1 || !PyUnicode_Check(args[0])) {
+        PyErr_Format(PyExc_TypeError, "%s(text) takes one str", name);
+        return -1;
+    }
+    text = args[0];
     if (!T.ready) {
         PyErr_SetString(PyExc_RuntimeError, "_speedups.configure() was not called");
         return -1;
@@ -583,11 +590,7 @@ static PyObject *check(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     Replay r;
     int i, got;
     (void)self;
-    if (nargs != 1 || !PyUnicode_Check(args[0])) {
-        PyErr_SetString(PyExc_TypeError, "check(text) takes one str");
-        return NULL;
-    }
-    got = read_record(args[0], &r);
+    got = read_record(args, nargs, "check", &r);
     if (got < 0)
         return NULL;
     if (!got || r.illegal)
@@ -609,11 +612,7 @@ static PyObject *replay(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     char out[(MAXDEPTH + 1) * (LINEMAX + 1) + 4 * MAXCELLS + 16];
     int i, n = 0, got, depth = 0;
     (void)self;
-    if (nargs != 1 || !PyUnicode_Check(args[0])) {
-        PyErr_SetString(PyExc_TypeError, "replay(text) takes one str");
-        return NULL;
-    }
-    got = read_record(args[0], &r);
+    got = read_record(args, nargs, "replay", &r);
     if (got < 0)
         return NULL;
     if (!got)

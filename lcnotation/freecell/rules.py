@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from enum import Enum
 
-__all__ = ["GAME_PREFIX", "FREECELLS", "FREECELL_NAMES", "HOME", "SINGLE", "LONGEST_RUN", "OTHER_COLOUR_BELOW",
-           "PARTNER_BELOW", "Verdict", "VERDICTS"]
+__all__ = ["GAME_PREFIX", "FREECELLS", "FREECELL_NAMES", "HOME", "SINGLE", "LONGEST_RUN",
+           "OTHER_COLOUR_BELOW", "PARTNER_BELOW", "Verdict", "VERDICTS"]
 
 #: How a record names a Microsoft deal on its Game# line (``Game #617``), as
 #: :func:`lcnotation.freecell.deal` and the importers write it.
