@@ -44,8 +44,8 @@ from .ast import Span
 from .cards import RANKS, SUITS, Card, parse_card
 from .deals import COLUMNS, deal
 from .formatter import MOVES_PER_LINE, layout_text
-from .rules import GAME_PREFIX, LONGEST_RUN, SINGLE
-from .state import FREECELL_NAMES, FREECELLS, IllegalMove, Position, fits_on
+from .rules import FREECELL_NAMES, FREECELLS, GAME_PREFIX, HOME, LONGEST_RUN, SINGLE
+from .state import IllegalMove, Position, fits_on
 
 __all__ = ["FcSolveMove", "read_fc_solve", "import_fc_solve"]
 
@@ -442,7 +442,7 @@ def _name(place: Place) -> str:
     kind, index = place
     if kind == "s":
         return str(index + 1)
-    return FREECELL_NAMES[index] if kind == "f" else "h"
+    return FREECELL_NAMES[index] if kind == "f" else HOME
 
 
 @dataclass
