@@ -22,6 +22,10 @@ checker.
 >>> checker = clean_check()
 >>> checker is None or checker("Game #1\\n") is None
 True
+>>> describe() in ("the FreeCell C check (lcnotation.freecell._speedups)",
+...                "the FreeCell check in pure Python (its C code is not built)",
+...                "the FreeCell check in pure Python (LCNOTATION_PURE_PYTHON=1)")
+True
 """
 
 from __future__ import annotations
@@ -29,13 +33,13 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Callable, Dict, Optional, Tuple
 
-from ..core.compiled import optional
+from ..core.compiled import PURE_PYTHON, optional
 from .cards import FULL_DECK, RANKS, RED_SUITS, SUITS
 from .deals import COLUMNS, DEAL_LIMIT, GENERATOR
 from .rules import (FREECELL_NAMES, FREECELLS, GAME_PREFIX, HOME, LONGEST_RUN, OTHER_COLOUR_BELOW,
                     PARTNER_BELOW, SINGLE)
 
-__all__ = ["Clean", "Check", "tables", "clean_check"]
+__all__ = ["Clean", "Check", "tables", "clean_check", "describe"]
 
 #: What the C code says of a clean record: the deal and the number of moves.
 Clean = Tuple[int, int]
@@ -72,3 +76,17 @@ def clean_check() -> Optional[Check]:
         return None
     found: Check = module.check
     return found
+
+
+def describe() -> str:
+    """Which path ``lcn freecell check`` takes here, in words (for benchmarks
+    and bug reports)."""
+    if clean_check() is not None:
+        return "the FreeCell C check (lcnotation.freecell._speedups)"
+    if PURE_PYTHON:
+        return "the FreeCell check in pure Python (LCNOTATION_PURE_PYTHON=1)"
+    import importlib.util
+
+    if importlib.util.find_spec(__name__.rpartition(".")[0] + "._speedups") is None:
+        return "the FreeCell check in pure Python (its C code is not built)"
+    return "the FreeCell check in pure Python (its C code does not fit these tables)"
