@@ -20,6 +20,7 @@ The tests skip where the extension is not built, except under CI
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from functools import lru_cache
@@ -31,10 +32,12 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from lcnotation import freecell
+from lcnotation.core.grammar import grammar_terminals, grammar_text
 from lcnotation.freecell import accel
 from lcnotation.freecell.deals import DEAL_LIMIT, deal
 from lcnotation.freecell.fcsolve import import_fc_solve
 from lcnotation.freecell.formatter import MOVES_PER_LINE, layout_text
+from lcnotation.freecell.parser import GRAMMAR_FILE
 from lcnotation.freecell.rules import GAME_PREFIX
 from lcnotation.freecell.state import IllegalMove, Position
 from test_freecell_properties import games
@@ -387,3 +390,16 @@ def test_the_c_functions_refuse_what_is_not_one_text() -> None:
                            "except RuntimeError as exc:\n    print(exc)"],
                           capture_output=True, text=True, check=True)
     assert "configure() was not called" in done.stdout
+
+
+def test_the_c_code_reads_a_move_where_the_grammar_has_one() -> None:
+    # The grammar's MOVE terminal is a product of three classes, and so is
+    # what the C code reads (its tables): each place is tried with every
+    # printable character, the other two standing for a move.
+    move = re.compile(grammar_terminals(grammar_text(GRAMMAR_FILE))["MOVE"])
+    start = canonical(moves_of(SOLVED[0].read_text("utf-8"))[0], [])
+    for place in range(3):
+        for char in map(chr, range(32, 127)):
+            written = " 5a"[:place] + char + " 5a"[place + 1:]
+            read = SPEEDUPS.replay(start + written + "\n") is not None
+            assert read == bool(move.fullmatch(written)), repr(written)
