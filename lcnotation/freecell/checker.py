@@ -28,6 +28,7 @@ from .state import IllegalMove, Position
 
 __all__ = ["VERDICTS", "Verdict", "CheckResult", "check", "is_fresh_deal", "layout_position"]
 
+
 @dataclass(frozen=True)
 class CheckResult:
     """What :func:`check` found.
