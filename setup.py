@@ -54,7 +54,9 @@ def _optional(name: str) -> Extension:
     return Extension(name, [os.path.join(*name.split(".")) + ".c"], optional=True)
 
 
-#: Every optional extension: lint's fused check of Lost Cities games.
-EXTENSIONS = [_optional("lcnotation.lostcities._speedups")]
+#: Every optional extension: lint's fused check of Lost Cities games, the
+#: FreeCell check's clean path.
+EXTENSIONS = [_optional("lcnotation.lostcities._speedups"),
+              _optional("lcnotation.freecell._speedups")]
 
 setup(ext_modules=EXTENSIONS, cmdclass={"build_ext": OptionalBuildExt})

@@ -309,6 +309,8 @@ def rows_for(args: argparse.Namespace, work: str) -> tuple:
     if cells is not None:
         rows.append(Row(f"lcn freecell check, {len(cells[0])} fc-solve solutions", "cmd",
                         lcn("freecell", "check", *cells[0]), cells[1]))
+        rows.append(Row(f"lcn freecell check, {len(cells[0])} fc-solve solutions, pure Python",
+                        "cmd", lcn("freecell", "check", *cells[0]), cells[1], PURE))
     view = os.path.join(args.cache, f"view-{args.view_games}-{args.seed}.lcn")
     view_moves = first_games(path, args.view_games, view)
     rows.append(Row(f"lcn view, {args.view_games:,} games", "cmd",
@@ -331,11 +333,12 @@ def median(values: Sequence[float]) -> float:
 
 
 def accelerated() -> str:
-    """Whether the compiled accelerator is built and used here."""
+    """Whether the compiled accelerators are built and used here."""
     out = subprocess.run([sys.executable, "-c",
-                          "from lcnotation.lostcities import accel; print(accel.describe())"],
+                          "from lcnotation.lostcities import accel; print(accel.describe())\n"
+                          "from lcnotation.freecell import accel; print(accel.describe())"],
                          capture_output=True, text=True, env=ENV)
-    return out.stdout.strip() or "no accelerator module"
+    return "; ".join(out.stdout.split("\n")).strip("; ") or "no accelerator module"
 
 
 def main() -> None:

@@ -88,25 +88,31 @@ def wheel(tmp_path_factory) -> Path:
     return build_wheel(tmp_path_factory)[0]
 
 
-def accelerator_in(wheel: Path) -> List[str]:
-    """The compiled accelerator's files in ``wheel`` (its stub ships always)."""
+def accelerator_in(wheel: Path, package: str = "lostcities") -> List[str]:
+    """The files of the compiled accelerator of ``package`` in ``wheel`` (Lost
+    Cities' stub ships always)."""
     names = zipfile.ZipFile(wheel).namelist()
     assert "lcnotation/lostcities/_speedups.pyi" in names
-    return [name for name in names if name.startswith("lcnotation/lostcities/_speedups")
+    return [name for name in names if name.startswith(f"lcnotation/{package}/_speedups")
             and not name.endswith(".pyi")]
 
 
-def test_the_wheel_holds_the_accelerator_where_a_compiler_is(wheel):
+#: The packages with an optional C extension (setup.py's EXTENSIONS).
+ACCELERATED = ["lostcities", "freecell"]
+
+
+@pytest.mark.parametrize("package", ACCELERATED)
+def test_the_wheel_holds_the_accelerator_where_a_compiler_is(wheel, package):
     if shutil.which("cc") is None and os.environ.get("CI") != "true":
         pytest.skip("no C compiler here")
-    assert [name.endswith((".so", ".pyd")) for name in accelerator_in(wheel)] == [True]
+    assert [name.endswith((".so", ".pyd")) for name in accelerator_in(wheel, package)] == [True]
 
 
 def test_without_a_compiler_the_wheel_is_built_without_the_accelerator(tmp_path_factory):
     """``pip install .`` with no compiler still works (the pure-Python path,
-    the same results): the extension is skipped with a warning."""
+    the same results): the extensions are skipped with a warning."""
     built, said = build_wheel(tmp_path_factory, {"CC": "false", "LDSHARED": "false"})
-    assert accelerator_in(built) == []
+    assert [accelerator_in(built, package) for package in ACCELERATED] == [[], []]
     assert "C accelerator was not built" in said
 
 

@@ -9,7 +9,8 @@ so that the suite's workers share them out; each child runs in one process
 (``-n 0``), beside the suite's own workers.
 
 Two files of that path are not run again, since their second run would run
-the same code: each test of tests/test_speedups.py chooses the path itself
+the same code: each test of tests/test_speedups.py (and of
+tests/test_freecell_speedups.py) chooses the path itself
 (the extension's, Python's, or both to compare), whatever
 ``LCNOTATION_PURE_PYTHON`` says, and tests/test_style.py's style checks never
 reach the accelerator (it is asked only by lint's fused path).
@@ -28,7 +29,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 #: The tests of what the accelerator may touch.
 LINT_PATH = ["tests/test_fused.py", "tests/test_parallel.py", "tests/test_speed.py",
-             "tests/test_cli.py", "lcnotation/lostcities"]
+             "tests/test_cli.py", "lcnotation/lostcities",
+             # and of the FreeCell check's clean path (lcnotation/freecell/_speedups.c)
+             "tests/test_freecell_cli.py", "tests/test_freecell.py"]
 
 
 @pytest.mark.slow

@@ -208,8 +208,28 @@ def test_a_command_loads_its_own_module_alone(name: str, commands: List[str]) ->
 
 def test_freecell_check_loads_nothing_of_lost_cities() -> None:
     status, modules = modules_after(CLEAN_COMMANDS["freecell"])
-    assert status == 0 and "lcnotation.freecell.checker" in modules
+    assert status == 0 and "lcnotation.freecell.rules" in modules
     assert [m for m in modules if m.startswith("lcnotation.lostcities")] == []
+
+
+#: What the Python check of a FreeCell record loads, and the compiled clean path does not.
+FREECELL_PYTHON_PATH = ["lcnotation.freecell.ast", "lcnotation.freecell.checker",
+                        "lcnotation.freecell.parser", "lcnotation.freecell.state"]
+
+
+def test_freecell_check_of_clean_records_loads_no_reader_with_the_c_path() -> None:
+    from lcnotation.freecell import accel
+
+    if accel.clean_check() is None:
+        pytest.skip("the FreeCell C extension is not built (or LCNOTATION_PURE_PYTHON=1)")
+    status, modules = modules_after(CLEAN_COMMANDS["freecell"])
+    assert status == 0 and "lcnotation.freecell._speedups" in modules
+    assert [m for m in FREECELL_PYTHON_PATH if m in modules] == []
+    # A record it does not call clean goes the Python way.
+    status, modules = modules_after([*CLEAN_COMMANDS["freecell"],
+                                     str(DATA / "freecell" / "fc-solve-1.snx.txt")])
+    assert status == 1 and [m for m in FREECELL_PYTHON_PATH if m in modules] == \
+        FREECELL_PYTHON_PATH
 
 
 def test_help_lists_every_command() -> None:

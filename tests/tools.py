@@ -8,8 +8,10 @@ run every test.
 
 from __future__ import annotations
 
+import importlib
 import os
 import shutil
+from typing import Any, Dict, Optional
 
 import pytest
 
@@ -31,3 +33,20 @@ def require(command: str, why: str = "") -> str:
             pytest.fail(message)
         pytest.skip(message)
     return path
+
+
+def compiled(name: str, tables: Optional[Dict[str, object]], what: str) -> Any:
+    """The C extension ``name``, configured with ``tables``, whatever
+    LCNOTATION_PURE_PYTHON says (its tests choose the path themselves); when
+    it is not built, skip the calling test module (or, on CI, which has a
+    compiler, fail it). ``what`` names it in the message."""
+    try:
+        module = importlib.import_module(name)
+    except ImportError:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"{what} is not built, and CI has a compiler (pip install -e . "
+                        "builds it)", pytrace=False)
+        pytest.skip(f"{what} is not built", allow_module_level=True)
+    assert tables is not None, f"the tables no longer have the shape {what} reads"
+    module.configure(**tables)
+    return module

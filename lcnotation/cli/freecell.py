@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import TYPE_CHECKING, Any, Dict, List, Tuple
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple
 
 # The FreeCell package and the output formats are imported by the actions
 # that use them, not with the command line (``lcn lint`` does not need them).
@@ -13,6 +13,8 @@ from .common import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Parser, add_command, co
 from .inputs import deal_number, translated
 
 if TYPE_CHECKING:  # pragma: no cover
+    from ..core.diagnostics import Diagnostic
+    from ..core.lint import FileReport
     from ..freecell.checker import CheckResult
 
 _EXAMPLES = """\
@@ -73,36 +75,55 @@ def _deal(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _file_json(result: CheckResult) -> Dict[str, Any]:
+def _file_json(path: str, deal: Optional[int], verdict: str, moves: int,
+               first_bad_move: Optional[int], diagnostics: Sequence[Diagnostic]) -> Dict[str, Any]:
+    """A file's entry of ``--format json``."""
     from ..tools.output import diagnostic_json
 
-    return {"path": result.path, "deal": result.deal, "verdict": result.verdict,
-            "moves": result.moves, "first_bad_move": result.first_bad_move,
-            "diagnostics": [diagnostic_json(d) for d in result.diagnostics]}
+    return {"path": path, "deal": deal, "verdict": verdict, "moves": moves,
+            "first_bad_move": first_bad_move,
+            "diagnostics": [diagnostic_json(d) for d in diagnostics]}
+
+
+def _summary(path: Optional[str], verdict: str, moves: int) -> str:
+    """The last line of a file's text report: ``617.txt: won (88 moves)``."""
+    from ..core.terminal import printable
+
+    return printable(f"{path}: {verdict.replace('_', ' ')} ({moves} moves)") + "\n"
 
 
 def _text(result: CheckResult) -> str:
     from ..freecell.formatter import layout_text
-    from ..core.terminal import printable
     from ..tools.output import text_line
 
-    lines = [text_line(d) for d in result.diagnostics]
-    verdict = result.verdict.replace("_", " ")
-    lines.append(printable(f"{result.path}: {verdict} ({result.moves} moves)"))
+    lines = [text_line(d) + "\n" for d in result.diagnostics]
+    lines.append(_summary(result.path, result.verdict, result.moves))
     if result.verdict == "illegal" and result.position is not None:
-        lines.append("  the position before it:")
-        lines.extend("    " + row for row in layout_text(result.position).splitlines())
-    return "\n".join(lines) + "\n"
+        lines.append("  the position before it:\n")
+        lines.extend("    " + row + "\n" for row in layout_text(result.position).splitlines())
+    return "".join(lines)
+
+
+def _checked(text: str, path: str) -> CheckResult:
+    """The Python check of a record: read, then replayed."""
+    from ..freecell import check, parse
+
+    with collector_paused():  # a record and its replay hold no cycles
+        return check(parse(text, path=path), path)
 
 
 def _check(args: argparse.Namespace) -> int:
-    from ..core.version import __version__
-    from ..freecell import check, parse
-    from ..core.lint import FileReport, LintConfig
-    from ..tools.output import github_line, json_text, to_sarif
+    """``lcn freecell check``: a record the compiled clean path calls won
+    (:mod:`lcnotation.freecell.accel`) is reported from its answer, without
+    the reader or the checker; any other goes the Python way, which says
+    what is wrong (the reports are the same, byte for byte)."""
+    from ..freecell.accel import clean_check
+    from ..freecell.rules import Verdict
 
+    # SARIF reports the findings of lcn lint, which the clean path does not give.
+    fast = clean_check() if args.format != "sarif" else None
     status = EXIT_OK
-    results: List[CheckResult] = []
+    files: List[Dict[str, Any]] = []
     reports: List[FileReport] = []
     unread: List[Tuple[str, str]] = []
     for path in args.paths:
@@ -111,10 +132,17 @@ def _check(args: argparse.Namespace) -> int:
             status = EXIT_USAGE
             unread.append((path, "see the message on standard error"))
             continue
-        with collector_paused():  # a record and its replay hold no cycles
-            result = check(parse(source.text, path=path), path)
-        results.append(result)
+        clean = fast(source.text) if fast is not None else None
+        if clean is not None:
+            deal, moves = clean
+            if args.format == "text":
+                sys.stdout.write(_summary(path, Verdict.WON, moves))
+            elif args.format == "json":
+                files.append(_file_json(path, deal, Verdict.WON, moves, None, ()))
+            continue  # github: a won record without findings says nothing
+        result = _checked(source.text, path)
         if args.format == "sarif":
+            from ..core.lint import LintConfig
             from ..freecell.notation import NOTATION
 
             # The findings of the check, as lcn lint reports them (less the layout's style).
@@ -124,10 +152,20 @@ def _check(args: argparse.Namespace) -> int:
         if args.format == "text":
             sys.stdout.write(_text(result))
         elif args.format == "github":
+            from ..tools.output import github_line
+
             sys.stdout.writelines(github_line(d) + "\n" for d in result.diagnostics)
+        elif args.format == "json":
+            files.append(_file_json(path, result.deal, result.verdict, result.moves,
+                                    result.first_bad_move, result.diagnostics))
     if args.format == "json":
-        sys.stdout.write(json_text({"files": [_file_json(r) for r in results]}) + "\n")
+        from ..tools.output import json_text
+
+        sys.stdout.write(json_text({"files": files}) + "\n")
     elif args.format == "sarif":
+        from ..core.version import __version__
+        from ..tools.output import to_sarif
+
         sys.stdout.write(to_sarif(reports, __version__, unread) + "\n")
     return status
 

@@ -15,35 +15,47 @@ True
 
 from __future__ import annotations
 
+import importlib
 from typing import TYPE_CHECKING
 
-from .ast import Record
-from .checker import VERDICTS, CheckResult, Verdict, check
-from .codes import FREECELL_CODES
 from .deals import DEAL_LIMIT, deal as deal_columns
-from .formatter import format, layout_text
-from .parser import parse
-from .state import Position
+from .rules import GAME_PREFIX, VERDICTS, Verdict
 
 if TYPE_CHECKING:  # pragma: no cover
+    from .ast import Record
+    from .checker import CheckResult, check
+    from .codes import FREECELL_CODES
     from .fcsolve import import_fc_solve
+    from .formatter import format, layout_text
+    from .parser import parse
+    from .state import Position
 
 __all__ = ["parse", "deal", "check", "format", "import_fc_solve", "Record", "CheckResult", "Verdict",
            "Position", "VERDICTS", "FREECELL_CODES", "DEAL_LIMIT", "deal_columns"]
+
+#: The module of each name imported the first time it is asked for: the
+#: compiled clean path of ``lcn freecell check`` reads a clean record without
+#: the reader, the checker or the syntax tree, and ``import_fc_solve`` is not
+#: what a check needs.
+_LAZY = {"parse": "parser", "check": "checker", "CheckResult": "checker", "format": "formatter",
+         "layout_text": "formatter", "Record": "ast", "Position": "state",
+         "FREECELL_CODES": "codes", "import_fc_solve": "fcsolve"}
 
 
 def deal(number: int) -> str:
     """Deal ``number`` (0 to 2**33 - 1, Microsoft's numbering) as a standard layout:
     the ``Game #N`` line, the freecell+home line and the columns."""
-    return f"Game #{number}\n" + layout_text(Position.fresh(deal_columns(number)))
+    from .formatter import layout_text
+    from .state import Position
+
+    return f"{GAME_PREFIX}{number}\n" + layout_text(Position.fresh(deal_columns(number)))
 
 
 def __getattr__(name: str) -> object:
-    """``import_fc_solve``, imported the first time it is asked for: reading
-    fc-solve's output is not what ``lcn freecell check`` needs."""
-    if name == "import_fc_solve":
-        from .fcsolve import import_fc_solve
-
-        globals()[name] = import_fc_solve
-        return import_fc_solve
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    """A name of :data:`_LAZY`, imported from its module the first time it is asked for."""
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value: object = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value

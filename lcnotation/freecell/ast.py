@@ -19,6 +19,7 @@ from typing import List, Optional, Tuple, Union
 from ..core.span import Span
 from ..core.diagnostics import Diagnostic
 from .cards import Card
+from .rules import LONGEST_RUN, SINGLE
 
 __all__ = ["Span", "GameLine", "Freecell", "HomeLine", "Placed", "Move", "EndMarker",
            "SolutionLine", "CommentLine", "BodyLine", "Record", "HORNE", "WKR",
@@ -114,7 +115,7 @@ class Move:
 
     @property
     def prefix(self) -> str:
-        return "." if self.single else " "
+        return SINGLE if self.single else LONGEST_RUN
 
 
 _new = object.__new__

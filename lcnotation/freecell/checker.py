@@ -16,7 +16,6 @@ WKR automoves, which no source defines).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from ..core.diagnostics import Diagnostic, Severity
@@ -24,25 +23,10 @@ from .ast import WKR, Move, Record, Span
 from .cards import FULL_DECK, SUITS, Card
 from .codes import FREECELL_CODES
 from .deals import DEAL_LIMIT, FRESH_DEAL_COLUMNS, deal
-from .state import FREECELLS, IllegalMove, Position
+from .rules import FREECELLS, VERDICTS, Verdict
+from .state import IllegalMove, Position
 
 __all__ = ["VERDICTS", "Verdict", "CheckResult", "check", "is_fresh_deal", "layout_position"]
-
-class Verdict(str, Enum):
-    """What a check concludes (a string, so ``result.verdict == "won"`` reads as before)."""
-
-    WON = "won"
-    ILLEGAL = "illegal"
-    NOT_WON = "not_won"
-    LAYOUT_ERROR = "layout_error"
-    UNSUPPORTED = "unsupported"
-
-    def __str__(self) -> str:
-        return self.value
-
-
-#: Every verdict, by its name.
-VERDICTS = tuple(v.value for v in Verdict)
 
 
 @dataclass(frozen=True)

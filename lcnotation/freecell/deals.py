@@ -18,11 +18,11 @@ random number also has bit 15 set, and from 2**32 the generator starts from
 
 from __future__ import annotations
 
-from typing import Iterator, List, Tuple
+from typing import Dict, List, Tuple
 
 from .cards import FULL_DECK, Card
 
-__all__ = ["DEAL_LIMIT", "COLUMNS", "FRESH_DEAL_COLUMNS", "deal"]
+__all__ = ["DEAL_LIMIT", "COLUMNS", "FRESH_DEAL_COLUMNS", "GENERATOR", "deal"]
 
 #: Deal numbers are below this.
 DEAL_LIMIT = 2 ** 33
@@ -33,19 +33,19 @@ COLUMNS = 8
 FRESH_DEAL_COLUMNS = tuple(len(range(k, len(FULL_DECK), COLUMNS)) for k in range(COLUMNS))
 
 _MULTIPLIER, _INCREMENT, _MASK = 214013, 2531011, 0xFFFFFFFF
+#: The random number is the state's bits from _SHIFT on: 15 of them (_LOW)
+#: below 2**31; with _PRO_BIT set from _PRO_FROM (FreeCell Pro's deals);
+#: 16 of them (_WIDE) plus one from _WIDE_FROM, the state starting from
+#: ``number - _WIDE_FROM``.
+_SHIFT, _LOW, _WIDE = 16, 0x7FFF, 0xFFFF
+_PRO_FROM, _PRO_BIT, _WIDE_FROM = 2 ** 31, 0x8000, 2 ** 32
 
-
-def _random_numbers(number: int) -> Iterator[int]:
-    """The generator's numbers for deal ``number``."""
-    extended = number >= 2 ** 32
-    state = number - 2 ** 32 if extended else number
-    high_bit = 0x8000 if 2 ** 31 <= number < 2 ** 32 else 0
-    while True:
-        state = (state * _MULTIPLIER + _INCREMENT) & _MASK
-        if extended:
-            yield ((state >> 16) & 0xFFFF) + 1
-        else:
-            yield ((state >> 16) & 0x7FFF) | high_bit
+#: The generator's constants by name, for the compiled clean path of
+#: ``lcn freecell check`` (accel.py gives them to its C code, which deals as
+#: :func:`deal` does).
+GENERATOR: Dict[str, int] = dict(
+    multiplier=_MULTIPLIER, increment=_INCREMENT, mask=_MASK, shift=_SHIFT, low_bits=_LOW,
+    wide_bits=_WIDE, pro_from=_PRO_FROM, pro_bit=_PRO_BIT, wide_from=_WIDE_FROM)
 
 
 def deal(number: int) -> Tuple[Tuple[Card, ...], ...]:
@@ -55,12 +55,19 @@ def deal(number: int) -> Tuple[Tuple[Card, ...], ...]:
     """
     if not 0 <= number < DEAL_LIMIT:
         raise ValueError(f"a deal number is 0 to 2**33 - 1, not {number}")
+    # The generator's numbers, made in the loop (a generator function and a
+    # next() for each card cost half the deal).
+    wide = number >= _WIDE_FROM
+    state = number - _WIDE_FROM if wide else number
+    high_bit = _PRO_BIT if _PRO_FROM <= number < _WIDE_FROM else 0
     deck = list(FULL_DECK)
-    columns: List[List[Card]] = [[] for _ in range(COLUMNS)]
-    numbers = _random_numbers(number)
-    for dealt in range(len(deck)):
-        left = len(deck) - dealt
-        pick = next(numbers) % left
-        columns[dealt % COLUMNS].append(deck[pick])
+    dealt: List[Card] = []
+    for left in range(len(deck), 0, -1):
+        state = (state * _MULTIPLIER + _INCREMENT) & _MASK
+        if wide:
+            pick = (((state >> _SHIFT) & _WIDE) + 1) % left
+        else:
+            pick = (((state >> _SHIFT) & _LOW) | high_bit) % left
+        dealt.append(deck[pick])
         deck[pick] = deck[left - 1]
-    return tuple(tuple(c) for c in columns)
+    return tuple(tuple(dealt[k::COLUMNS]) for k in range(COLUMNS))

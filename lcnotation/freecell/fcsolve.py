@@ -44,7 +44,8 @@ from .ast import Span
 from .cards import RANKS, SUITS, Card, parse_card
 from .deals import COLUMNS, deal
 from .formatter import MOVES_PER_LINE, layout_text
-from .state import FREECELL_NAMES, FREECELLS, IllegalMove, Position, fits_on
+from .rules import FREECELL_NAMES, FREECELLS, GAME_PREFIX, HOME, LONGEST_RUN, SINGLE
+from .state import IllegalMove, Position, fits_on
 
 __all__ = ["FcSolveMove", "read_fc_solve", "import_fc_solve"]
 
@@ -441,7 +442,7 @@ def _name(place: Place) -> str:
     kind, index = place
     if kind == "s":
         return str(index + 1)
-    return FREECELL_NAMES[index] if kind == "f" else "h"
+    return FREECELL_NAMES[index] if kind == "f" else HOME
 
 
 @dataclass
@@ -461,7 +462,7 @@ class _Writer:
                          f"{source}{target} would be illegal ({exc.reason})",
                          self.line, "F402") from None
         self.position.automove()
-        self.moves.append(("." if single else " ") + source + target)
+        self.moves.append((SINGLE if single else LONGEST_RUN) + source + target)
 
     def run_to(self, source: int, target: int, count: int, avoid: Tuple[int, ...] = ()
                ) -> None:
@@ -558,7 +559,7 @@ def import_fc_solve(text: str, deal_number: Optional[int] = None) -> str:
     written = _translate(start, moves)
     fresh = any(start == Position.fresh(deal(n)) for n in ([deal_number] if deal_number
                                                           is not None else []))
-    lines = [f"Game #{deal_number}"] if fresh else []
+    lines = [f"{GAME_PREFIX}{deal_number}"] if fresh else []
     lines.append(layout_text(start).rstrip("\n"))
     lines.extend("".join(written[i:i + MOVES_PER_LINE])
                  for i in range(0, len(written), MOVES_PER_LINE))

@@ -32,7 +32,7 @@ from .checker import check
 from .codes import FREECELL
 from .formatter import format, layout_text
 from .parser import parse
-from .state import FREECELL_NAMES
+from .rules import FREECELL_NAMES, HOME
 
 __all__ = ["FreeCellNotation", "NOTATION"]
 
@@ -256,7 +256,7 @@ def _describe_move(record: Record, index: int) -> str:
 
 
 def _place(name: str) -> str:
-    if name == "h":
+    if name == HOME:
         return "home"
     if name in FREECELL_NAMES:
         return f"freecell {name}"

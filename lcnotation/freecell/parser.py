@@ -26,6 +26,7 @@ from .ast import (HORNE, LONGEST_NUMBER, WKR, BodyLine, CommentLine, EndMarker, 
 from .cards import RANKS, SUITS, Card, parse_card
 from .codes import FREECELL_CODES
 from .deals import COLUMNS, DEAL_LIMIT
+from .rules import SINGLE
 
 if TYPE_CHECKING:  # pragma: no cover
     from lark import Lark, Token, Tree
@@ -398,7 +399,7 @@ class _Reader:
         if _fast_moves().fullmatch(text):
             number, start = line.number, line.start
             return SolutionLine(tuple([  # line.span(i, i + 3) of each move, made at once
-                move_of(text[i + 1], text[i + 2], text[i] == ".",
+                move_of(text[i + 1], text[i + 2], text[i] == SINGLE,
                         _new_span(Span, (number, i + 1, number, i + 4, start + i, start + i + 3)))
                 for i in range(0, len(text), 3)]), "", line.whole)
         steps: List[Union[Move, EndMarker]] = []
@@ -410,14 +411,14 @@ class _Reader:
                 break
             token, span, i = found.group(), line.span(i, found.end()), found.end()
             if token[0] != "[":
-                steps.append(Move(token[1], token[2], token[0] == ".", span))
+                steps.append(Move(token[1], token[2], token[0] == SINGLE, span))
                 continue
             self.markers += 1
             if token == "[??]":
                 steps.append(EndMarker(span))
             else:
                 inner = token[1:-1]
-                steps.append(Move(inner[-2], inner[-1], inner[0] == ".", span, True))
+                steps.append(Move(inner[-2], inner[-1], inner[0] == SINGLE, span, True))
         comment = text[i:]
         if comment and steps and MARK not in comment:  # a suppression is a comment by intent
             self.error("F110", f"{comment[:3]!r} is not a move: the rest of the line "

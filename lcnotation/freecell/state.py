@@ -14,13 +14,10 @@ from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 from .cards import RED_SUITS, SUITS, Card
 from .deals import COLUMNS
+from .rules import FREECELL_NAMES, FREECELLS, HOME, OTHER_COLOUR_BELOW, PARTNER_BELOW
 
 __all__ = ["FREECELLS", "FREECELL_NAMES", "IllegalMove", "Position", "fits_on", "horne_safe", "won"]
 
-#: The number of freecells of the standard game.
-FREECELLS = 4
-#: The freecells' names as moves write them, in order.
-FREECELL_NAMES = "abcd"
 #: The index of each freecell by its name, and of each column by its number
 #: as a move writes it (another number is read by int, as before).
 _CELL = {name: i for i, name in enumerate(FREECELL_NAMES)}
@@ -51,10 +48,12 @@ def fits_on(card: Card, below: Card) -> bool:
 def _safe_above(pile: int, partner: int, other_colour: int) -> bool:
     """Horne's rule by the heights of the piles: the next card of a pile at
     ``pile`` goes home when there is one (``pile`` below 13), the lower pile
-    of the other colour is at least ``pile - 1`` (two below the card) and
-    the other pile of its colour, ``partner``, at least ``pile - 2`` (three
-    below)."""
-    return pile < 13 and other_colour >= pile - 1 and partner >= pile - 2
+    of the other colour is at least ``OTHER_COLOUR_BELOW`` below that card
+    (``pile - 1``) and the other pile of its colour, ``partner``, at least
+    ``PARTNER_BELOW`` below it (``pile - 2``)."""
+    card = pile + 1
+    return (pile < 13 and other_colour >= card - OTHER_COLOUR_BELOW
+            and partner >= card - PARTNER_BELOW)
 
 
 def _kin(suit: str) -> Tuple[str, int, int, int, int]:
@@ -246,7 +245,7 @@ class Position:
         return n
 
     def _place(self, cards: List[Card], target: str) -> None:
-        if target == "h":
+        if target == HOME:
             card = cards[-1]
             if self.homes[card.suit] != card.rank - 1:
                 have = self.homes[card.suit]
@@ -277,7 +276,7 @@ class Position:
         Raises IllegalMove (with the reason) and leaves the position unchanged.
         """
         self.play(source, target, single)
-        if target == "h":
+        if target == HOME:
             self.automove()
         elif source not in _CELL:
             cards = self.columns[_column_of(source)]
