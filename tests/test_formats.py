@@ -83,6 +83,29 @@ def test_chikinn_moves_point_into_the_transcript():
     assert re.fullmatch(r"[bgprwy]\d\n +Draws [bgprwy]\d", written)
 
 
+@pytest.mark.parametrize("by_lines", [False, True])
+def test_chikinn_game_spans_its_round(by_lines, monkeypatch):
+    """A round's game spans the round, from ``ROUND N:`` to its last line
+    (the winner's, without the spaces after the name), whether its turns are
+    read at once or line by line (it was once the span of the last move)."""
+    from lcnotation.formats import chikinn
+
+    if by_lines:
+        monkeypatch.setattr(chikinn, "_TURN", re.compile(r"(?!)"))
+    text = TRANSCRIPTS[0].read_text()
+    (game,) = import_games(text, format="chikinn")
+    span = game.span
+    assert text[span.start:span.end] == text[1:text.rindex("Kenny") + len("Kenny")]
+    assert (span.line, span.column) == (2, 1)
+    assert (span.end_line, span.end_column) == (text.count("\n"), len("Winner: Kenny") + 1)
+    several = chikinn_round(lcn.generate_game(1, colors="RGWBYP", deal=True), 0) \
+        + chikinn_round(lcn.generate_game(2, colors="RGWBYP", deal=True), 1)
+    second = import_games(several, format="chikinn")[1].span
+    written = several[second.start:second.end]
+    assert written.startswith("ROUND 1:\n") and written.endswith(several.rstrip("\n")[-20:])
+    assert several.count("\n", 0, second.start) + 1 == second.line
+
+
 def test_metapyziks_sample_round_trips_exactly_and_names_the_engine_winner():
     text = REPLAY.read_text()
     (game,) = import_games(text)

@@ -423,7 +423,7 @@ class _Reader:
         deck: List[Optional[str]] = []  # the draw pile, top first; None: not shown
         count = len(turns)
         for t, turn in enumerate(turns):
-            name, hand, hand_line, card, discard, draw, span, action_line, draw_line = turn
+            name, hand, hand_line, card, discard, draw, at, action_line, draw_line = turn
             if name != names[t % 2]:
                 raise self.fail(f"turn {t + 1} is {name!r}'s, but it is "
                                 f"{names[t % 2]!r}'s turn (the players take turns)",
@@ -431,7 +431,7 @@ class _Reader:
             if card not in hand:
                 raise self.fail(f"{name} places {card}, which is not in the hand "
                                 f"shown on line {hand_line + 1}", "I104",
-                                action_line, span.column, len(card))
+                                action_line, at.column, len(card))
             drawn = draw
             if t + 2 < count:
                 after = turns[t + 2]
@@ -451,7 +451,7 @@ class _Reader:
                 source = _FROM_DECK
             else:
                 source = _FROM_PILE[draw[0]]
-            moves.append(_new(Move, (_PLACED[card, discard], source, (), None, t, span)))
+            moves.append(_new(Move, (_PLACED[card, discard], source, (), None, t, at)))
         # The cards never shown are those the last turns drew from the draw pile.
         seen = Counter(turns[0].hand)
         seen.update(turns[1].hand)
