@@ -54,7 +54,9 @@ def _optional(name: str) -> Extension:
     return Extension(name, [os.path.join(*name.split(".")) + ".c"], optional=True)
 
 
-#: Every optional extension: lint's fused check of Lost Cities games.
-EXTENSIONS = [_optional("lcnotation.lostcities._speedups")]
+#: Every optional extension: lint's fused check of Lost Cities games, the
+#: reader of chikinn's transcripts (lcnotation/formats/chikinn.py).
+EXTENSIONS = [_optional("lcnotation.lostcities._speedups"),
+              _optional("lcnotation.formats._chikinn")]
 
 setup(ext_modules=EXTENSIONS, cmdclass={"build_ext": OptionalBuildExt})

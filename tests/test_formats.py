@@ -83,14 +83,20 @@ def test_chikinn_moves_point_into_the_transcript():
     assert re.fullmatch(r"[bgprwy]\d\n +Draws [bgprwy]\d", written)
 
 
-@pytest.mark.parametrize("by_lines", [False, True])
-def test_chikinn_game_spans_its_round(by_lines, monkeypatch):
+@pytest.mark.parametrize("way", ["compiled", "at once", "by lines"])
+def test_chikinn_game_spans_its_round(way, monkeypatch):
     """A round's game spans the round, from ``ROUND N:`` to its last line
-    (the winner's, without the spaces after the name), whether its turns are
-    read at once or line by line (it was once the span of the last move)."""
+    (the winner's, without the spaces after the name), whether it is read by
+    the compiled reader, or in Python with its turns read at once or line by
+    line (it was once the span of the last move)."""
     from lcnotation.formats import chikinn
 
-    if by_lines:
+    if way == "compiled":
+        if chikinn.compiled_round() is None:
+            pytest.skip("the compiled reader is not built (or is turned off)")
+    else:
+        monkeypatch.setattr(chikinn, "compiled_round", lambda: None)
+    if way == "by lines":
         monkeypatch.setattr(chikinn, "_TURN", re.compile(r"(?!)"))
     text = TRANSCRIPTS[0].read_text()
     (game,) = import_games(text, format="chikinn")
@@ -408,8 +414,11 @@ def test_fuzz_metapyziks(data):
 
 def _read_both_ways(text, monkeypatch):
     """What the chikinn importer gives for ``text`` (the games' repr, or the
-    error), with its turn-at-once reading and with its line-by-line one."""
+    error), with its turn-at-once reading and with its line-by-line one, in
+    Python (tests/test_chikinn_compiled.py holds the compiled reader to these)."""
     from lcnotation.formats import chikinn
+
+    monkeypatch.setattr(chikinn, "compiled_round", lambda: None)
 
     def every_field(value):  # the nodes print by their meaning only: spans too here
         return tuple(map(every_field, value)) if isinstance(value, tuple) else value
