@@ -566,8 +566,6 @@ static PyObject *round_(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
             line = at_line;
             break;
         }
-        if (at != pos)
-            goto none;
         got = read_turn(s, n, &pos, &line, &r);
         if (got == -2) {
             PyErr_NoMemory();
@@ -599,12 +597,9 @@ static PyObject *round_(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
             goto none;
         for (k = e; k > pos && s[k - 1] == ' '; k--)
             ;
-        if (k - (pos + 8) != best->name_len
+        if (k - (pos + 8) != best->name_len   /* (a name is printable ASCII) */
             || memcmp(s + pos + 8, s + best->name, (size_t)best->name_len) != 0)
             goto none;
-        for (k = pos + 8; k < e; k++)
-            if (s[k] < ' ' || s[k] >= 127)
-                goto none;
         last = line;
         last_begin = pos;
         last_end = pos + 8 + best->name_len;
