@@ -51,6 +51,9 @@
 
 #define MAXCARDS 128   /* kinds of card */
 #define MAXHAND 64     /* cards a hand line may show here */
+#define DASHES 128     /* dashes compared at once */
+
+static char dashes[DASHES];
 
 static struct {
     int ready;
@@ -345,9 +348,10 @@ static int read_turn(const unsigned char *s, Py_ssize_t n, Py_ssize_t *pos, Py_s
             return -1;   /* a turn ends with a line end (the scores follow) */
         *line += 1;
         if (s[i] == '-') {
-            for (k = i; k < e && s[k] == '-'; k++)
-                ;
-            if (k != e || e - i < 3)
+            for (k = i; k < e; k += DASHES)   /* the line is dashes, DASHES at a time */
+                if (memcmp(s + k, dashes, (size_t)(e - k < DASHES ? e - k : DASHES)) != 0)
+                    return -1;
+            if (e - i < 3)
                 return -1;
             i = e + 1;
             break;
@@ -428,7 +432,10 @@ static PyObject *rebuilt(PyObject *text, const unsigned char *s, Round *r, long 
             int placed = 0;
             if (after->hand_n != turn->hand_n)
                 goto none;
-            memset(held, 0, sizeof held);
+            for (k = 0; k < after->hand_n; k++)
+                held[next[k]] = 0;
+            for (k = 0; k < turn->hand_n; k++)
+                held[hand[k]] = 0;
             for (k = 0; k < after->hand_n; k++)
                 held[next[k]]++;
             for (k = 0; k < turn->hand_n; k++) {
@@ -439,9 +446,9 @@ static PyObject *rebuilt(PyObject *text, const unsigned char *s, Round *r, long 
                 if (--held[hand[k]] < 0)
                     goto none;
             }
-            for (k = 0; k < T.ncards; k++)
-                if (held[k])
-                    got = (int)k;
+            for (k = 0; k < after->hand_n; k++)   /* the one card left */
+                if (held[next[k]])
+                    got = next[k];
             if (turn->draw >= 0 && got != turn->draw)
                 goto none;
             if (turn->draw < 0) {
@@ -631,5 +638,6 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_chikinn",
 
 PyMODINIT_FUNC PyInit__chikinn(void)
 {
+    memset(dashes, '-', sizeof dashes);
     return PyModule_Create(&module);
 }
