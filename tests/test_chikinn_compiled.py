@@ -20,13 +20,12 @@ of the suite.
 
 from __future__ import annotations
 
-import importlib
 import os
 import re
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any, List, Optional, Tuple
+from typing import Any, List, Tuple
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -35,32 +34,14 @@ from hypothesis import strategies as st
 import lcnotation as lcn
 from formatwriters import chikinn_round, chikinn_transcript
 from lcnotation.formats import chikinn
+from tools import extension
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = sorted((Path(__file__).parent / "data" / "formats" / "chikinn").glob("*.txt"))
 
 
-def _built() -> Optional[Any]:
-    """The extension, configured, whatever LCNOTATION_PURE_PYTHON says; None
-    when it is not built."""
-    try:
-        module = importlib.import_module("lcnotation.formats._chikinn")
-    except ImportError:
-        return None
-    tables = chikinn.tables()
-    assert tables is not None, "a move or a span no longer has the fields the reader makes"
-    module.configure(**tables)
-    return module
-
-
-COMPILED = _built()
-
-if COMPILED is None:
-    if os.environ.get("CI") == "true":
-        pytest.fail("the compiled chikinn reader is not built, and CI has a compiler "
-                    "(pip install -e . builds it)", pytrace=False)
-    pytest.skip("the compiled chikinn reader is not built", allow_module_level=True)
-
+COMPILED = extension("lcnotation.formats._chikinn", chikinn.tables(),
+                     "the compiled chikinn reader")
 ROUND = COMPILED.round
 
 SETTINGS = settings(max_examples=200, deadline=None,

@@ -18,12 +18,11 @@ for the rest of the suite.
 from __future__ import annotations
 
 import dataclasses
-import importlib
 import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any, Callable, List, Optional, Tuple
+from typing import Callable, List, Optional, Tuple
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -39,30 +38,12 @@ from lcnotation.lostcities.style import StyleState
 from lcnotation.lostcities.text.reader import GameText, parse_game, split_games
 from strategies import PIECES, notation_text, written_games
 from test_fused import configs, everything, legal_files, legal_games, mutated
+from tools import extension
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _built() -> Optional[Any]:
-    """The extension, configured, whatever LCNOTATION_PURE_PYTHON says; None
-    when it is not built."""
-    try:
-        module = importlib.import_module("lcnotation.lostcities._speedups")
-    except ImportError:
-        return None
-    tables = accel.tables()
-    assert tables is not None, "the lexicon no longer has the shape the extension reads"
-    module.configure(**tables)
-    return module
-
-
-SPEEDUPS = _built()
-
-if SPEEDUPS is None:
-    if os.environ.get("CI") == "true":
-        pytest.fail("the C accelerator is not built, and CI has a compiler "
-                    "(pip install -e . builds it)", pytrace=False)
-    pytest.skip("the C accelerator is not built", allow_module_level=True)
+SPEEDUPS = extension("lcnotation.lostcities._speedups", accel.tables(), "the C accelerator")
 
 CHECK: Callable[[str, Tuple[str, ...]], Optional[accel.Verdict]] = SPEEDUPS.check
 

@@ -1,15 +1,19 @@
-"""Outside tools some tests need (a browser, a solver, npm packages).
+"""Outside tools some tests need (a browser, a solver, npm packages), and the
+package's optional C extensions.
 
 ``require("chromium")`` returns the tool's path, or skips the test with the
 reason when it is missing; under ``CI=true`` a missing tool fails the test
 instead, since CI installs every tool (``scripts/setup-tests.sh``) and must
-run every test.
+run every test.  ``extension(name, tables, what)`` does the same for a C
+extension of the package (CI has a compiler).
 """
 
 from __future__ import annotations
 
+import importlib
 import os
 import shutil
+from typing import Any, Dict, Optional
 
 import pytest
 
@@ -31,3 +35,19 @@ def require(command: str, why: str = "") -> str:
             pytest.fail(message)
         pytest.skip(message)
     return path
+
+
+def extension(name: str, tables: Optional[Dict[str, object]], what: str) -> Any:
+    """The compiled module ``name``, configured with ``tables``, whatever
+    ``LCNOTATION_PURE_PYTHON`` says; where it is not built, skip the test
+    module that asks (or, on CI, which has a compiler, fail it)."""
+    try:
+        module = importlib.import_module(name)
+    except ImportError:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"{what} is not built, and CI has a compiler (pip install -e . "
+                        "builds it)", pytrace=False)
+        pytest.skip(f"{what} is not built", allow_module_level=True)
+    assert tables is not None, f"the Python tables no longer have the shape {what} reads"
+    module.configure(**tables)
+    return module
