@@ -96,17 +96,26 @@ def accelerator_in(wheel: Path) -> List[str]:
             and not name.endswith(".pyi")]
 
 
+def compiled_in(wheel: Path) -> List[str]:
+    """The wheel's compiled extensions, as module paths without their suffix."""
+    return sorted(name.split(".")[0] for name in zipfile.ZipFile(wheel).namelist()
+                  if name.endswith((".so", ".pyd")))
+
+
 def test_the_wheel_holds_the_accelerator_where_a_compiler_is(wheel):
     if shutil.which("cc") is None and os.environ.get("CI") != "true":
         pytest.skip("no C compiler here")
     assert [name.endswith((".so", ".pyd")) for name in accelerator_in(wheel)] == [True]
+    # Every optional extension of setup.py: lint's, and the chikinn reader.
+    assert compiled_in(wheel) == ["lcnotation/formats/_chikinn",
+                                  "lcnotation/lostcities/_speedups"]
 
 
 def test_without_a_compiler_the_wheel_is_built_without_the_accelerator(tmp_path_factory):
     """``pip install .`` with no compiler still works (the pure-Python path,
     the same results): the extension is skipped with a warning."""
     built, said = build_wheel(tmp_path_factory, {"CC": "false", "LDSHARED": "false"})
-    assert accelerator_in(built) == []
+    assert accelerator_in(built) == [] and compiled_in(built) == []
     assert "C accelerator was not built" in said
 
 
