@@ -399,3 +399,16 @@ def test_the_extension_is_loaded_by_the_first_transcript_read_and_can_be_turned_
                               env={**os.environ, "LCNOTATION_PURE_PYTHON": pure,
                                    "PYTHONPATH": str(ROOT)})
         assert done.stdout.split() == expected.split(), done.stderr
+
+
+def test_offsets_out_of_the_text_and_wrong_arguments():
+    text = transcript(4)
+    for pos, line in ((-1, 0), (len(text) + 1, 0), (len(text), 0), (0, -1), (len(text) - 1, 3)):
+        assert ROUND(text, pos, line) is None
+    for args in ((b"ROUND 0:\n", 0, 0), (text, "0", 0), (text, 0)):
+        with pytest.raises(TypeError):
+            ROUND(*args)
+    # Every offset, line starts or not: an answer or None, never a crash.
+    for pos in range(0, 400):
+        answer = ROUND(text, pos, 0)
+        assert answer is None or text[pos - 1:pos] in ("", "\n")  # at a line's start
