@@ -412,3 +412,17 @@ def test_offsets_out_of_the_text_and_wrong_arguments():
     for pos in range(0, 400):
         answer = ROUND(text, pos, 0)
         assert answer is None or text[pos - 1:pos] in ("", "\n")  # at a line's start
+
+
+@pytest.mark.parametrize("turns", [2, 3, 7, 20])
+def test_a_round_cut_short_is_answered_with_its_cards_never_drawn(turns):
+    """A round that ends after a few turns (the scores printed early): the
+    cards never drawn are the deal's last, in a header's order, with a note."""
+    text = transcript(21, winner=False)
+    dashes = [m.end() for m in re.finditer(r"(?m)^-{3,}\n", text)]
+    short = text[:dashes[turns - 1]] + "Player 0 scores 3\nPlayer 1 scores -4\n"
+    assert answers(short) == 2
+    same(short)
+    (game,) = chikinn.read(short)
+    deck = next(h for h in game.headers if h.name == "Deck")
+    assert len(game.moves) == turns and "are never drawn" in deck.comments[-1].text
