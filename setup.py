@@ -55,8 +55,10 @@ def _optional(name: str) -> Extension:
 
 
 #: Every optional extension: lint's fused check of Lost Cities games, the
-#: FreeCell check's clean path.
+#: FreeCell check's clean path, the reader of chikinn's transcripts
+#: (lcnotation/formats/chikinn.py).
 EXTENSIONS = [_optional("lcnotation.lostcities._speedups"),
-              _optional("lcnotation.freecell._speedups")]
+              _optional("lcnotation.freecell._speedups"),
+              _optional("lcnotation.formats._chikinn")]
 
 setup(ext_modules=EXTENSIONS, cmdclass={"build_ext": OptionalBuildExt})

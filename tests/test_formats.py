@@ -83,6 +83,35 @@ def test_chikinn_moves_point_into_the_transcript():
     assert re.fullmatch(r"[bgprwy]\d\n +Draws [bgprwy]\d", written)
 
 
+@pytest.mark.parametrize("way", ["compiled", "at once", "by lines"])
+def test_chikinn_game_spans_its_round(way, monkeypatch):
+    """A round's game spans the round, from ``ROUND N:`` to its last line
+    (the winner's, without the spaces after the name), whether it is read by
+    the compiled reader, or in Python with its turns read at once or line by
+    line (it was once the span of the last move)."""
+    from lcnotation.formats import chikinn
+
+    if way == "compiled":
+        if chikinn.compiled_round() is None:
+            pytest.skip("the compiled reader is not built (or is turned off)")
+    else:
+        monkeypatch.setattr(chikinn, "compiled_round", lambda: None)
+    if way == "by lines":
+        monkeypatch.setattr(chikinn, "_TURN", re.compile(r"(?!)"))
+    text = TRANSCRIPTS[0].read_text()
+    (game,) = import_games(text, format="chikinn")
+    span = game.span
+    assert text[span.start:span.end] == text[1:text.rindex("Kenny") + len("Kenny")]
+    assert (span.line, span.column) == (2, 1)
+    assert (span.end_line, span.end_column) == (text.count("\n"), len("Winner: Kenny") + 1)
+    several = chikinn_round(lcn.generate_game(1, colors="RGWBYP", deal=True), 0) \
+        + chikinn_round(lcn.generate_game(2, colors="RGWBYP", deal=True), 1)
+    second = import_games(several, format="chikinn")[1].span
+    written = several[second.start:second.end]
+    assert written.startswith("ROUND 1:\n") and written.endswith(several.rstrip("\n")[-20:])
+    assert several.count("\n", 0, second.start) + 1 == second.line
+
+
 def test_metapyziks_sample_round_trips_exactly_and_names_the_engine_winner():
     text = REPLAY.read_text()
     (game,) = import_games(text)
@@ -385,8 +414,11 @@ def test_fuzz_metapyziks(data):
 
 def _read_both_ways(text, monkeypatch):
     """What the chikinn importer gives for ``text`` (the games' repr, or the
-    error), with its turn-at-once reading and with its line-by-line one."""
+    error), with its turn-at-once reading and with its line-by-line one, in
+    Python (tests/test_chikinn_compiled.py holds the compiled reader to these)."""
     from lcnotation.formats import chikinn
+
+    monkeypatch.setattr(chikinn, "compiled_round", lambda: None)
 
     def every_field(value):  # the nodes print by their meaning only: spans too here
         return tuple(map(every_field, value)) if isinstance(value, tuple) else value

@@ -97,7 +97,13 @@ def accelerator_in(wheel: Path, package: str = "lostcities") -> List[str]:
             and not name.endswith(".pyi")]
 
 
-#: The packages with an optional C extension (setup.py's EXTENSIONS).
+def compiled_in(wheel: Path) -> List[str]:
+    """The wheel's compiled extensions, as module paths without their suffix."""
+    return sorted(name.split(".")[0] for name in zipfile.ZipFile(wheel).namelist()
+                  if name.endswith((".so", ".pyd")))
+
+
+#: The packages with an optional C extension named _speedups (setup.py's EXTENSIONS).
 ACCELERATED = ["lostcities", "freecell"]
 
 
@@ -108,11 +114,22 @@ def test_the_wheel_holds_the_accelerator_where_a_compiler_is(wheel, package):
     assert [name.endswith((".so", ".pyd")) for name in accelerator_in(wheel, package)] == [True]
 
 
+def test_the_wheel_holds_every_optional_extension_where_a_compiler_is(wheel):
+    if shutil.which("cc") is None and os.environ.get("CI") != "true":
+        pytest.skip("no C compiler here")
+    # Every optional extension of setup.py: lint's, the FreeCell check's and
+    # the chikinn reader.
+    assert compiled_in(wheel) == ["lcnotation/formats/_chikinn",
+                                  "lcnotation/freecell/_speedups",
+                                  "lcnotation/lostcities/_speedups"]
+
+
 def test_without_a_compiler_the_wheel_is_built_without_the_accelerator(tmp_path_factory):
     """``pip install .`` with no compiler still works (the pure-Python path,
     the same results): the extensions are skipped with a warning."""
     built, said = build_wheel(tmp_path_factory, {"CC": "false", "LDSHARED": "false"})
     assert [accelerator_in(built, package) for package in ACCELERATED] == [[], []]
+    assert compiled_in(built) == []
     assert "C accelerator was not built" in said
 
 

@@ -1,4 +1,4 @@
-"""The lint path's tests once more with the C accelerator off.
+"""The lint path's and the importers' tests once more with the C extensions off.
 
 ``LCNOTATION_PURE_PYTHON=1`` makes the package run in pure Python, as it
 does where no compiler built the extension: the reports, positions,
@@ -8,10 +8,10 @@ one test command then covers both modes, as CI runs it). One child a file,
 so that the suite's workers share them out; each child runs in one process
 (``-n 0``), beside the suite's own workers.
 
-Two files of that path are not run again, since their second run would run
-the same code: each test of tests/test_speedups.py (and of
-tests/test_freecell_speedups.py) chooses the path itself
-(the extension's, Python's, or both to compare), whatever
+Three files of that path are not run again, since their second run would
+run the same code: each test of tests/test_speedups.py,
+tests/test_freecell_speedups.py and tests/test_chikinn_compiled.py chooses
+the path itself (the extension's, Python's, or both to compare), whatever
 ``LCNOTATION_PURE_PYTHON`` says, and tests/test_style.py's style checks never
 reach the accelerator (it is asked only by lint's fused path).
 """
@@ -27,9 +27,10 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
-#: The tests of what the accelerator may touch.
+#: The tests of what the accelerators may touch (the importers' tests: the
+#: compiled chikinn reader).
 LINT_PATH = ["tests/test_fused.py", "tests/test_parallel.py", "tests/test_speed.py",
-             "tests/test_cli.py", "lcnotation/lostcities",
+             "tests/test_cli.py", "lcnotation/lostcities", "tests/test_formats.py",
              # and of the FreeCell check's clean path (lcnotation/freecell/_speedups.c)
              "tests/test_freecell_cli.py", "tests/test_freecell.py"]
 

@@ -1,9 +1,11 @@
-"""Outside tools some tests need (a browser, a solver, npm packages).
+"""Outside tools some tests need (a browser, a solver, npm packages), and the
+package's optional C extensions.
 
 ``require("chromium")`` returns the tool's path, or skips the test with the
 reason when it is missing; under ``CI=true`` a missing tool fails the test
 instead, since CI installs every tool (``scripts/setup-tests.sh``) and must
-run every test.
+run every test.  ``compiled(name, tables, what)`` does the same for a C
+extension of the package (CI has a compiler).
 """
 
 from __future__ import annotations

@@ -12,6 +12,13 @@ draw pile is the card by which the mover's next hand differs from the last
 one less the card placed.  The cards drawn by the last two turns are never
 shown: they are the cards of the deck seen nowhere, and when there are two
 of them their order is unknown (the record says so in a comment).
+
+A round as the engine prints it is read by a small C extension where it is
+built (``lcnotation/formats/_chikinn.c``, loaded by the first transcript
+read; ``LCNOTATION_PURE_PYTHON=1`` turns it off): it answers what this
+module's reader would make of the round, its moves made, or None, and the
+round is then read here as without it.  The cards, their copies and order,
+and the parts of a move it is given come from this module (:func:`tables`).
 """
 
 from __future__ import annotations
@@ -20,8 +27,9 @@ import re
 import sys
 from bisect import bisect_left
 from collections import Counter
-from typing import Iterable, List, NamedTuple, Optional, Sequence, Tuple
+from typing import Callable, Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple
 
+from ..core.compiled import optional
 from ..lostcities.game.setup import COPIES, DECK_RANKS as RANKS
 from ..lostcities.text.ast import Card, Comment, Draw, Game, Header, Move, Placement, Span
 from ..lostcities.text.formatter import format_card
@@ -102,6 +110,11 @@ _FROM_DECK = Draw(None)
 _FROM_PILE = {suit: Draw(color) for suit, color in SUITS.items()}
 _new = tuple.__new__
 
+#: The cards in the order the compiled reader numbers them, and each one's
+#: spelling in a header by that number.
+_TOKENS = tuple(sorted(_CARDS))
+_WORDS = tuple(_SPELLED[token] for token in _TOKENS)
+
 _CARD_HELP = ("a card is a suit letter (b g p r w y) and a digit (0 for a wager, 1 to 9 "
               "for the ranks 2 to 10)")
 
@@ -124,11 +137,14 @@ class _Turn(NamedTuple):
 
 
 class _Reader:
-    """One transcript, read line by line."""
+    """One transcript, read line by line (a round as the engine prints it
+    at once, by ``compiled`` when given: :func:`compiled_round`)."""
 
-    def __init__(self, text: str, path: Optional[str]) -> None:
+    def __init__(self, text: str, path: Optional[str],
+                 compiled: "Optional[_Round]" = None) -> None:
         self.text = text
         self.path = path
+        self.compiled = compiled
         self._src: Optional[TextLines] = None
         self._lines: Optional[_Stripped] = None
         self.i = 0  # index of the next line to read
@@ -292,6 +308,10 @@ class _Reader:
                 return None
             self.at, self.at_line = self.src.starts[self.i], self.i
         pos, line = self.at, self.i
+        if self.compiled is not None:
+            answer = self.compiled(text, pos, line)
+            if answer is not None:
+                return self.answered(answer)
         blank = _BLANKS.match(text, pos)
         assert blank is not None
         line += text.count("\n", pos, blank.end())
@@ -335,6 +355,17 @@ class _Reader:
             self.check_winner(turns, scores, winner, last)
         self.at, self.at_line = pos, line
         return game
+
+    def answered(self, answer: "_Answer") -> Game:
+        """The game of a round the compiled reader read (and the reader moved
+        past it)."""
+        (number, name1, name2, hand1, hand2, deal, known, unknown, score1, score2, moves,
+         span, self.at, self.i) = answer
+        self.at_line = self.i
+        guessed = deal[known:known + unknown]
+        return _game(number, (name1, name2), _spelled(hand1), _spelled(hand2), _spelled(deal),
+                     _spelled(guessed), len(guessed), len(deal) - known - len(guessed),
+                     (score1, score2), moves, span)
 
     def turn(self, t: int) -> _Turn:
         whole = self.whole_turn()
@@ -423,7 +454,7 @@ class _Reader:
         deck: List[Optional[str]] = []  # the draw pile, top first; None: not shown
         count = len(turns)
         for t, turn in enumerate(turns):
-            name, hand, hand_line, card, discard, draw, span, action_line, draw_line = turn
+            name, hand, hand_line, card, discard, draw, at, action_line, draw_line = turn
             if name != names[t % 2]:
                 raise self.fail(f"turn {t + 1} is {name!r}'s, but it is "
                                 f"{names[t % 2]!r}'s turn (the players take turns)",
@@ -431,7 +462,7 @@ class _Reader:
             if card not in hand:
                 raise self.fail(f"{name} places {card}, which is not in the hand "
                                 f"shown on line {hand_line + 1}", "I104",
-                                action_line, span.column, len(card))
+                                action_line, at.column, len(card))
             drawn = draw
             if t + 2 < count:
                 after = turns[t + 2]
@@ -451,7 +482,7 @@ class _Reader:
                 source = _FROM_DECK
             else:
                 source = _FROM_PILE[draw[0]]
-            moves.append(_new(Move, (_PLACED[card, discard], source, (), None, t, span)))
+            moves.append(_new(Move, (_PLACED[card, discard], source, (), None, t, at)))
         # The cards never shown are those the last turns drew from the draw pile.
         seen = Counter(turns[0].hand)
         seen.update(turns[1].hand)
@@ -463,30 +494,48 @@ class _Reader:
             deck[i] = card
         never_drawn = unseen[len(unknown):]  # none, unless the round was cut short
         deal = [c for c in deck if c is not None] + never_drawn
+        return _game(number, names, _cards(turns[0].hand), _cards(turns[1].hand),
+                     _cards(deal), _cards(guessed), len(guessed), len(never_drawn), scores,
+                     tuple(moves), span)
 
-        # Notes on what the import decided go with the headers they concern (a
-        # comment before the headers would belong to the game before, in a file).
-        notes = []
-        if len(guessed) > 1:
-            notes.append(f"the cards drawn by the last turns ({self._cards(guessed)}) are "
-                         "never shown in the transcript: their order is a guess")
-        if never_drawn:
-            notes.append(f"{len(never_drawn)} cards are never drawn: their order is a guess")
-        deck_note = tuple(Comment(f" {note} ") for note in notes)
-        headers = [] if number is None else [
-            Header("Round", str(number + 1), (Comment(f" ROUND {number} of the transcript "),))]
-        headers += [
-            Header("Player1", names[0]), Header("Player2", names[1]),
-            Header("Colors", COLORS, (Comment(" P is the transcript's p (purple) "),)),
-            Header("Hand1", self._cards(turns[0].hand)),
-            Header("Hand2", self._cards(turns[1].hand)),
-            Header("Deck", self._cards(deal), deck_note),
-            Header("Result", f"{scores[0]}-{scores[1]}"),
-        ]
-        return Game(tuple(headers), tuple(moves), (), (), span)
 
-    def _cards(self, tokens: Iterable[str]) -> str:
-        return " ".join(map(_SPELLED.__getitem__, tokens))
+def _cards(tokens: Iterable[str]) -> str:
+    """The engine's cards as a header writes them."""
+    return " ".join(map(_SPELLED.__getitem__, tokens))
+
+
+def _spelled(cards: bytes) -> str:
+    """Cards by the compiled reader's numbers (:data:`_TOKENS`) as a header
+    writes them."""
+    return " ".join(map(_WORDS.__getitem__, cards))
+
+
+def _game(number: Optional[int], names: Tuple[str, str], hand1: str, hand2: str, deal: str,
+          guessed: str, count_guessed: int, never_drawn: int, scores: Tuple[int, int],
+          moves: Tuple[Move, ...], span: Span) -> Game:
+    """The game of a round: its headers (the round's number, the players,
+    the deal as header values, the cards whose order is guessed, the
+    scores) and its moves."""
+    # Notes on what the import decided go with the headers they concern (a
+    # comment before the headers would belong to the game before, in a file).
+    notes = []
+    if count_guessed > 1:
+        notes.append(f"the cards drawn by the last turns ({guessed}) are "
+                     "never shown in the transcript: their order is a guess")
+    if never_drawn:
+        notes.append(f"{never_drawn} cards are never drawn: their order is a guess")
+    deck_note = tuple(Comment(f" {note} ") for note in notes)
+    headers = [] if number is None else [
+        Header("Round", str(number + 1), (Comment(f" ROUND {number} of the transcript "),))]
+    headers += [
+        Header("Player1", names[0]), Header("Player2", names[1]),
+        Header("Colors", COLORS, (Comment(" P is the transcript's p (purple) "),)),
+        Header("Hand1", hand1),
+        Header("Hand2", hand2),
+        Header("Deck", deal, deck_note),
+        Header("Result", f"{scores[0]}-{scores[1]}"),
+    ]
+    return Game(tuple(headers), moves, (), (), span)
 
 
 def _turn_of(m: "re.Match[str]", hand_index: int) -> Tuple[_Turn, int]:
@@ -566,7 +615,55 @@ def _gained(hand: Sequence[str], placed: str, after: Sequence[str]) -> Optional[
 def read(text: str, path: Optional[str] = None) -> List[Game]:
     """The rounds of a transcript (LF line ends), one game each; raises
     NotationError for a transcript that cannot be read."""
-    return _Reader(text, path).games()
+    return _Reader(text, path, compiled_round()).games()
+
+
+#: What the compiled reader answers for a round (see _chikinn.c): its number,
+#: the players, the opening hands and the deal (bytes of card numbers), how
+#: many cards of the deal are shown and how many drawn cards are not, the
+#: scores, the moves, the round's span, and the offset and line after it.
+_Answer = Tuple[int, str, str, bytes, bytes, bytes, int, int, int, int, Tuple[Move, ...], Span,
+                int, int]
+#: ``round(text, pos, line)``: the compiled reader of the round at ``pos``.
+_Round = Callable[[str, int, int], Optional[_Answer]]
+_compiled: "Optional[_Round]" = None
+_loaded = False
+
+
+def tables() -> Optional[Dict[str, object]]:
+    """What the compiled reader is configured with: the engine's cards (each
+    a card number: its place in :data:`_TOKENS`), the copies of each in the
+    deck, the cards in a header's order, the placement of each card played
+    and discarded, the draw from each card's pile and from the draw pile, and
+    the types of a move and a span; None when they do not have the shape the
+    C code reads (a move or a span of other fields)."""
+    if Move._fields != ("placement", "draw", "comments", "number", "turn", "span") \
+            or Span._fields != ("line", "column", "end_line", "end_column", "start", "end"):
+        return None
+    return dict(
+        cards=_TOKENS, copies=[_FULL[token] for token in _TOKENS],
+        ordered=sorted(range(len(_TOKENS)), key=lambda i: _ORDER[_TOKENS[i]]),
+        placed=tuple(_PLACED[token, discard] for token in _TOKENS for discard in (False, True)),
+        drawn=tuple(_FROM_PILE[token[0]] for token in _TOKENS), deck=_FROM_DECK, move=Move,
+        span=Span)
+
+
+def compiled_round() -> "Optional[_Round]":
+    """The compiled reader of a round, configured (loaded the first time a
+    transcript is read); None where it is not built, is turned off
+    (``LCNOTATION_PURE_PYTHON=1``) or cannot hold this module's tables."""
+    global _compiled, _loaded
+    if not _loaded:
+        _loaded = True
+        module = optional(__name__.rpartition(".")[0] + "._chikinn")
+        configuration = tables() if module is not None else None
+        if module is not None and configuration is not None:
+            try:
+                module.configure(**configuration)
+                _compiled = module.round
+            except ValueError:  # tables the C code cannot hold
+                pass
+    return _compiled
 
 
 def detect(text: str) -> bool:
