@@ -336,7 +336,10 @@ def accelerated() -> str:
     """Whether the compiled accelerators are built and used here."""
     out = subprocess.run([sys.executable, "-c",
                           "from lcnotation.lostcities import accel; print(accel.describe())\n"
-                          "from lcnotation.freecell import accel; print(accel.describe())"],
+                          "from lcnotation.freecell import accel; print(accel.describe())\n"
+                          "from lcnotation.formats import chikinn\n"
+                          "print('the chikinn C reader (lcnotation.formats._chikinn)'"
+                          " if chikinn.compiled_round() else 'the chikinn reader in pure Python')"],
                          capture_output=True, text=True, env=ENV)
     return "; ".join(out.stdout.split("\n")).strip("; ") or "no accelerator module"
 
