@@ -202,6 +202,13 @@ class Settings:
 
 
 
+def output_path(value: str) -> Optional[str]:
+    """The value of an ``-o`` that writes to standard output by default:
+    ``-`` names standard output (None), as it names standard input among the
+    inputs; ``./-`` is a file called ``-``."""
+    return None if value == "-" else value
+
+
 def read_input(path: str) -> Optional[SourceFile]:
     """The decoded file (or standard input); None, with a message, when it cannot be read."""
     refused = not_regular(path)

@@ -16,7 +16,8 @@ from ..lostcities.convert import JSON, convert_file, dialect_names
 from ..core.files import atomic_writer
 from ..core.terminal import printable
 from .common import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Parser, add_command, colliding, err,
-                     make_folder, names_folder, process_count, usage_error, written_over)
+                     make_folder, names_folder, output_path, process_count, usage_error,
+                     written_over)
 
 _CONVERT_EXAMPLES = """\
 examples:
@@ -42,7 +43,7 @@ def register(sub: "argparse._SubParsersAction[Parser]") -> None:
     convert.add_argument("--from", dest="source", metavar="DIALECT", choices=dialect_names(),
                          help="source dialect (default: detected)")
     target = convert.add_mutually_exclusive_group()
-    target.add_argument("-o", "--output", metavar="FILE|DIR",
+    target.add_argument("-o", "--output", type=output_path, metavar="FILE|DIR",
                         help="write here instead of standard output; with several files "
                         "(or an existing folder), the folder to write each one into")
     target.add_argument("--in-place", action="store_true", help="rewrite each PATH itself")

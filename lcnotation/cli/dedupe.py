@@ -10,7 +10,8 @@ from typing import (IO, TYPE_CHECKING, Dict, Iterator, List, NamedTuple, Optiona
 
 from .archives import (GameWriter, ReadFailed, add_paths, cannot_follow, entries, inputs,
                        not_readable, read_failed)
-from .common import EXIT_OK, EXIT_USAGE, Parser, Settings, add_command, err, written_over
+from .common import (EXIT_OK, EXIT_USAGE, Parser, Settings, add_command, err, output_path,
+                     written_over)
 
 if TYPE_CHECKING:
     from ..archive.reader import GameEntry
@@ -37,7 +38,7 @@ dropped for the longer one; it reads each file twice, so not standard input.
 def register(sub: "argparse._SubParsersAction[Parser]") -> None:
     p = add_command(sub, "dedupe", "keep each game once, by meaning", _DEDUPE_EXAMPLES)
     add_paths(p)
-    p.add_argument("-o", "--output", metavar="FILE",
+    p.add_argument("-o", "--output", type=output_path, metavar="FILE",
                    help="write the games kept there (default: standard output)")
     p.add_argument("--deal", action="store_true",
                    help="also drop a game that shares its deal (Hand1, Hand2, Deck) with an "

@@ -6,8 +6,8 @@ import argparse
 from typing import TYPE_CHECKING, List, Optional, Tuple
 
 from ..core.diagnostics import NotationError
-from .common import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Parser, Settings, UsageError,
-                     add_command, completes_with, err, read_records, write_output, written_over)
+from .common import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Parser, Settings, UsageError, add_command,
+                     completes_with, err, output_path, read_records, write_output, written_over)
 from .inputs import export_formats, say_error
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -41,7 +41,7 @@ def register(sub: "argparse._SubParsersAction[Parser]") -> None:
                      help=".lcn files (folders too, for parquet), or - for standard input")
     completes_with(cmd.add_argument("--to", required=True, metavar="FORMAT",
                                     help="the format to write"), export_formats)
-    cmd.add_argument("-o", "--output", metavar="OUT",
+    cmd.add_argument("-o", "--output", type=output_path, metavar="OUT",
                      help="write here instead of standard output (parquet: the new folder)")
     cmd.add_argument("--partition-by", metavar="COLUMNS",
                      help="parquet: split the tables into folders by these columns of the "

@@ -9,7 +9,7 @@ from typing import IO, TYPE_CHECKING, List, Optional
 from .archives import (GameWriter, ReadFailed, add_paths, cannot_follow, entries, inputs, not_readable,
                        read_failed)
 from .common import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Parser, Settings, add_command,
-                     add_config_options, count, err, written_over)
+                     add_config_options, count, err, output_path, written_over)
 
 if TYPE_CHECKING:
     from ..archive.query import Query
@@ -48,7 +48,7 @@ def register(sub: "argparse._SubParsersAction[Parser]") -> None:
                        help="print PATH<TAB>OFFSET for each game selected: the byte "
                        "offset where it begins (lcnotation.archive.read_at reads it)")
     p.add_argument("--limit", type=count(1), metavar="N", help="stop after N games")
-    p.add_argument("-o", "--output", metavar="FILE",
+    p.add_argument("-o", "--output", type=output_path, metavar="FILE",
                    help="write the games there (default: standard output)")
     add_config_options(p)
     p.set_defaults(handler=run)

@@ -9,9 +9,9 @@ from typing import TYPE_CHECKING, List, Optional, Tuple
 
 from ..lostcities.text.ast import Game
 from ..core.diagnostics import NotationError
-from .common import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Parser, UsageError, add_command, err,
-                     collector_paused, completes_with, make_folder, names_folder, usage_error,
-                     write_output, written_over)
+from .common import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Parser, UsageError, add_command,
+                     collector_paused, completes_with, err, make_folder, names_folder, output_path,
+                     usage_error, write_output, written_over)
 from .inputs import (AUTO, Unreadable, chosen_format, deal_number, import_formats, imported,
                      say_error, translated)
 
@@ -48,7 +48,7 @@ def register(sub: "argparse._SubParsersAction[Parser]") -> None:
         "--from", dest="from_format", metavar="FORMAT", default=AUTO,
         help="the format of the files (default: recognised; refused when that is not "
         "certain)"), import_formats)
-    cmd.add_argument("-o", "--output", metavar="FILE|DIR",
+    cmd.add_argument("-o", "--output", type=output_path, metavar="FILE|DIR",
                      help="write the games here instead of standard output; a folder (one "
                      "that exists, or a name ending in /) gets one NAME.lcn for each input")
     cmd.add_argument("--deal", type=deal_number, metavar="N",

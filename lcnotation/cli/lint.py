@@ -29,8 +29,8 @@ from ..tools.output import (Tally, github_line, source_excerpt, statistics,
 from ..tools.progress import Progress
 from .inputs import Unreadable, chosen_format, foreign_format, imported
 from .common import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Parser, Settings, add_command,
-                     add_config_options, add_exclude_options, add_notation_option, err, process_count, read_input, usage_error,
-                     write_file, written_over)
+                     add_config_options, add_exclude_options, add_notation_option, err, output_path,
+                     process_count, read_input, usage_error, write_file, written_over)
 
 _LINT_EXAMPLES = """\
 examples:
@@ -67,7 +67,7 @@ def register(sub: "argparse._SubParsersAction[Parser]") -> None:
                       help="full (each finding with its source line and a caret), concise "
                       "(one line each; text is the same), json, github or sarif (default: "
                       "full on a terminal, else concise)")
-    lint.add_argument("--output-file", "-o", metavar="FILE",
+    lint.add_argument("--output-file", "-o", type=output_path, metavar="FILE",
                       help="write the findings to FILE instead of standard output")
     lint.add_argument("--strict", action="store_true",
                       help="fail (exit 1) on warnings and info findings too")

@@ -6,7 +6,8 @@ import argparse
 import os
 from typing import TYPE_CHECKING, Any, Dict, Optional
 
-from .common import (EXIT_OK, EXIT_USAGE, Parser, add_command, cannot_read, configured_colors, count, err, usage_error, write_file, write_output)
+from .common import (EXIT_OK, EXIT_USAGE, Parser, add_command, cannot_read, configured_colors,
+                     count, err, output_path, usage_error, write_file, write_output)
 from .inputs import GamesUnreadable, drawn_games
 
 if TYPE_CHECKING:
@@ -78,7 +79,7 @@ def register(sub: "argparse._SubParsersAction[Parser]") -> None:
                              f"picture scales; an animation: {ANIMATION_SIZE})")
     render.add_argument("--no-caption", dest="caption", action="store_false",
                         help="leave out the caption (the game and the move)")
-    render.add_argument("-o", "--output", metavar="FILE",
+    render.add_argument("-o", "--output", type=output_path, metavar="FILE",
                         help="write here (.svg, .png, .gif, .apng) instead of standard "
                              "output; with --all, a folder")
     render.add_argument("--all", action="store_true",

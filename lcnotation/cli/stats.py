@@ -8,8 +8,8 @@ import sys
 from typing import TYPE_CHECKING, Dict, Iterator, List, Tuple
 
 from .archives import ReadFailed, add_paths, entries, inputs, read_failed
-from .common import (EXIT_OK, EXIT_USAGE, Parser, Settings, add_command, add_config_options,
-                     err, write_output, written_over)
+from .common import (EXIT_OK, EXIT_USAGE, Parser, Settings, add_command, add_config_options, err,
+                     output_path, write_output, written_over)
 
 if TYPE_CHECKING:
     from ..archive.stats import GameStats, StatsAccumulator
@@ -34,7 +34,7 @@ def register(sub: "argparse._SubParsersAction[Parser]") -> None:
     p.add_argument("--format", choices=["text", "json", "svg"], default="text",
                    help="tables (text), JSON, or an SVG picture of the score distribution "
                    "and the per-colour figures")
-    p.add_argument("-o", "--output", metavar="FILE",
+    p.add_argument("-o", "--output", type=output_path, metavar="FILE",
                    help="write there instead of standard output")
     add_config_options(p)
     p.add_argument("--scheduler", metavar="ADDRESS",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 
-from .common import (EXIT_USAGE, Parser, add_command, cannot_read, configured_colors,
+from .common import (EXIT_USAGE, Parser, add_command, cannot_read, configured_colors, output_path,
                      process_count, write_output)
 from .inputs import GamesUnreadable, drawn_texts
 from ..core.terminal import surrogates_escaped
@@ -24,7 +24,7 @@ moves are listed as the file spells them, unreadable ones too (marked).
 def register(sub: "argparse._SubParsersAction[Parser]") -> None:
     view = add_command(sub, "view", "write a replay page (HTML) of a record", _VIEW_EXAMPLES)
     view.add_argument("path", metavar="PATH", help="a file, or - for standard input")
-    view.add_argument("-o", "--output", metavar="FILE",
+    view.add_argument("-o", "--output", type=output_path, metavar="FILE",
                       help="write here instead of standard output")
     view.add_argument("--title", help="the page's title (default: the file's name)")
     view.add_argument("-j", "--jobs", type=process_count, default=0, metavar="N",
