@@ -232,6 +232,17 @@ def test_freecell_check_of_clean_records_loads_no_reader_with_the_c_path() -> No
         FREECELL_PYTHON_PATH
 
 
+def test_freecell_check_json_of_clean_records_loads_no_code_registry() -> None:
+    from lcnotation.freecell import accel
+
+    if accel.clean_check() is None:
+        pytest.skip("the FreeCell C extension is not built (or LCNOTATION_PURE_PYTHON=1)")
+    status, modules = modules_after([*CLEAN_COMMANDS["freecell"], "--format", "json"])
+    # The JSON of won records has no findings: no output module, no code registry.
+    assert status == 0 and "lcnotation.core.terminal" in modules
+    assert [m for m in ("lcnotation.tools.output", "lcnotation.tools.codes") if m in modules] == []
+
+
 def test_help_lists_every_command() -> None:
     status, out, _ = run_lcn("--help")
     assert status == 0

@@ -77,12 +77,15 @@ def _deal(args: argparse.Namespace) -> int:
 
 def _file_json(path: str, deal: Optional[int], verdict: str, moves: int,
                first_bad_move: Optional[int], diagnostics: Sequence[Diagnostic]) -> Dict[str, Any]:
-    """A file's entry of ``--format json``."""
-    from ..tools.output import diagnostic_json
+    """A file's entry of ``--format json`` (the output module, with every
+    code's documentation address, is imported only for a file with findings)."""
+    found: List[Dict[str, Any]] = []
+    if diagnostics:
+        from ..tools.output import diagnostic_json
 
+        found = [diagnostic_json(d) for d in diagnostics]
     return {"path": path, "deal": deal, "verdict": verdict, "moves": moves,
-            "first_bad_move": first_bad_move,
-            "diagnostics": [diagnostic_json(d) for d in diagnostics]}
+            "first_bad_move": first_bad_move, "diagnostics": found}
 
 
 def _summary(path: Optional[str], verdict: str, moves: int) -> str:
@@ -159,7 +162,7 @@ def _check(args: argparse.Namespace) -> int:
             files.append(_file_json(path, result.deal, result.verdict, result.moves,
                                     result.first_bad_move, result.diagnostics))
     if args.format == "json":
-        from ..tools.output import json_text
+        from ..core.terminal import json_text
 
         sys.stdout.write(json_text({"files": files}) + "\n")
     elif args.format == "sarif":

@@ -8,9 +8,9 @@ one line and cannot drive the terminal.
 from __future__ import annotations
 
 import re
-from typing import Iterator
+from typing import Any, Iterator
 
-__all__ = ["printable", "printable_diff"]
+__all__ = ["printable", "printable_diff", "json_text"]
 
 
 def printable(text: str) -> str:
@@ -73,3 +73,25 @@ def printable_diff(old: str, new: str, path: str) -> Iterator[str]:
 
     for line in difflib.unified_diff(old.splitlines(True), new.splitlines(True), path, path):
         yield printable(line[:-1] if line.endswith("\n") else line) + "\n"
+
+
+def json_text(value: Any) -> str:
+    r"""``value`` as indented JSON, characters as they are, except the lone
+    surrogates of a file name that is not UTF-8 (so that the text can always
+    be written as UTF-8) and the controls JSON leaves alone, DEL and the C1
+    controls U+0080 to U+009F (so that the text cannot drive a terminal):
+    those are escaped.
+
+    >>> json_text({"path": "caf\udce9\x9b.lcn"})
+    '{\n  "path": "caf\\udce9\\u009b.lcn"\n}'
+    """
+    import json  # not for text output
+
+    text = json.dumps(value, indent=2, ensure_ascii=False)
+    if _UNSAFE.search(text) is None:
+        return text
+    # These can only stand inside a JSON string, where their escape means the same.
+    return _UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+_UNSAFE = re.compile("[\x7f-\x9f\ud800-\udfff]")

@@ -10,13 +10,12 @@ a.lcn:2:4: N103 bad rank
 from __future__ import annotations
 
 import os
-import re
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
 from .codes import ALL_CODES, documentation_url
 from ..core.span import Span  # noqa: F401 (the doctests)
 from ..core.diagnostics import Diagnostic, Severity
-from ..core.terminal import printable
+from ..core.terminal import json_text, printable  # json_text: lcn's JSON, from here too
 from .colour import Palette
 from ..core.lint import FileReport
 from ..core.links import home_url
@@ -117,28 +116,6 @@ def diagnostic_json(d: Diagnostic, fixable: bool = False,
         "turn": d.turn, "fixable": fixable, "fix": fix_record(d, fix),
         "url": documentation_url(d.code),
     }
-
-
-def json_text(value: Any) -> str:
-    r"""``value`` as indented JSON, characters as they are, except the lone
-    surrogates of a file name that is not UTF-8 (so that the text can always
-    be written as UTF-8) and the controls JSON leaves alone, DEL and the C1
-    controls U+0080 to U+009F (so that the text cannot drive a terminal):
-    those are escaped.
-
-    >>> json_text({"path": "caf\udce9\x9b.lcn"})
-    '{\n  "path": "caf\\udce9\\u009b.lcn"\n}'
-    """
-    import json  # not for text output
-
-    text = json.dumps(value, indent=2, ensure_ascii=False)
-    if _UNSAFE.search(text) is None:
-        return text
-    # These can only stand inside a JSON string, where their escape means the same.
-    return _UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
-
-
-_UNSAFE = re.compile("[\x7f-\x9f\ud800-\udfff]")
 
 
 def to_json(reports: Sequence[FileReport]) -> str:
