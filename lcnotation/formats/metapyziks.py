@@ -237,16 +237,34 @@ def decode_replay(value: str, place: Optional[_Place] = None) -> Game:
     data = base64.b64decode(value)
     compiled = _compiled if _loaded else compiled_replay()
     if compiled is not None:
-        columns = place.columns
-        answer = compiled(data, place.line, place.src.starts[place.line - 1] - 1, len(value),
-                          columns.start if type(columns) is range and columns.step == 1
-                          else columns)
+        answer = compiled(data, *_where(place, len(value)))
         if answer is not None:
-            first, colors, winner, disqualified, hand1, hand2, deck, moves, totals = answer
-            return _game(first, colors, [_card(c) for c in hand1], [_card(c) for c in hand2],
-                         [_card(c) for c in deck], disqualified, winner, moves, totals,
-                         place.span(0, len(value)))
-    r = _Replay(data, place, len(value))
+            return _answered(answer, place.span(0, len(value)))
+    return _decoded(data, place, len(value))
+
+
+def _where(place: _Place, width: int) -> Tuple[int, int, int, Union[int, Sequence[int]]]:
+    """Where the compiled decoder is told the replay string of ``width``
+    characters stands: its line, the offset before that line, its width and
+    its columns (the first, when each character takes one)."""
+    columns = place.columns
+    return (place.line, place.src.starts[place.line - 1] - 1, width,
+            columns.start if type(columns) is range and columns.step == 1 else columns)
+
+
+def _answered(answer: "_Answer", span: Span) -> Game:
+    """The game of a replay the compiled decoder decoded (``span``: the
+    replay string's)."""
+    first, colors, winner, disqualified, hand1, hand2, deck, moves, totals = answer
+    return _game(first, colors, [_card(c) for c in hand1], [_card(c) for c in hand2],
+                 [_card(c) for c in deck], disqualified, winner, moves, totals, span)
+
+
+def _decoded(data: bytes, place: _Place, width: int) -> Game:
+    """The game of a replay's bytes (``data``, of a string of ``width``
+    characters at ``place``), decoded in Python; NotationError for bytes that
+    cannot be."""
+    r = _Replay(data, place, width)
     version = r.byte("the version")
     if version != VERSION:
         raise r.fail(f"replay version {version}: only version {VERSION} is read", "I202", 0)
@@ -282,7 +300,7 @@ def decode_replay(value: str, place: Optional[_Place] = None) -> Game:
     seat = first - 1
     # The loop reads the actions straight from the bytes (the count said they
     # are there) and builds each move's span from the columns at hand.
-    columns, line, width = place.columns, place.line, len(value)
+    columns, line = place.columns, place.line
     line_start = place.src.starts[line - 1] - 1
     hands, deck_left, piles, expeditions = table.hands, table.deck, table.piles, table.expeditions
     placed, pos = _PLACED, r.pos
@@ -351,7 +369,7 @@ def decode_replay(value: str, place: Optional[_Place] = None) -> Game:
                  for seat in table.expeditions]
         totals = rules[0], rules[1]
     return _game(first, colors, hand1, hand2, deck, disqualified, winner, moves,
-                 totals, place.span(0, len(value)))
+                 totals, place.span(0, width))
 
 
 def _game(first: int, colors: int, hand1: List[Card], hand2: List[Card], deck: List[Card],
@@ -424,14 +442,15 @@ def tables() -> Optional[Dict[str, object]]:
     for w in range(wagers + 1):
         for of_k in sums:
             for total in range(most + 1):
-                ranks = of_k.get(total)
-                if ranks is None:
+                numbered = of_k.get(total)
+                if numbered is None:
                     rules.append(None)
                     engine.append(None)
                 else:
-                    ranks = [HANDSHAKE] * w + ranks
-                    rules.append(score_ranks(ranks))
-                    engine.append(_without_bonus(rules[-1], len(ranks)))
+                    ranks = [HANDSHAKE] * w + numbered
+                    scored = score_ranks(ranks)
+                    rules.append(scored)
+                    engine.append(_without_bonus(scored, len(ranks)))
     return dict(version=VERSION, counts=COLOR_COUNTS, placed=tuple(placed), draws=_DRAWS,
                 wager=HANDSHAKE, wagers=wagers, numbers=len(numbers), most=most, rules=rules,
                 engine=engine, move=Move, span=Span)
