@@ -40,7 +40,7 @@ from formatwriters import replay, replay_of
 from lcnotation.formats import export_game, metapyziks
 from lcnotation.formats.base import TextLines
 from lcnotation.lostcities.text.ast import Card
-from tools import compiled
+from tools import compiled, every_field
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = Path(__file__).parent / "data" / "formats" / "metapyziks" / "replay-v3.txt"
@@ -51,16 +51,6 @@ DECODE = COMPILED.replay
 
 SETTINGS = settings(max_examples=300, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-
-
-def every_field(value: Any) -> Any:
-    """A value with every field of its nodes (their == leaves spans out), and
-    the name of each node's type."""
-    if isinstance(value, tuple):
-        return (type(value).__name__,) + tuple(map(every_field, value))
-    if isinstance(value, list):
-        return list(map(every_field, value))
-    return value
 
 
 def python(value: str, place: "metapyziks._Place") -> Any:
