@@ -30,7 +30,7 @@ import json
 import re
 import struct
 from functools import lru_cache
-from typing import Callable, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from ..core.compiled import optional
 from ..lostcities.game.checker import check, score
@@ -70,16 +70,17 @@ _REPLAY_MEMBER = re.compile(r'"Replay"[ \t]*:[ \t]*"([^"\\\n]*(?:\\.[^"\\\n]*)*)
 # ---------------------------------------------------------------- the table
 
 
-def engine_scores(expeditions: Sequence[Dict[str, List[Card]]]) -> Tuple[int, int]:
+def engine_scores(expeditions: Sequence[Mapping[str, Sequence[Union[Card, int]]]]
+                  ) -> Tuple[int, int]:
     """Each seat's score as the engine counts it: the rules' score without
     the bonus for an expedition of eight cards or more."""
-    totals = [sum(_engine_score(cards) for cards in seat.values()) for seat in expeditions]
+    totals = []
+    for seat in expeditions:
+        total = 0
+        for cards in seat.values():
+            total += _without_bonus(score_expedition(cards), len(cards))
+        totals.append(total)
     return totals[0], totals[1]
-
-
-def _engine_score(cards: Sequence[Union[Card, int]]) -> int:
-    """One expedition's score as the engine counts it (cards or ranks)."""
-    return _without_bonus(score_expedition(cards), len(cards))
 
 
 def _without_bonus(score: int, length: int) -> int:
@@ -415,7 +416,7 @@ def tables() -> Optional[Dict[str, object]]:
     wager, and each expedition's score, the rules' and the engine's (by its
     wagers, its numbers and their sum, up to what one colour of the deck
     holds; None for a sum its numbers cannot make), computed here by the
-    rules' :func:`score_ranks`; and the types of a move and a span.  None when
+    rules' :func:`score_ranks` (the engine's as :func:`engine_scores` does); and the types of a move and a span.  None when
     they do not have the shape the C code reads."""
     if Move._fields != ("placement", "draw", "comments", "number", "turn", "span") \
             or Span._fields != ("line", "column", "end_line", "end_column", "start", "end") \
