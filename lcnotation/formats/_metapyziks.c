@@ -200,7 +200,8 @@ static PyObject *configure(PyObject *self, PyObject *args, PyObject *kw)
 /* Whether byte code is a card of a replay of `colors` colours. */
 static int is_card(int code, int colors)
 {
-    return (code >> 4) >= 1 && (code >> 4) <= colors && PyTuple_GET_ITEM(T.placed, code * 2) != Py_None;
+    return (code >> 4) >= 1 && (code >> 4) <= colors
+           && PyTuple_GET_ITEM(T.placed, code * 2) != Py_None;
 }
 
 static PyObject *ssize(Py_ssize_t v)

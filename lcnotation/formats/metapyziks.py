@@ -416,8 +416,9 @@ def tables() -> Optional[Dict[str, object]]:
     wager, and each expedition's score, the rules' and the engine's (by its
     wagers, its numbers and their sum, up to what one colour of the deck
     holds; None for a sum its numbers cannot make), computed here by the
-    rules' :func:`score_ranks` (the engine's as :func:`engine_scores` does); and the types of a move and a span.  None when
-    they do not have the shape the C code reads."""
+    rules' :func:`score_ranks` (the engine's as :func:`engine_scores` does);
+    and the types of a move and a span.  None when they do not have the
+    shape the C code reads."""
     if Move._fields != ("placement", "draw", "comments", "number", "turn", "span") \
             or Span._fields != ("line", "column", "end_line", "end_column", "start", "end") \
             or len(ENGINE_COLORS) > 15 or max(_VALUES) > 15:
