@@ -56,9 +56,11 @@ def _optional(name: str) -> Extension:
 
 #: Every optional extension: lint's fused check of Lost Cities games, the
 #: FreeCell check's clean path, the reader of chikinn's transcripts
-#: (lcnotation/formats/chikinn.py).
+#: (lcnotation/formats/chikinn.py), the decoder of metapyziks replays
+#: (lcnotation/formats/metapyziks.py).
 EXTENSIONS = [_optional("lcnotation.lostcities._speedups"),
               _optional("lcnotation.freecell._speedups"),
-              _optional("lcnotation.formats._chikinn")]
+              _optional("lcnotation.formats._chikinn"),
+              _optional("lcnotation.formats._metapyziks")]
 
 setup(ext_modules=EXTENSIONS, cmdclass={"build_ext": OptionalBuildExt})

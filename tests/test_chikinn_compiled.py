@@ -34,7 +34,7 @@ from hypothesis import strategies as st
 import lcnotation as lcn
 from formatwriters import chikinn_round, chikinn_transcript
 from lcnotation.formats import chikinn
-from tools import compiled
+from tools import compiled, every_field
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = sorted((Path(__file__).parent / "data" / "formats" / "chikinn").glob("*.txt"))
@@ -46,16 +46,6 @@ ROUND = COMPILED.round
 
 SETTINGS = settings(max_examples=200, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-
-
-def every_field(value: Any) -> Any:
-    """A value with every field of its nodes (their == leaves spans out), and
-    the name of each node's type."""
-    if isinstance(value, tuple):
-        return (type(value).__name__,) + tuple(map(every_field, value))
-    if isinstance(value, list):
-        return list(map(every_field, value))
-    return value
 
 
 def outcome(text: str, compiled: Any) -> Any:

@@ -117,9 +117,10 @@ def test_the_wheel_holds_the_accelerator_where_a_compiler_is(wheel, package):
 def test_the_wheel_holds_every_optional_extension_where_a_compiler_is(wheel):
     if shutil.which("cc") is None and os.environ.get("CI") != "true":
         pytest.skip("no C compiler here")
-    # Every optional extension of setup.py: lint's, the FreeCell check's and
-    # the chikinn reader.
+    # Every optional extension of setup.py: lint's, the FreeCell check's, the
+    # chikinn reader and the metapyziks decoder.
     assert compiled_in(wheel) == ["lcnotation/formats/_chikinn",
+                                  "lcnotation/formats/_metapyziks",
                                   "lcnotation/freecell/_speedups",
                                   "lcnotation/lostcities/_speedups"]
 

@@ -8,9 +8,10 @@ one test command then covers both modes, as CI runs it). One child a file,
 so that the suite's workers share them out; each child runs in one process
 (``-n 0``), beside the suite's own workers.
 
-Three files of that path are not run again, since their second run would
+Four files of that path are not run again, since their second run would
 run the same code: each test of tests/test_speedups.py,
-tests/test_freecell_speedups.py and tests/test_chikinn_compiled.py chooses
+tests/test_freecell_speedups.py, tests/test_chikinn_compiled.py and
+tests/test_metapyziks_compiled.py chooses
 the path itself (the extension's, Python's, or both to compare), whatever
 ``LCNOTATION_PURE_PYTHON`` says, and tests/test_style.py's style checks never
 reach the accelerator (it is asked only by lint's fused path).
@@ -28,7 +29,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 #: The tests of what the accelerators may touch (the importers' tests: the
-#: compiled chikinn reader).
+#: compiled chikinn reader and metapyziks decoder).
 LINT_PATH = ["tests/test_fused.py", "tests/test_parallel.py", "tests/test_speed.py",
              "tests/test_cli.py", "lcnotation/lostcities", "tests/test_formats.py",
              # and of the FreeCell check's clean path (lcnotation/freecell/_speedups.c)

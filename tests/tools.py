@@ -5,7 +5,8 @@ package's optional C extensions.
 reason when it is missing; under ``CI=true`` a missing tool fails the test
 instead, since CI installs every tool (``scripts/setup-tests.sh``) and must
 run every test.  ``compiled(name, tables, what)`` does the same for a C
-extension of the package (CI has a compiler).
+extension of the package (CI has a compiler); ``every_field(value)`` is what
+the tests of an extension compare its answers by.
 """
 
 from __future__ import annotations
@@ -52,3 +53,13 @@ def compiled(name: str, tables: Optional[Dict[str, object]], what: str) -> Any:
     assert tables is not None, f"the tables no longer have the shape {what} reads"
     module.configure(**tables)
     return module
+
+
+def every_field(value: Any) -> Any:
+    """A value with every field of its nodes (their == leaves spans out), and
+    the name of each node's type."""
+    if isinstance(value, tuple):
+        return (type(value).__name__,) + tuple(map(every_field, value))
+    if isinstance(value, list):
+        return list(map(every_field, value))
+    return value

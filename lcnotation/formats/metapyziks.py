@@ -30,15 +30,17 @@ import json
 import re
 import struct
 from functools import lru_cache
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
+from ..core.compiled import optional
 from ..lostcities.game.checker import check, score
-from ..lostcities.game.scoring import BONUS, BONUS_LENGTH, score_expedition
-from ..lostcities.text.ast import Card, Comment, Draw, Game, Header, Move, Placement, Span
+from ..lostcities.game.scoring import BONUS, BONUS_LENGTH, score_expedition, score_ranks
+from ..lostcities.text.ast import (HANDSHAKE, Card, Comment, Draw, Game, Header, Move,
+                                   Placement, Span)
 from ..core.diagnostics import NotationError
 from ..lostcities.text.formatter import format_card
 from ..lostcities.text.headers import DEFAULT_COLORS, game_colors, parse_cards
-from ..lostcities.game.setup import COLOR_COUNTS, DECK_RANKS as RANKS
+from ..lostcities.game.setup import COLOR_COUNTS, COPIES, DECK_RANKS as RANKS
 from ..core.span import NO_SPAN, first_known
 from .base import Format, TextLines
 
@@ -68,16 +70,23 @@ _REPLAY_MEMBER = re.compile(r'"Replay"[ \t]*:[ \t]*"([^"\\\n]*(?:\\.[^"\\\n]*)*)
 # ---------------------------------------------------------------- the table
 
 
-def engine_scores(expeditions: Sequence[Dict[str, List[Card]]]) -> Tuple[int, int]:
+def engine_scores(expeditions: Sequence[Mapping[str, Sequence[Union[Card, int]]]]
+                  ) -> Tuple[int, int]:
     """Each seat's score as the engine counts it: the rules' score without
     the bonus for an expedition of eight cards or more."""
     totals = []
     for seat in expeditions:
         total = 0
         for cards in seat.values():
-            total += score_expedition(cards) - (BONUS if len(cards) >= BONUS_LENGTH else 0)
+            total += _without_bonus(score_expedition(cards), len(cards))
         totals.append(total)
     return totals[0], totals[1]
+
+
+def _without_bonus(score: int, length: int) -> int:
+    """The engine's score of an expedition of ``length`` cards that the rules
+    score ``score``: without the bonus for eight cards or more."""
+    return score - (BONUS if length >= BONUS_LENGTH else 0)
 
 
 class _Table:
@@ -227,7 +236,36 @@ def decode_replay(value: str, place: Optional[_Place] = None) -> Game:
                           "multiple of 4 (is the replay string complete?)", "I201",
                           len(value), len(value))
     data = base64.b64decode(value)
-    r = _Replay(data, place, len(value))
+    compiled = _compiled if _loaded else compiled_replay()
+    if compiled is not None:
+        answer = compiled(data, *_where(place, len(value)))
+        if answer is not None:
+            return _answered(answer, place.span(0, len(value)))
+    return _decoded(data, place, len(value))
+
+
+def _where(place: _Place, width: int) -> Tuple[int, int, int, Union[int, Sequence[int]]]:
+    """Where the compiled decoder is told the replay string of ``width``
+    characters stands: its line, the offset before that line, its width and
+    its columns (the first, when each character takes one)."""
+    columns = place.columns
+    return (place.line, place.src.starts[place.line - 1] - 1, width,
+            columns.start if type(columns) is range and columns.step == 1 else columns)
+
+
+def _answered(answer: "_Answer", span: Span) -> Game:
+    """The game of a replay the compiled decoder decoded (``span``: the
+    replay string's)."""
+    first, colors, winner, disqualified, hand1, hand2, deck, moves, totals = answer
+    return _game(first, colors, [_card(c) for c in hand1], [_card(c) for c in hand2],
+                 [_card(c) for c in deck], disqualified, winner, moves, totals, span)
+
+
+def _decoded(data: bytes, place: _Place, width: int) -> Game:
+    """The game of a replay's bytes (``data``, of a string of ``width``
+    characters at ``place``), decoded in Python; NotationError for bytes that
+    cannot be."""
+    r = _Replay(data, place, width)
     version = r.byte("the version")
     if version != VERSION:
         raise r.fail(f"replay version {version}: only version {VERSION} is read", "I202", 0)
@@ -263,7 +301,7 @@ def decode_replay(value: str, place: Optional[_Place] = None) -> Game:
     seat = first - 1
     # The loop reads the actions straight from the bytes (the count said they
     # are there) and builds each move's span from the columns at hand.
-    columns, line, width = place.columns, place.line, len(value)
+    columns, line = place.columns, place.line
     line_start = place.src.starts[line - 1] - 1
     hands, deck_left, piles, expeditions = table.hands, table.deck, table.piles, table.expeditions
     placed, pos = _PLACED, r.pos
@@ -324,13 +362,22 @@ def decode_replay(value: str, place: Optional[_Place] = None) -> Game:
         raise r.fail(f"the winner is {winner}, but by the actions (scored as the engine "
                      f"does, without the bonus for 8 cards) it is {expected_winner}",
                      "I208", 2)
+    totals = None
+    if not table.deck and disqualified == _NO_ONE:
+        # The rules' score (the replay of the checker's score() gives the same:
+        # the table holds the expeditions the moves made, in the same order).
+        rules = [sum(score_expedition(cards) for cards in seat.values())
+                 for seat in table.expeditions]
+        totals = rules[0], rules[1]
     return _game(first, colors, hand1, hand2, deck, disqualified, winner, moves,
-                 table, place.span(0, len(value)))
+                 totals, place.span(0, width))
 
 
 def _game(first: int, colors: int, hand1: List[Card], hand2: List[Card], deck: List[Card],
-          disqualified: int, winner: int, moves: List[Move], table: _Table,
-          span: Span) -> Game:
+          disqualified: int, winner: int, moves: Sequence[Move],
+          totals: Optional[Tuple[int, int]], span: Span) -> Game:
+    """The game of a replay decoded: ``totals`` are the rules' scores of the
+    engine's seats when the round is over (None: its result is ``*``)."""
     other = 3 - first
     hands = {1: hand1, 2: hand2}
     headers = [Header("Player1", f"Player {first}"), Header("Player2", f"Player {other}"),
@@ -346,14 +393,87 @@ def _game(first: int, colors: int, hand1: List[Card], hand2: List[Card], deck: L
     note = Comment(f" by the replay string: {said} (the engine scores without the bonus "
                    "for 8 cards) ")
     game = Game(tuple(headers), tuple(moves), (), (), span)
-    result = "*"
-    if not table.deck and disqualified == _NO_ONE:
-        # The rules' score (the replay of the checker's score() gives the same:
-        # the table holds the expeditions the moves made, in the same order).
-        totals = [sum(score_expedition(cards) for cards in seat.values())
-                  for seat in table.expeditions]
-        result = f"{totals[first - 1]}-{totals[2 - first]}"
+    result = "*" if totals is None else f"{totals[first - 1]}-{totals[2 - first]}"
     return game._replace(headers=game.headers + (Header("Result", result, (note,)),))
+
+
+#: ``replay(data, line, line_start, width, columns)``: the compiled decoder
+#: of a replay's bytes (see _metapyziks.c): the player to move, the colour
+#: count, the winner, the disqualified player, the opening hands and the deck
+#: (the replay's bytes), the moves and the rules' totals (None: unfinished);
+#: None when the replay is to be decoded in Python.
+_Answer = Tuple[int, int, int, int, bytes, bytes, bytes, Tuple[Move, ...],
+                Optional[Tuple[int, int]]]
+_Decoder = Callable[[bytes, int, int, int, Union[int, Sequence[int]]], Optional[_Answer]]
+_compiled: Optional[_Decoder] = None
+_loaded = False
+
+
+def tables() -> Optional[Dict[str, object]]:
+    """What the compiled decoder is configured with: the replay version, the
+    colour counts, the placement of each byte that is a card (played, then
+    discarded; None for no card), the draws by colour number, the value of a
+    wager, and each expedition's score, the rules' and the engine's (by its
+    wagers, its numbers and their sum, up to what one colour of the deck
+    holds; None for a sum its numbers cannot make), computed here by the
+    rules' :func:`score_ranks` (the engine's as :func:`engine_scores` does);
+    and the types of a move and a span.  None when they do not have the
+    shape the C code reads."""
+    if Move._fields != ("placement", "draw", "comments", "number", "turn", "span") \
+            or Span._fields != ("line", "column", "end_line", "end_column", "start", "end") \
+            or len(ENGINE_COLORS) > 15 or max(_VALUES) > 15:
+        return None
+    placed: List[Optional[Placement]] = []
+    for code in range(256):
+        color, value = code >> 4, code & 0xF
+        for discard in (False, True):
+            placed.append(_PLACED[ENGINE_COLORS[color - 1]][discard][value]
+                          if 1 <= color <= len(ENGINE_COLORS) and value in _VALUES else None)
+    numbers = sorted(value for value in _VALUES if value != HANDSHAKE)
+    wagers, most = COPIES[HANDSHAKE], sum(numbers)
+    # Ranks of k numbers (repeats allowed) by their sum, for each k.
+    sums: List[Dict[int, List[int]]] = [{0: []}]
+    for _ in numbers:
+        sums.append({})
+        for total, ranks in sums[-2].items():
+            for n in numbers:
+                if total + n <= most:
+                    sums[-1].setdefault(total + n, ranks + [n])
+    rules: List[Optional[int]] = []
+    engine: List[Optional[int]] = []
+    for w in range(wagers + 1):
+        for of_k in sums:
+            for total in range(most + 1):
+                numbered = of_k.get(total)
+                if numbered is None:
+                    rules.append(None)
+                    engine.append(None)
+                else:
+                    ranks = [HANDSHAKE] * w + numbered
+                    scored = score_ranks(ranks)
+                    rules.append(scored)
+                    engine.append(_without_bonus(scored, len(ranks)))
+    return dict(version=VERSION, counts=COLOR_COUNTS, placed=tuple(placed), draws=_DRAWS,
+                wager=HANDSHAKE, wagers=wagers, numbers=len(numbers), most=most, rules=rules,
+                engine=engine, move=Move, span=Span)
+
+
+def compiled_replay() -> Optional[_Decoder]:
+    """The compiled decoder of a replay's bytes, configured (loaded the first
+    time a replay is decoded); None where it is not built, is turned off
+    (``LCNOTATION_PURE_PYTHON=1``) or cannot hold this module's tables."""
+    global _compiled, _loaded
+    if not _loaded:
+        _loaded = True
+        module = optional(__name__.rpartition(".")[0] + "._metapyziks")
+        configuration = tables() if module is not None else None
+        if module is not None and configuration is not None:
+            try:
+                module.configure(**configuration)
+                _compiled = module.replay
+            except ValueError:  # tables the C code cannot hold
+                pass
+    return _compiled
 
 
 def _cards(cards: Sequence[Card]) -> str:
