@@ -29,7 +29,7 @@ from bisect import bisect_left
 from collections import Counter
 from typing import Callable, Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple
 
-from ..core.compiled import optional
+from ..core.compiled import configured
 from ..lostcities.game.setup import COPIES, DECK_RANKS as RANKS
 from ..lostcities.text.ast import Card, Comment, Draw, Game, Header, Move, Placement, Span
 from ..lostcities.text.formatter import format_card
@@ -655,14 +655,7 @@ def compiled_round() -> "Optional[_Round]":
     global _compiled, _loaded
     if not _loaded:
         _loaded = True
-        module = optional(__name__.rpartition(".")[0] + "._chikinn")
-        configuration = tables() if module is not None else None
-        if module is not None and configuration is not None:
-            try:
-                module.configure(**configuration)
-                _compiled = module.round
-            except ValueError:  # tables the C code cannot hold
-                pass
+        _compiled = configured(__name__.rpartition(".")[0] + "._chikinn", tables, "round")
     return _compiled
 
 

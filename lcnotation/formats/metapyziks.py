@@ -32,7 +32,7 @@ import struct
 from functools import lru_cache
 from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
-from ..core.compiled import optional
+from ..core.compiled import configured
 from ..lostcities.game.checker import check, score
 from ..lostcities.game.scoring import BONUS, BONUS_LENGTH, score_expedition, score_ranks
 from ..lostcities.text.ast import (HANDSHAKE, Card, Comment, Draw, Game, Header, Move,
@@ -465,14 +465,7 @@ def compiled_replay() -> Optional[_Decoder]:
     global _compiled, _loaded
     if not _loaded:
         _loaded = True
-        module = optional(__name__.rpartition(".")[0] + "._metapyziks")
-        configuration = tables() if module is not None else None
-        if module is not None and configuration is not None:
-            try:
-                module.configure(**configuration)
-                _compiled = module.replay
-            except ValueError:  # tables the C code cannot hold
-                pass
+        _compiled = configured(__name__.rpartition(".")[0] + "._metapyziks", tables, "replay")
     return _compiled
 
 

@@ -33,7 +33,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Callable, Dict, Optional, Tuple
 
-from ..core.compiled import PURE_PYTHON, optional
+from ..core.compiled import PURE_PYTHON, configured
 from .cards import FULL_DECK, RANKS, RED_SUITS, SUITS
 from .deals import COLUMNS, DEAL_LIMIT, GENERATOR
 from .rules import (FREECELL_NAMES, FREECELLS, GAME_PREFIX, HOME, LONGEST_RUN, OTHER_COLOUR_BELOW,
@@ -66,15 +66,8 @@ def clean_check() -> Optional[Check]:
     """The extension's check, configured (loaded the first time it is asked
     for); None when it is not built, turned off (``LCNOTATION_PURE_PYTHON=1``)
     or cannot hold the tables."""
-    module = optional(__name__.rpartition(".")[0] + "._speedups")
-    configuration = tables()
-    if module is None or configuration is None:
-        return None
-    try:
-        module.configure(**configuration)
-    except ValueError:  # tables the C code cannot hold
-        return None
-    found: Check = module.check
+    found: Optional[Check] = configured(__name__.rpartition(".")[0] + "._speedups", tables,
+                                        "check")
     return found
 
 
