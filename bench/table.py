@@ -339,7 +339,11 @@ def accelerated() -> str:
                           "from lcnotation.freecell import accel; print(accel.describe())\n"
                           "from lcnotation.formats import chikinn\n"
                           "print('the chikinn C reader (lcnotation.formats._chikinn)'"
-                          " if chikinn.compiled_round() else 'the chikinn reader in pure Python')"],
+                          " if chikinn.compiled_round() else 'the chikinn reader in pure Python')\n"
+                          "from lcnotation.formats import metapyziks\n"
+                          "print('the metapyziks C decoder (lcnotation.formats._metapyziks)'"
+                          " if metapyziks.compiled_replay()"
+                          " else 'the metapyziks decoder in pure Python')"],
                          capture_output=True, text=True, env=ENV)
     return "; ".join(out.stdout.split("\n")).strip("; ") or "no accelerator module"
 
