@@ -123,6 +123,9 @@ def test_the_wheel_holds_every_optional_extension_where_a_compiler_is(wheel):
                                   "lcnotation/formats/_metapyziks",
                                   "lcnotation/freecell/_speedups",
                                   "lcnotation/lostcities/_speedups"]
+    # and the types of each, beside it
+    names = zipfile.ZipFile(wheel).namelist()
+    assert [m for m in compiled_in(wheel) if m + ".pyi" not in names] == []
 
 
 def test_without_a_compiler_the_wheel_is_built_without_the_accelerator(tmp_path_factory):
