@@ -49,9 +49,14 @@ def _warn(err: BaseException) -> None:
                      "results\n")
 
 
-def _optional(name: str) -> Extension:
-    """The extension ``name`` (a dotted module), from the C file of that path."""
-    return Extension(name, [os.path.join(*name.split(".")) + ".c"], optional=True)
+def _optional(name: str, *headers: str) -> Extension:
+    """The extension ``name`` (a dotted module), from the C file of that path,
+    which includes ``headers`` (files of its folder: rebuilt when they change,
+    shipped in the source distribution)."""
+    path = os.path.join(*name.split("."))
+    folder = os.path.dirname(path)
+    return Extension(name, [path + ".c"], depends=[os.path.join(folder, h) for h in headers],
+                     optional=True)
 
 
 #: Every optional extension: lint's fused check of Lost Cities games, the
@@ -60,7 +65,7 @@ def _optional(name: str) -> Extension:
 #: (lcnotation/formats/metapyziks.py).
 EXTENSIONS = [_optional("lcnotation.lostcities._speedups"),
               _optional("lcnotation.freecell._speedups"),
-              _optional("lcnotation.formats._chikinn"),
-              _optional("lcnotation.formats._metapyziks")]
+              _optional("lcnotation.formats._chikinn", "_tuples.h"),
+              _optional("lcnotation.formats._metapyziks", "_tuples.h")]
 
 setup(ext_modules=EXTENSIONS, cmdclass={"build_ext": OptionalBuildExt})

@@ -128,6 +128,29 @@ def test_the_wheel_holds_every_optional_extension_where_a_compiler_is(wheel):
     assert [m for m in compiled_in(wheel) if m + ".pyi" not in names] == []
 
 
+def test_the_source_distribution_holds_what_each_c_file_includes(tmp_path_factory):
+    """A header a C extension includes (setup.py's depends) ships in the
+    sdist (MANIFEST.in), so that the sdist still builds the extension."""
+    import tarfile
+
+    source = copy_of_tree(tmp_path_factory.mktemp("sdist-source"))
+    out = tmp_path_factory.mktemp("sdist")
+    run(sys.executable, "setup.py", "-q", "sdist", "-d", str(out), cwd=source)
+    (archive,) = out.glob("lcnotation-*.tar.gz")
+    with tarfile.open(archive) as tar:
+        names = {name.split("/", 1)[1] for name in tar.getnames() if "/" in name}
+        sources = [name for name in names if name.endswith(".c")]
+        assert len(sources) == 4, sources
+        wanted = set()
+        for name in sources:
+            member = tar.extractfile(tar.getmember(f"{archive.name[:-7]}/{name}"))
+            assert member is not None
+            folder = name.rpartition("/")[0]
+            wanted.update(f"{folder}/{header}" for header in re.findall(
+                r'^#include "([^"]+)"', member.read().decode("utf-8"), re.M))
+    assert wanted and wanted <= names, wanted - names
+
+
 def test_without_a_compiler_the_wheel_is_built_without_the_accelerator(tmp_path_factory):
     """``pip install .`` with no compiler still works (the pure-Python path,
     the same results): the extensions are skipped with a warning."""

@@ -49,6 +49,8 @@
 #include <Python.h>
 #include <string.h>
 
+#include "_tuples.h"
+
 #define MAXCARDS 128   /* kinds of card */
 #define MAXHAND 64     /* cards a hand line may show here */
 #define DASHES 128     /* dashes compared at once */
@@ -364,32 +366,6 @@ static int read_turn(const unsigned char *s, Py_ssize_t n, Py_ssize_t *pos, Py_s
     r->ncards += hand_n;
     r->nturns++;
     return 0;
-}
-
-static PyObject *ssize(Py_ssize_t v)
-{
-    return PyLong_FromSsize_t(v);
-}
-
-/* A tuple subclass `type` holding the n references of items (stolen; NULL
- * when one of them is NULL). */
-static PyObject *made(PyTypeObject *type, PyObject **items, int n)
-{
-    PyObject *obj = NULL;
-    int i, ok = 1;
-    for (i = 0; i < n; i++)
-        if (items[i] == NULL)
-            ok = 0;
-    if (ok)
-        obj = type->tp_alloc(type, n);
-    if (obj == NULL) {
-        for (i = 0; i < n; i++)
-            Py_XDECREF(items[i]);
-        return NULL;
-    }
-    for (i = 0; i < n; i++)
-        PyTuple_SET_ITEM(obj, i, items[i]);
-    return obj;
 }
 
 static PyObject *span_of(Py_ssize_t line, Py_ssize_t column, Py_ssize_t end_line,

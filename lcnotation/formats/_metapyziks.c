@@ -40,6 +40,8 @@
 #include <Python.h>
 #include <string.h>
 
+#include "_tuples.h"
+
 #define MAXCOLORS 15   /* colour numbers a draw can name (4 bits) */
 #define UNSCORED (-0x7fffffff)
 #define MAXTABLE 65536
@@ -202,32 +204,6 @@ static int is_card(int code, int colors)
 {
     return (code >> 4) >= 1 && (code >> 4) <= colors
            && PyTuple_GET_ITEM(T.placed, code * 2) != Py_None;
-}
-
-static PyObject *ssize(Py_ssize_t v)
-{
-    return PyLong_FromSsize_t(v);
-}
-
-/* A tuple subclass `type` holding the n references of items (stolen; NULL
- * when one of them is NULL). */
-static PyObject *made(PyTypeObject *type, PyObject **items, int n)
-{
-    PyObject *obj = NULL;
-    int i, ok = 1;
-    for (i = 0; i < n; i++)
-        if (items[i] == NULL)
-            ok = 0;
-    if (ok)
-        obj = type->tp_alloc(type, n);
-    if (obj == NULL) {
-        for (i = 0; i < n; i++)
-            Py_XDECREF(items[i]);
-        return NULL;
-    }
-    for (i = 0; i < n; i++)
-        PyTuple_SET_ITEM(obj, i, items[i]);
-    return obj;
 }
 
 /* Where an expedition stands: its wagers, its numbers and their sum. */
