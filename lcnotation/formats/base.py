@@ -16,7 +16,7 @@ from itertools import accumulate
 from operator import add
 from typing import Callable, List, Mapping, Optional, Sequence, Tuple
 
-from ..lostcities.text.ast import Game, Span
+from ..lostcities.text.ast import Game, Move, Span
 from ..core.diagnostics import NotationError
 from ..lostcities.text.headers import DEFAULT_COLORS
 from ..tools.codes import FORMAT_CODES
@@ -37,6 +37,14 @@ Detector = Callable[[str], bool]
 #: (line ends LF) holds, in that notation's text; ``options`` are the import's
 #: (``deal``: a deal number); raises NotationError for malformed input.
 Translator = Callable[[str, Mapping[str, object]], str]
+
+
+def moves_fit_compiled_readers() -> bool:
+    """Whether a ``Move`` and a ``Span`` still have the fields, in the order,
+    that the compiled readers (``_chikinn.c``, ``_metapyziks.c``) fill in by
+    position; when not, their ``tables()`` say None and Python reads."""
+    return Move._fields == ("placement", "draw", "comments", "number", "turn", "span") \
+        and Span._fields == ("line", "column", "end_line", "end_column", "start", "end")
 
 
 def _default_colors(path: str) -> Tuple[str, ...]:

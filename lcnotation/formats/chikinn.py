@@ -34,7 +34,7 @@ from ..lostcities.game.setup import COPIES, DECK_RANKS as RANKS
 from ..lostcities.text.ast import Card, Comment, Draw, Game, Header, Move, Placement, Span
 from ..lostcities.text.formatter import format_card
 from ..core.numbers import read_decimal, too_long
-from .base import Format, TextLines
+from .base import Format, TextLines, moves_fit_compiled_readers
 
 __all__ = ["FORMAT", "SUITS", "COLORS", "DIGITS", "read", "detect", "engine_card"]
 
@@ -637,8 +637,7 @@ def tables() -> Optional[Dict[str, object]]:
     and discarded, the draw from each card's pile and from the draw pile, and
     the types of a move and a span; None when they do not have the shape the
     C code reads (a move or a span of other fields)."""
-    if Move._fields != ("placement", "draw", "comments", "number", "turn", "span") \
-            or Span._fields != ("line", "column", "end_line", "end_column", "start", "end"):
+    if not moves_fit_compiled_readers():
         return None
     return dict(
         cards=_TOKENS, copies=[_FULL[token] for token in _TOKENS],

@@ -42,7 +42,7 @@ from ..lostcities.text.formatter import format_card
 from ..lostcities.text.headers import DEFAULT_COLORS, game_colors, parse_cards
 from ..lostcities.game.setup import COLOR_COUNTS, COPIES, DECK_RANKS as RANKS
 from ..core.span import NO_SPAN, first_known
-from .base import Format, TextLines
+from .base import Format, TextLines, moves_fit_compiled_readers
 
 __all__ = ["FORMAT", "VERSION", "ENGINE_COLORS", "read", "write", "detect", "decode_replay"]
 
@@ -419,8 +419,7 @@ def tables() -> Optional[Dict[str, object]]:
     rules' :func:`score_ranks` (the engine's as :func:`engine_scores` does);
     and the types of a move and a span.  None when they do not have the
     shape the C code reads."""
-    if Move._fields != ("placement", "draw", "comments", "number", "turn", "span") \
-            or Span._fields != ("line", "column", "end_line", "end_column", "start", "end") \
+    if not moves_fit_compiled_readers() \
             or len(ENGINE_COLORS) > 15 or max(_VALUES) > 15:
         return None
     placed: List[Optional[Placement]] = []
