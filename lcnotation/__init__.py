@@ -20,6 +20,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Dict, List, Tuple
 
 from .core import display as _display
+from .core.lazy import lazy_attributes
 
 #: The public API, in one table: each module, whether it is imported with the
 #: package, and the names it gives.  None is: a name's module is imported
@@ -108,15 +109,13 @@ def _notebook_drawer() -> _display.Drawer:
 _display.install(_notebook_drawer)
 
 
+_lazy = lazy_attributes(__name__, _WHERE, globals())
+
+
 def __getattr__(name: str) -> object:
     if name in _SUBPACKAGES:
         return importlib.import_module(f".{name}", __name__)
-    module = _WHERE.get(name)
-    if module is None:
-        raise AttributeError(f"module 'lcnotation' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module, __name__), name)
-    globals()[name] = value
-    return value
+    return _lazy(name)
 
 
 def __dir__() -> List[str]:

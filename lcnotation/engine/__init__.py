@@ -11,6 +11,7 @@ runner is :mod:`lcnotation.engine.match` (``lcn match``).
 
 from typing import TYPE_CHECKING
 
+from ..core.lazy import lazy_attributes
 from .bot import Engine, GameEnd, run_engine
 from .protocol import (EngineCrashed, EngineError, EngineTimeout, Option, OptionValue,
                        ProtocolError, VERSION)
@@ -27,14 +28,8 @@ __all__ = ["Engine", "GameEnd", "run_engine", "View", "Option", "OptionValue", "
 # The clients are imported when first used: an engine (which needs the
 # library above) does not load asyncio and the process machinery.
 _LAZY = {"EngineClient": ".client", "Answer": ".client", "AsyncEngineClient": ".aio"}
+_lazy = lazy_attributes(__name__, _LAZY, globals())
 
 
 def __getattr__(name: str) -> object:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'lcnotation.engine' has no attribute {name!r}")
-    import importlib
-
-    value = getattr(importlib.import_module(module, __name__), name)
-    globals()[name] = value
-    return value
+    return _lazy(name)

@@ -15,9 +15,9 @@ True
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING
 
+from ..core.lazy import lazy_attributes
 from .deals import DEAL_LIMIT, deal as deal_columns
 from .rules import GAME_PREFIX, VERDICTS, Verdict
 
@@ -37,9 +37,10 @@ __all__ = ["parse", "deal", "check", "format", "import_fc_solve", "Record", "Che
 #: compiled clean path of ``lcn freecell check`` reads a clean record without
 #: the reader, the checker or the syntax tree, and ``import_fc_solve`` is not
 #: what a check needs.
-_LAZY = {"parse": "parser", "check": "checker", "CheckResult": "checker", "format": "formatter",
-         "layout_text": "formatter", "Record": "ast", "Position": "state",
-         "FREECELL_CODES": "codes", "import_fc_solve": "fcsolve"}
+_LAZY = {"parse": ".parser", "check": ".checker", "CheckResult": ".checker",
+         "format": ".formatter", "layout_text": ".formatter", "Record": ".ast",
+         "Position": ".state", "FREECELL_CODES": ".codes", "import_fc_solve": ".fcsolve"}
+_lazy = lazy_attributes(__name__, _LAZY, globals())
 
 
 def deal(number: int) -> str:
@@ -53,9 +54,4 @@ def deal(number: int) -> str:
 
 def __getattr__(name: str) -> object:
     """A name of :data:`_LAZY`, imported from its module the first time it is asked for."""
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value: object = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value
-    return value
+    return _lazy(name)
